@@ -1,0 +1,20 @@
+// Parses the build options of clBuildProgram into what the Clang front end
+// and Weft's own pipeline need, rejecting what the OpenCL spec does not name.
+#pragma once
+#include <string>
+#include <vector>
+
+namespace weft::compiler {
+
+struct BuildOptions {
+  std::vector<std::string> frontend_arguments; // passed to clang -cc1
+  std::string language_standard = "CL1.2";    // spec: highest 1.x by default
+  bool optimize = true;                        // false with -cl-opt-disable
+  bool uniform_work_group_size = false;
+};
+
+// Returns false and explains in `error` when an option is not valid.
+bool parseBuildOptions(const std::string &options, BuildOptions &result,
+                       std::string &error);
+
+} // namespace weft::compiler

@@ -1,0 +1,185 @@
+// The compiler library's implementation of compiler::Compiler: OpenCL C to
+// native work-group functions. This file holds the pipeline; each step lives
+// in its own file.
+#include "compiler/build_options.h"
+#include "compiler/clang_frontend.h"
+#include "compiler/compiler_interface.h"
+#include "compiler/jit_program.h"
+#include "compiler/workgroup_function.h"
+
+#include <llvm/Bitcode/BitcodeReader.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/PassManager.h>
+#include <llvm/Linker/Linker.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Transforms/IPO/AlwaysInliner.h>
+
+#include <dlfcn.h>
+
+namespace weft::compiler {
+namespace {
+
+constexpr const char *kBuiltinLibraryName = "weft-builtins.bc";
+// The CPU the front end targets decides how vectors are passed between
+// functions (a float16 in a register or through memory). The builtin library
+// is compiled for the same one so calls into it agree; code generation later
+// uses the real host CPU (setHostTarget).
+constexpr const char *kFrontendCpu = WEFT_FRONTEND_CPU;
+
+std::string directoryOfThisLibrary() {
+  Dl_info info{};
+  if (!dladdr(reinterpret_cast<void *>(&weft_compiler_create), &info) ||
+      !info.dli_fname)
+    return ".";
+  std::string path = info.dli_fname;
+  size_t slash = path.rfind('/');
+  return slash == std::string::npos ? "." : path.substr(0, slash);
+}
+
+// OpenCL C has no recursion, and work-item queries must end up in the kernel
+// that owns the context: inline every function of the program into its kernel.
+void inlineIntoKernels(llvm::Module &module) {
+  for (llvm::Function &f : module) {
+    if (f.isDeclaration())
+      continue;
+    f.removeFnAttr(llvm::Attribute::NoInline);
+    f.removeFnAttr(llvm::Attribute::OptimizeNone);
+    f.addFnAttr(llvm::Attribute::AlwaysInline);
+  }
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PassBuilder builder;
+  builder.registerModuleAnalyses(mam);
+  builder.registerCGSCCAnalyses(cgam);
+  builder.registerFunctionAnalyses(fam);
+  builder.registerLoopAnalyses(lam);
+  builder.crossRegisterProxies(lam, fam, cgam, mam);
+  llvm::ModulePassManager passes;
+  passes.addPass(llvm::AlwaysInlinerPass(/*InsertLifetimeIntrinsics=*/false));
+  passes.run(module, mam);
+}
+
+void setHostTarget(llvm::Module &module) {
+  const HostTarget &host = hostTarget();
+  for (llvm::Function &f : module) {
+    if (f.isDeclaration())
+      continue;
+    f.addFnAttr("target-cpu", host.cpu_name);
+    f.addFnAttr("target-features", host.cpu_features);
+  }
+}
+
+class ClangCompiler : public Compiler {
+public:
+  explicit ClangCompiler(std::unique_ptr<llvm::MemoryBuffer> builtins)
+      : builtins_(std::move(builtins)) {}
+
+  bool validateOptions(const std::string &options, std::string &error) override {
+    BuildOptions parsed;
+    return parseBuildOptions(options, parsed, error);
+  }
+
+  BuildResult buildFromSource(const std::string &source,
+                              const std::string &options,
+                              const DeviceDescription &device) override {
+    BuildResult result;
+    BuildOptions parsed;
+    std::string error;
+    if (!parseBuildOptions(options, parsed, error)) {
+      result.status = BuildResult::Status::InvalidOptions;
+      result.log = "error: " + error + "\n";
+      return result;
+    }
+
+    auto context = std::make_unique<llvm::LLVMContext>();
+    FrontendResult frontend =
+        compileOpenCLC(source, parsed, device.opencl_c_features,
+                       kFrontendCpu, *context);
+    result.log = frontend.log;
+    if (!frontend.module) {
+      result.status = BuildResult::Status::CompileError;
+      return result;
+    }
+    std::unique_ptr<llvm::Module> module = std::move(frontend.module);
+
+    inlineIntoKernels(*module);
+    if (!linkBuiltins(*module, error)) {
+      result.status = BuildResult::Status::LinkError;
+      result.log += error;
+      return result;
+    }
+    setHostTarget(*module);
+
+    std::vector<KernelDescription> kernels;
+    if (!buildWorkGroupFunctions(*module, kernels, error)) {
+      result.status = BuildResult::Status::CompileError;
+      result.log += "error: " + error + "\n";
+      return result;
+    }
+    for (KernelDescription &k : kernels)
+      k.preferred_work_group_multiple = preferredMultiple();
+
+    result.program = jitCompile(std::move(context), std::move(module),
+                                std::move(kernels), parsed.optimize, error);
+    if (!result.program) {
+      result.status = BuildResult::Status::LinkError;
+      result.log += error;
+      return result;
+    }
+    result.status = BuildResult::Status::Success;
+    return result;
+  }
+
+private:
+  bool linkBuiltins(llvm::Module &module, std::string &error) {
+    auto builtins = llvm::getLazyBitcodeModule(builtins_->getMemBufferRef(),
+                                               module.getContext());
+    if (!builtins) {
+      error = "error: cannot read the builtin library: " +
+              llvm::toString(builtins.takeError()) + "\n";
+      return false;
+    }
+    (*builtins)->setDataLayout(module.getDataLayout());
+    (*builtins)->setTargetTriple(module.getTargetTriple());
+    if (llvm::Linker::linkModules(module, std::move(*builtins),
+                                  llvm::Linker::LinkOnlyNeeded)) {
+      error = "error: linking the builtin library failed\n";
+      return false;
+    }
+    return true;
+  }
+
+  // The SIMD width in 32-bit lanes the vectorizer targets on this CPU.
+  static uint32_t preferredMultiple() {
+    const std::string &features = hostTarget().cpu_features;
+    if (features.find("+avx512f") != std::string::npos)
+      return 16;
+    if (features.find("+avx2") != std::string::npos ||
+        features.find("+avx,") != std::string::npos)
+      return 8;
+    return 4;
+  }
+
+  std::unique_ptr<llvm::MemoryBuffer> builtins_;
+};
+
+} // namespace
+} // namespace weft::compiler
+
+extern "C" __attribute__((visibility("default"))) weft::compiler::Compiler *
+weft_compiler_create(std::string *error) {
+  std::string path = weft::compiler::directoryOfThisLibrary() + "/" +
+                     weft::compiler::kBuiltinLibraryName;
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  if (!buffer) {
+    if (error)
+      *error = "cannot read the builtin library " + path + ": " +
+               buffer.getError().message();
+    return nullptr;
+  }
+  return new weft::compiler::ClangCompiler(std::move(*buffer));
+}

@@ -1,0 +1,102 @@
+// The interface between the runtime and the compiler library. The compiler
+// library (libweft-compiler.so) links LLVM and Clang and is loaded with
+// dlopen only when a program is built, so this header must stay free of LLVM
+// and of cl_* objects. It is stable within one Weft build, not across builds.
+#pragma once
+#include "device/launch_abi.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace weft::compiler {
+
+// What the compiler needs to know of the device it compiles for.
+struct DeviceDescription {
+  std::string cpu_name;        // LLVM's name of the host CPU, e.g. "znver4"
+  std::string cpu_features;    // LLVM feature string, "+avx2,+fma,..."
+  std::vector<std::string> opencl_c_features; // "__opencl_c_fp64", "cl_khr_fp64", ...
+};
+
+enum class AddressSpace : uint32_t { Private, Global, Constant, Local };
+enum class AccessQualifier : uint32_t { None, ReadOnly, WriteOnly, ReadWrite };
+enum TypeQualifier : uint32_t {
+  TypeQualifierNone = 0,
+  TypeQualifierConst = 1,
+  TypeQualifierRestrict = 2,
+  TypeQualifierVolatile = 4,
+  TypeQualifierPipe = 8,
+};
+
+enum class ArgumentKind : uint32_t {
+  Value,       // scalar, vector or struct passed by value
+  Buffer,      // __global or __constant pointer
+  LocalBuffer, // __local pointer: the block holds an offset into local memory
+  Sampler,
+  Image,
+  Pipe,
+};
+
+struct KernelArgument {
+  std::string name;
+  std::string type_name;
+  ArgumentKind kind = ArgumentKind::Value;
+  AddressSpace address_space = AddressSpace::Private;
+  AccessQualifier access = AccessQualifier::None;
+  uint32_t type_qualifiers = TypeQualifierNone;
+  uint32_t size = 0;      // bytes clSetKernelArg must be given
+  uint32_t alignment = 1; // of the value inside the argument block
+  uint32_t offset = 0;    // inside the argument block
+};
+
+struct KernelDescription {
+  std::string name;
+  std::string attributes; // source attributes, as CL_KERNEL_ATTRIBUTES wants
+  std::vector<KernelArgument> arguments;
+  uint32_t argument_block_size = 0;
+  uint64_t reqd_work_group_size[3] = {0, 0, 0};
+  uint64_t work_group_size_hint[3] = {0, 0, 0};
+  uint64_t static_local_memory = 0; // kernel-scope __local variables
+  uint64_t private_memory = 0;      // per work-item stack frame estimate
+  uint32_t preferred_work_group_multiple = 1;
+  bool reaches_barrier = false;
+  WorkGroupFunction entry = nullptr;          // loop over the work-items
+  WorkItemFunction work_item_entry = nullptr; // set when reaches_barrier
+};
+
+// A built program: native code for every kernel, live as long as this object.
+class CompiledProgram {
+public:
+  virtual ~CompiledProgram() = default;
+  virtual const std::vector<KernelDescription> &kernels() const = 0;
+  virtual std::vector<std::string> programScopeVariables() const = 0;
+  virtual uint64_t programScopeVariablesSize() const = 0;
+};
+
+struct BuildResult {
+  enum class Status { Success, InvalidOptions, CompileError, LinkError };
+  Status status = Status::CompileError;
+  std::string log;
+  std::unique_ptr<CompiledProgram> program; // set on success
+};
+
+class Compiler {
+public:
+  virtual ~Compiler() = default;
+  // Compiles OpenCL C source with build options to native code.
+  virtual BuildResult buildFromSource(const std::string &source,
+                                      const std::string &options,
+                                      const DeviceDescription &device) = 0;
+  // Checks options without compiling (for CL_INVALID_BUILD_OPTIONS).
+  virtual bool validateOptions(const std::string &options,
+                               std::string &error) = 0;
+};
+
+} // namespace weft::compiler
+
+// The one symbol the compiler library exports. Returns null and sets
+// `error` when the compiler cannot run (e.g. its builtin library is missing).
+extern "C" weft::compiler::Compiler *
+weft_compiler_create(std::string *error);
+#define WEFT_COMPILER_CREATE_SYMBOL "weft_compiler_create"

@@ -1,0 +1,465 @@
+#include "compiler/workgroup_function.h"
+
+#include "compiler/kernel_signature.h"
+
+#include <llvm/ADT/SmallPtrSet.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/InstIterator.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/ReplaceConstant.h>
+#include <llvm/Support/MathExtras.h>
+
+#include <cstddef>
+#include <functional>
+#include <map>
+
+namespace weft::compiler {
+namespace {
+
+using llvm::IRBuilder;
+using llvm::Value;
+
+constexpr unsigned kLocalAddressSpace = 3;
+
+// Reads one field of WorkGroupContext. The fields do not change while a
+// work-group runs, which !invariant.load tells LLVM so it hoists the reads
+// out of the work-item loop instead of fearing the kernel's stores.
+Value *loadContextField(IRBuilder<> &b, Value *context, size_t field_offset,
+                        llvm::Type *type, Value *index = nullptr) {
+  Value *p = b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), context, field_offset);
+  if (index)
+    p = b.CreateInBoundsGEP(b.getInt64Ty(), p, index);
+  llvm::LoadInst *load = b.CreateLoad(type, p);
+  load->setMetadata(llvm::LLVMContext::MD_invariant_load,
+                    llvm::MDNode::get(b.getContext(), {}));
+  return load;
+}
+
+// The dimension argument of a query, clamped to the spare fourth slot that
+// holds the out-of-range answer.
+Value *dimensionIndex(IRBuilder<> &b, Value *dimension) {
+  if (auto *c = llvm::dyn_cast<llvm::ConstantInt>(dimension))
+    return b.getInt64(std::min<uint64_t>(c->getZExtValue(), 3));
+  Value *wide = b.CreateZExt(dimension, b.getInt64Ty());
+  return b.CreateSelect(b.CreateICmpULT(wide, b.getInt64(3)), wide,
+                        b.getInt64(3));
+}
+
+struct BodyValues {
+  Value *context;
+  Value *local_id[3];
+};
+
+Value *localId(IRBuilder<> &b, const BodyValues &body, Value *dimension) {
+  if (auto *c = llvm::dyn_cast<llvm::ConstantInt>(dimension)) {
+    uint64_t d = c->getZExtValue();
+    return d < 3 ? body.local_id[d] : b.getInt64(0);
+  }
+  Value *result = b.getInt64(0);
+  for (int d = 2; d >= 0; --d)
+    result = b.CreateSelect(b.CreateICmpEQ(dimension, b.getInt32(d)),
+                            body.local_id[d], result);
+  return result;
+}
+
+Value *field(IRBuilder<> &b, const BodyValues &body, size_t offset,
+             Value *dimension) {
+  return loadContextField(b, body.context, offset, b.getInt64Ty(),
+                          dimensionIndex(b, dimension));
+}
+
+Value *fieldAt(IRBuilder<> &b, const BodyValues &body, size_t offset,
+               unsigned d) {
+  return loadContextField(b, body.context, offset, b.getInt64Ty(),
+                          b.getInt64(d));
+}
+
+Value *globalId(IRBuilder<> &b, const BodyValues &body, Value *dimension) {
+  Value *group = field(b, body, offsetof(WorkGroupContext, group_id), dimension);
+  Value *size =
+      field(b, body, offsetof(WorkGroupContext, enqueued_local_size), dimension);
+  Value *offset =
+      field(b, body, offsetof(WorkGroupContext, global_offset), dimension);
+  return b.CreateAdd(b.CreateAdd(b.CreateMul(group, size), offset),
+                     localId(b, body, dimension));
+}
+
+using QueryLowering =
+    std::function<Value *(IRBuilder<> &, const BodyValues &, llvm::CallInst &)>;
+
+// Mangled names of the OpenCL C work-item functions and how each is answered.
+const std::map<std::string, QueryLowering> &workItemQueries() {
+  static const std::map<std::string, QueryLowering> table = {
+      {"_Z13get_global_idj",
+       [](auto &b, auto &body, auto &call) {
+         return globalId(b, body, call.getArgOperand(0));
+       }},
+      {"_Z12get_local_idj",
+       [](auto &b, auto &body, auto &call) {
+         return localId(b, body, call.getArgOperand(0));
+       }},
+      {"_Z14get_local_sizej",
+       [](auto &b, auto &body, auto &call) {
+         return field(b, body, offsetof(WorkGroupContext, local_size),
+                      call.getArgOperand(0));
+       }},
+      {"_Z23get_enqueued_local_sizej",
+       [](auto &b, auto &body, auto &call) {
+         return field(b, body, offsetof(WorkGroupContext, enqueued_local_size),
+                      call.getArgOperand(0));
+       }},
+      {"_Z15get_global_sizej",
+       [](auto &b, auto &body, auto &call) {
+         return field(b, body, offsetof(WorkGroupContext, global_size),
+                      call.getArgOperand(0));
+       }},
+      {"_Z14get_num_groupsj",
+       [](auto &b, auto &body, auto &call) {
+         return field(b, body, offsetof(WorkGroupContext, num_groups),
+                      call.getArgOperand(0));
+       }},
+      {"_Z12get_group_idj",
+       [](auto &b, auto &body, auto &call) {
+         return field(b, body, offsetof(WorkGroupContext, group_id),
+                      call.getArgOperand(0));
+       }},
+      {"_Z17get_global_offsetj",
+       [](auto &b, auto &body, auto &call) {
+         return field(b, body, offsetof(WorkGroupContext, global_offset),
+                      call.getArgOperand(0));
+       }},
+      {"_Z12get_work_dimv",
+       [](auto &b, auto &body, auto &) {
+         return loadContextField(b, body.context,
+                                 offsetof(WorkGroupContext, work_dim),
+                                 b.getInt32Ty());
+       }},
+      {"_Z20get_global_linear_idv",
+       [](auto &b, auto &body, auto &) {
+         Value *linear = b.getInt64(0);
+         for (int d = 2; d >= 0; --d) {
+           Value *id = b.CreateSub(
+               globalId(b, body, b.getInt32(d)),
+               fieldAt(b, body, offsetof(WorkGroupContext, global_offset), d));
+           Value *size =
+               fieldAt(b, body, offsetof(WorkGroupContext, global_size), d);
+           linear = b.CreateAdd(b.CreateMul(linear, size), id);
+         }
+         return linear;
+       }},
+      {"_Z19get_local_linear_idv",
+       [](auto &b, auto &body, auto &) {
+         Value *linear = b.getInt64(0);
+         for (int d = 2; d >= 0; --d) {
+           Value *size =
+               fieldAt(b, body, offsetof(WorkGroupContext, local_size), d);
+           linear = b.CreateAdd(b.CreateMul(linear, size), body.local_id[d]);
+         }
+         return linear;
+       }},
+  };
+  return table;
+}
+
+bool isBarrier(llvm::StringRef name) {
+  return name == "_Z7barrierj" || name == "_Z18work_group_barrierj" ||
+         name == "_Z18work_group_barrierj12memory_scope";
+}
+
+// Replaces work-item queries and barriers inside `body`. Returns whether a
+// barrier was found.
+bool lowerWorkItemCalls(llvm::Function &body, const BodyValues &values) {
+  const auto &queries = workItemQueries();
+  std::vector<llvm::CallInst *> calls;
+  for (llvm::Instruction &inst : llvm::instructions(body))
+    if (auto *call = llvm::dyn_cast<llvm::CallInst>(&inst))
+      if (llvm::Function *callee = call->getCalledFunction())
+        if (queries.count(callee->getName().str()) ||
+            isBarrier(callee->getName()))
+          calls.push_back(call);
+
+  bool reaches_barrier = false;
+  for (llvm::CallInst *call : calls) {
+    IRBuilder<> b(call);
+    llvm::StringRef name = call->getCalledFunction()->getName();
+    if (isBarrier(name)) {
+      // Barriers call back into the device, which switches work-items.
+      Value *callback = loadContextField(
+          b, values.context, offsetof(WorkGroupContext, barrier), b.getPtrTy());
+      auto *type = llvm::FunctionType::get(b.getVoidTy(), {b.getPtrTy()}, false);
+      b.CreateCall(type, callback, {values.context});
+      reaches_barrier = true;
+      call->eraseFromParent();
+      continue;
+    }
+    Value *answer = queries.at(name.str())(b, values, *call);
+    if (answer->getType() != call->getType())
+      answer = b.CreateZExtOrTrunc(answer, call->getType());
+    call->replaceAllUsesWith(answer);
+    call->eraseFromParent();
+  }
+  return reaches_barrier;
+}
+
+bool usedIn(const llvm::Constant *constant, const llvm::Function &function) {
+  for (const llvm::User *user : constant->users()) {
+    if (auto *inst = llvm::dyn_cast<llvm::Instruction>(user)) {
+      if (inst->getFunction() == &function)
+        return true;
+    } else if (auto *c = llvm::dyn_cast<llvm::Constant>(user)) {
+      if (usedIn(c, function))
+        return true;
+    }
+  }
+  return false;
+}
+
+// Kernel-scope __local variables become slices of the work-group's local
+// memory, laid out in this kernel's own order. Returns the bytes used.
+uint64_t lowerLocalVariables(llvm::Module &module, llvm::Function &body,
+                             Value *context) {
+  const llvm::DataLayout &layout = module.getDataLayout();
+  std::vector<llvm::GlobalVariable *> locals;
+  for (llvm::GlobalVariable &global : module.globals())
+    if (global.getAddressSpace() == kLocalAddressSpace && usedIn(&global, body))
+      locals.push_back(&global);
+  if (locals.empty())
+    return 0;
+
+  std::vector<llvm::Constant *> constants(locals.begin(), locals.end());
+  llvm::convertUsersOfConstantsToInstructions(constants, &body);
+
+  IRBuilder<> b(&*body.getEntryBlock().getFirstInsertionPt());
+  Value *base = loadContextField(
+      b, context, offsetof(WorkGroupContext, local_memory), b.getPtrTy());
+  uint64_t offset = 0;
+  for (llvm::GlobalVariable *global : locals) {
+    llvm::Type *type = global->getValueType();
+    uint64_t align = std::max<uint64_t>(
+        global->getAlign().valueOrOne().value(),
+        layout.getPrefTypeAlign(type).value());
+    offset = llvm::alignTo(offset, align);
+    Value *slot = b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), base, offset);
+    Value *pointer = b.CreateAddrSpaceCast(slot, global->getType());
+    global->replaceUsesWithIf(pointer, [&](llvm::Use &use) {
+      auto *inst = llvm::dyn_cast<llvm::Instruction>(use.getUser());
+      return inst && inst->getFunction() == &body;
+    });
+    offset += layout.getTypeAllocSize(type);
+  }
+  return offset;
+}
+
+// Moves the kernel's code into an internal function that also takes the
+// context and the local id, so both entry points can inline it.
+llvm::Function *makeBody(llvm::Function &kernel) {
+  llvm::LLVMContext &ctx = kernel.getContext();
+  llvm::Type *i64 = llvm::Type::getInt64Ty(ctx);
+  std::vector<llvm::Type *> params(kernel.getFunctionType()->param_begin(),
+                                   kernel.getFunctionType()->param_end());
+  params.push_back(llvm::PointerType::get(ctx, 0));
+  params.insert(params.end(), {i64, i64, i64});
+  auto *type =
+      llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), params, false);
+  llvm::Function *body =
+      llvm::Function::Create(type, llvm::GlobalValue::InternalLinkage,
+                             "__weft_body_" + kernel.getName(),
+                             kernel.getParent());
+  body->copyAttributesFrom(&kernel);
+  body->setCallingConv(llvm::CallingConv::C);
+  body->removeFnAttr(llvm::Attribute::NoInline);
+  body->removeFnAttr(llvm::Attribute::OptimizeNone);
+  body->addFnAttr(llvm::Attribute::AlwaysInline);
+  body->splice(body->end(), &kernel);
+  for (llvm::Argument &arg : kernel.args()) {
+    llvm::Argument *replacement = body->getArg(arg.getArgNo());
+    arg.replaceAllUsesWith(replacement);
+    replacement->takeName(&arg);
+  }
+  unsigned n = kernel.arg_size();
+  body->getArg(n)->setName("context");
+  body->getArg(n + 1)->setName("local_id_x");
+  body->getArg(n + 2)->setName("local_id_y");
+  body->getArg(n + 3)->setName("local_id_z");
+  return body;
+}
+
+// Loads the kernel's arguments from the argument block.
+std::vector<Value *> loadArguments(IRBuilder<> &b, llvm::Function &body,
+                                   const KernelDescription &kernel,
+                                   Value *block, Value *context) {
+  std::vector<Value *> values;
+  for (const KernelArgument &arg : kernel.arguments) {
+    size_t index = values.size();
+    llvm::Argument *param = body.getArg(index);
+    Value *slot = b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), block, arg.offset);
+    Value *value;
+    if (arg.kind == ArgumentKind::LocalBuffer) {
+      Value *offset = b.CreateLoad(b.getInt64Ty(), slot);
+      Value *base = loadContextField(
+          b, context, offsetof(WorkGroupContext, local_memory), b.getPtrTy());
+      value = b.CreateAddrSpaceCast(b.CreateInBoundsGEP(b.getInt8Ty(), base, offset),
+                                    param->getType());
+    } else if (param->hasByValAttr()) {
+      value = slot; // byval: the callee copies what it changes
+    } else {
+      value = b.CreateAlignedLoad(param->getType(), slot,
+                                  llvm::Align(arg.alignment));
+    }
+    values.push_back(value);
+  }
+  return values;
+}
+
+llvm::Function *declareEntry(llvm::Module &module, llvm::FunctionType *type,
+                             const std::string &name,
+                             const llvm::Function &body) {
+  llvm::Function *entry = llvm::Function::Create(
+      type, llvm::GlobalValue::ExternalLinkage, name, module);
+  for (const char *attribute : {"target-cpu", "target-features"})
+    if (body.hasFnAttribute(attribute))
+      entry->addFnAttr(body.getFnAttribute(attribute));
+  entry->addFnAttr(llvm::Attribute::NoUnwind);
+  return entry;
+}
+
+// void group(const void *block, WorkGroupContext *context): three nested
+// loops over the local ids, the innermost over x so it vectorizes.
+void buildGroupEntry(llvm::Module &module, llvm::Function &body,
+                     const KernelDescription &kernel) {
+  llvm::LLVMContext &ctx = module.getContext();
+  IRBuilder<> b(ctx);
+  auto *type = llvm::FunctionType::get(b.getVoidTy(),
+                                       {b.getPtrTy(), b.getPtrTy()}, false);
+  llvm::Function *entry =
+      declareEntry(module, type, groupEntryName(kernel.name), body);
+  Value *block = entry->getArg(0);
+  Value *context = entry->getArg(1);
+
+  auto *setup = llvm::BasicBlock::Create(ctx, "setup", entry);
+  b.SetInsertPoint(setup);
+  std::vector<Value *> args = loadArguments(b, body, kernel, block, context);
+  Value *sizes[3];
+  for (unsigned d = 0; d < 3; ++d)
+    sizes[d] = loadContextField(b, context, offsetof(WorkGroupContext, local_size),
+                                b.getInt64Ty(), b.getInt64(d));
+
+  // Build z { y { x { body } } } with the counters as phis.
+  llvm::BasicBlock *exit = llvm::BasicBlock::Create(ctx, "exit", entry);
+  llvm::BasicBlock *outer_latch_target = exit;
+  Value *ids[3] = {nullptr, nullptr, nullptr};
+  llvm::BasicBlock *preheader = setup;
+  llvm::BasicBlock *latches[3];
+  llvm::PHINode *phis[3];
+  for (int d = 2; d >= 0; --d) {
+    auto *header = llvm::BasicBlock::Create(ctx, "loop" + std::to_string(d), entry,
+                                            exit);
+    b.SetInsertPoint(preheader);
+    b.CreateBr(header);
+    b.SetInsertPoint(header);
+    phis[d] = b.CreatePHI(b.getInt64Ty(), 2, "lid" + std::to_string(d));
+    phis[d]->addIncoming(b.getInt64(0), preheader);
+    ids[d] = phis[d];
+    preheader = header;
+  }
+  // Innermost header holds the body call.
+  b.SetInsertPoint(preheader);
+  std::vector<Value *> call_args = args;
+  call_args.push_back(context);
+  call_args.insert(call_args.end(), {ids[0], ids[1], ids[2]});
+  b.CreateCall(&body, call_args);
+  (void)outer_latch_target;
+  // Latches from the inside out: increment, loop or fall to the outer latch.
+  llvm::BasicBlock *current = preheader;
+  for (unsigned d = 0; d < 3; ++d) {
+    Value *next = b.CreateAdd(phis[d], b.getInt64(1), "", true, true);
+    Value *more = b.CreateICmpULT(next, sizes[d]);
+    latches[d] = current;
+    llvm::BasicBlock *after = d < 2 ? llvm::BasicBlock::Create(
+                                          ctx, "latch" + std::to_string(d + 1),
+                                          entry, exit)
+                                    : exit;
+    b.CreateCondBr(more, phis[d]->getParent(), after);
+    phis[d]->addIncoming(next, current);
+    current = after;
+    b.SetInsertPoint(after);
+  }
+  b.CreateRetVoid();
+}
+
+// void item(const void *block, WorkGroupContext *context, x, y, z).
+void buildWorkItemEntry(llvm::Module &module, llvm::Function &body,
+                        const KernelDescription &kernel) {
+  llvm::LLVMContext &ctx = module.getContext();
+  IRBuilder<> b(ctx);
+  auto *type = llvm::FunctionType::get(
+      b.getVoidTy(),
+      {b.getPtrTy(), b.getPtrTy(), b.getInt64Ty(), b.getInt64Ty(), b.getInt64Ty()},
+      false);
+  llvm::Function *entry =
+      declareEntry(module, type, workItemEntryName(kernel.name), body);
+  b.SetInsertPoint(llvm::BasicBlock::Create(ctx, "entry", entry));
+  std::vector<Value *> call_args =
+      loadArguments(b, body, kernel, entry->getArg(0), entry->getArg(1));
+  call_args.push_back(entry->getArg(1));
+  call_args.insert(call_args.end(),
+                   {entry->getArg(2), entry->getArg(3), entry->getArg(4)});
+  b.CreateCall(&body, call_args);
+  b.CreateRetVoid();
+}
+
+} // namespace
+
+std::string groupEntryName(const std::string &kernel) {
+  return "__weft_group_" + kernel;
+}
+std::string workItemEntryName(const std::string &kernel) {
+  return "__weft_item_" + kernel;
+}
+
+bool buildWorkGroupFunctions(llvm::Module &module,
+                             std::vector<KernelDescription> &kernels,
+                             std::string &error) {
+  std::vector<llvm::Function *> sources;
+  for (llvm::Function &f : module)
+    if (!f.isDeclaration() &&
+        f.getCallingConv() == llvm::CallingConv::SPIR_KERNEL)
+      sources.push_back(&f);
+
+  for (llvm::Function *kernel : sources) {
+    KernelDescription description;
+    if (!describeKernel(*kernel, description, error))
+      return false;
+    llvm::Function *body = makeBody(*kernel);
+    unsigned n = kernel->arg_size();
+    BodyValues values{body->getArg(n),
+                      {body->getArg(n + 1), body->getArg(n + 2),
+                       body->getArg(n + 3)}};
+    description.reaches_barrier = lowerWorkItemCalls(*body, values);
+    description.static_local_memory =
+        lowerLocalVariables(module, *body, values.context);
+    buildGroupEntry(module, *body, description);
+    if (description.reaches_barrier)
+      buildWorkItemEntry(module, *body, description);
+    kernels.push_back(std::move(description));
+  }
+  for (llvm::Function *kernel : sources) {
+    kernel->replaceAllUsesWith(llvm::PoisonValue::get(kernel->getType()));
+    kernel->eraseFromParent();
+  }
+
+  // A query left anywhere else would read no context: refuse it.
+  for (const auto &[name, lowering] : workItemQueries()) {
+    llvm::Function *f = module.getFunction(name);
+    if (f && !f->use_empty()) {
+      error = "work-item function " + name +
+              " is called from code Weft could not inline into a kernel";
+      return false;
+    }
+  }
+  return true;
+}
+
+} // namespace weft::compiler

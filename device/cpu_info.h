@@ -1,0 +1,30 @@
+// Facts about the host CPU, read once from the OS (affinity, sysfs, sysconf)
+// and CPUID. No LLVM here: the runtime must describe the device even when the
+// compiler library is absent.
+#pragma once
+#include <cstdint>
+#include <string>
+
+namespace weft {
+
+struct CpuInfo {
+  std::string brand;  // CPUID brand string, e.g. "AMD EPYC 9B14"
+  std::string vendor; // CPUID vendor string, e.g. "AuthenticAMD"
+  unsigned cores = 1; // CPUs in this process's affinity mask
+  uint64_t physical_memory = 0;
+  uint64_t l1d_cache_size = 0;
+  uint64_t l2_cache_size = 0;
+  uint64_t l3_cache_size = 0;
+  uint64_t last_level_cache_size = 0; // largest-level data/unified cache
+  unsigned cacheline_size = 64;
+  unsigned max_clock_mhz = 0; // 0 when the OS does not say
+  bool has_avx = false;
+  bool has_avx2 = false;
+  bool has_fma = false;
+  bool has_avx512f = false;
+};
+
+// Detected on first call; safe to call from any thread.
+const CpuInfo &hostCpuInfo();
+
+} // namespace weft

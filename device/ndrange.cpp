@@ -1,0 +1,108 @@
+#include "device/ndrange.h"
+
+#include "device/fiber_group.h"
+#include "device/thread_pool.h"
+
+#include <atomic>
+#include <cstdlib>
+#include <memory>
+
+namespace weft {
+namespace {
+
+// Each thread keeps one local memory block and reuses it for every group it
+// runs; it only grows.
+struct LocalMemory {
+  char *data = nullptr;
+  uint64_t size = 0;
+  ~LocalMemory() { std::free(data); }
+  char *get(uint64_t needed) {
+    if (needed > size) {
+      std::free(data);
+      size = (needed + 127) & ~uint64_t(127);
+      data = static_cast<char *>(std::aligned_alloc(128, size));
+      if (!data)
+        size = 0;
+    }
+    return data;
+  }
+};
+thread_local LocalMemory local_memory;
+
+void noBarrier(WorkGroupContext *) {}
+
+struct LaunchState {
+  const NDRangeLaunch *launch;
+  uint64_t groups[3];
+  std::atomic<bool> failed{false};
+};
+
+void runGroups(void *opaque, uint64_t first, uint64_t last) {
+  auto &state = *static_cast<LaunchState *>(opaque);
+  const NDRangeLaunch &launch = *state.launch;
+  WorkGroupContext context{};
+  for (unsigned d = 0; d < 3; ++d) {
+    context.global_offset[d] = launch.global_offset[d];
+    context.global_size[d] = launch.global_size[d];
+    context.enqueued_local_size[d] = launch.local_size[d];
+    context.num_groups[d] = state.groups[d];
+  }
+  // The spare slot answers out-of-range dimensions.
+  context.global_offset[3] = 0;
+  context.global_size[3] = 1;
+  context.local_size[3] = 1;
+  context.enqueued_local_size[3] = 1;
+  context.num_groups[3] = 1;
+  context.group_id[3] = 0;
+  context.work_dim = launch.work_dim;
+  context.barrier = noBarrier;
+  context.local_memory = local_memory.get(launch.local_memory_size + 1);
+  if (!context.local_memory) {
+    state.failed = true;
+    return;
+  }
+
+  for (uint64_t index = first; index < last; ++index) {
+    uint64_t g[3] = {index % state.groups[0],
+                     (index / state.groups[0]) % state.groups[1],
+                     index / (state.groups[0] * state.groups[1])};
+    uint64_t items = 1;
+    for (unsigned d = 0; d < 3; ++d) {
+      context.group_id[d] = g[d];
+      // The last group of a dimension may be smaller (non-uniform groups).
+      uint64_t start = g[d] * launch.local_size[d];
+      context.local_size[d] =
+          std::min(launch.local_size[d], launch.global_size[d] - start);
+      items *= context.local_size[d];
+    }
+    if (launch.work_item_entry && items > 1) {
+      if (!runWorkGroupOnFibers(launch.work_item_entry, launch.arguments,
+                                context)) {
+        state.failed = true;
+        return;
+      }
+      context.barrier = noBarrier;
+    } else {
+      launch.group_entry(launch.arguments, &context);
+    }
+  }
+}
+
+} // namespace
+
+LaunchStatus runNDRange(ThreadPool &pool, const NDRangeLaunch &launch) {
+  LaunchState state;
+  state.launch = &launch;
+  uint64_t total = 1;
+  for (unsigned d = 0; d < 3; ++d) {
+    state.groups[d] =
+        (launch.global_size[d] + launch.local_size[d] - 1) / launch.local_size[d];
+    total *= state.groups[d];
+  }
+  if (total == 0)
+    return LaunchStatus::Success;
+  pool.parallelFor(total, runGroups, &state);
+  return state.failed ? LaunchStatus::OutOfResources : LaunchStatus::Success;
+}
+
+} // namespace weft

@@ -1,0 +1,139 @@
+#include "device/thread_pool.h"
+
+#include <algorithm>
+
+namespace weft {
+
+struct ThreadPool::Job {
+  uint64_t count = 0;
+  uint64_t chunk = 1;
+  RangeFunction function = nullptr;
+  void *state = nullptr;
+  std::atomic<uint64_t> next{0};     // first index not yet taken
+  std::atomic<uint64_t> finished{0}; // indices whose work has returned
+  // Workers that hold a pointer to this job; it lives on the submitter's
+  // stack, so the submitter waits for them to let go before returning.
+  uint32_t users = 0; // guarded by done_mutex
+  std::mutex done_mutex;
+  std::condition_variable done;
+};
+
+ThreadPool::ThreadPool(unsigned workers) {
+  workers = std::max(1u, workers);
+  threads_.reserve(workers);
+  for (unsigned i = 0; i < workers; ++i)
+    threads_.emplace_back([this] { workerLoop(); });
+}
+
+ThreadPool::~ThreadPool() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  for (std::thread &t : threads_)
+    t.join();
+}
+
+// Takes chunks until none is left.
+void ThreadPool::runChunks(Job &job) {
+  for (;;) {
+    uint64_t first = job.next.fetch_add(job.chunk, std::memory_order_relaxed);
+    if (first >= job.count)
+      break;
+    uint64_t last = std::min(job.count, first + job.chunk);
+    job.function(job.state, first, last);
+    job.finished.fetch_add(last - first, std::memory_order_acq_rel);
+  }
+}
+
+void ThreadPool::parallelFor(uint64_t count, RangeFunction function,
+                             void *state) {
+  if (count == 0)
+    return;
+  // One index runs here without waking anyone: the common tiny launch.
+  if (count == 1 || threads_.empty()) {
+    function(state, 0, count);
+    return;
+  }
+  Job job;
+  job.count = count;
+  job.function = function;
+  job.state = state;
+  // Small chunks keep uneven kernels balanced; bounding their number keeps
+  // the shared counter from becoming the bottleneck.
+  uint64_t threads = threads_.size() + 1;
+  job.chunk = std::max<uint64_t>(1, count / (threads * 16));
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    jobs_.push_back(&job);
+  }
+  if (count / job.chunk > 2)
+    wake_.notify_all();
+  else
+    wake_.notify_one();
+
+  runChunks(job);
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    jobs_.erase(std::find(jobs_.begin(), jobs_.end(), &job));
+  }
+  // No new worker can find the job now; wait for the ones that did.
+  std::unique_lock<std::mutex> lock(job.done_mutex);
+  job.done.wait(lock, [&] {
+    return job.users == 0 &&
+           job.finished.load(std::memory_order_acquire) == job.count;
+  });
+}
+
+void ThreadPool::post(std::function<void()> task) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    tasks_.push_back(std::move(task));
+  }
+  wake_.notify_one();
+}
+
+void ThreadPool::workerLoop() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  for (;;) {
+    wake_.wait(lock, [this] {
+      if (stopping_ || !tasks_.empty())
+        return true;
+      for (Job *job : jobs_)
+        if (job->next.load(std::memory_order_relaxed) < job->count)
+          return true;
+      return false;
+    });
+    if (stopping_)
+      return;
+    Job *job = nullptr;
+    for (Job *candidate : jobs_)
+      if (candidate->next.load(std::memory_order_relaxed) < candidate->count) {
+        job = candidate;
+        break;
+      }
+    if (job) {
+      {
+        std::lock_guard<std::mutex> done_lock(job->done_mutex);
+        ++job->users;
+      }
+      lock.unlock();
+      runChunks(*job);
+      {
+        std::lock_guard<std::mutex> done_lock(job->done_mutex);
+        --job->users;
+        job->done.notify_all();
+      }
+      lock.lock();
+      continue;
+    }
+    std::function<void()> task = std::move(tasks_.front());
+    tasks_.pop_front();
+    lock.unlock();
+    task();
+    lock.lock();
+  }
+}
+
+} // namespace weft

@@ -1,0 +1,50 @@
+// The worker threads that run work-groups. A launch is split into chunks of
+// work-groups that idle workers take with one atomic increment each, so an
+// uneven kernel still keeps every core busy; the thread that submits a launch
+// works on it too, and a launch small enough runs on that thread alone
+// without waking anyone.
+#pragma once
+#include <atomic>
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace weft {
+
+class ThreadPool {
+public:
+  // Runs item(first, last) over [0, count) in chunks; blocks until all ran.
+  using RangeFunction = void (*)(void *state, uint64_t first, uint64_t last);
+
+  explicit ThreadPool(unsigned workers);
+  ~ThreadPool();
+  ThreadPool(const ThreadPool &) = delete;
+  ThreadPool &operator=(const ThreadPool &) = delete;
+
+  unsigned workerCount() const { return static_cast<unsigned>(threads_.size()); }
+
+  void parallelFor(uint64_t count, RangeFunction function, void *state);
+
+  // Runs `task` on a worker, in the background (used to make queues progress
+  // after clFlush and to run event callbacks off the application's thread).
+  void post(std::function<void()> task);
+
+private:
+  struct Job;
+  void workerLoop();
+  static void runChunks(Job &job);
+
+  std::mutex mutex_;
+  std::condition_variable wake_;      // workers wait here, guarded by mutex_
+  std::vector<Job *> jobs_;           // active parallel ranges, guarded by mutex_
+  std::deque<std::function<void()>> tasks_; // guarded by mutex_
+  bool stopping_ = false;             // guarded by mutex_
+  std::vector<std::thread> threads_;
+};
+
+} // namespace weft

@@ -1,0 +1,334 @@
+// Device entry points: discovery, the info queries, sub-devices (none) and
+// the device/host timers.
+#include "device/clock.h"
+#include "icd/info_query.h"
+#include "runtime/compiler_loader.h"
+#include "runtime/device.h"
+#include "runtime/device_features.h"
+#include "runtime/platform.h"
+
+#include <CL/cl_ext.h>
+
+using weft::Device;
+using weft::DeviceProperties;
+using weft::Platform;
+using weft::icd::InfoWriter;
+
+namespace {
+
+constexpr const char *kDriverVersion = "0.1.0";
+// No conformance run has been submitted.
+constexpr const char *kConformanceVersion = "v0000-01-01-00";
+
+constexpr cl_device_type kKnownDeviceTypes =
+    CL_DEVICE_TYPE_DEFAULT | CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_GPU |
+    CL_DEVICE_TYPE_ACCELERATOR | CL_DEVICE_TYPE_CUSTOM;
+// The types our one device answers to (CL_DEVICE_TYPE_ALL has these bits).
+constexpr cl_device_type kOurDeviceTypes =
+    CL_DEVICE_TYPE_DEFAULT | CL_DEVICE_TYPE_CPU;
+
+// IEEE-754 behaviour the x86/arm64 FPU gives for every mode; fp32 divide and
+// sqrt are correctly rounded instructions, so the build option is honoured.
+constexpr cl_device_fp_config kDoubleFpConfig =
+    CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST |
+    CL_FP_ROUND_TO_ZERO | CL_FP_ROUND_TO_INF | CL_FP_FMA;
+constexpr cl_device_fp_config kSingleFpConfig =
+    kDoubleFpConfig | CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT;
+
+// The OpenCL 3.0 minimum: no order stronger than the scope needs, no
+// device- or system-wide atomics.
+constexpr cl_device_atomic_capabilities kAtomicMemoryCapabilities =
+    CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP;
+constexpr cl_device_atomic_capabilities kAtomicFenceCapabilities =
+    CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
+    CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP;
+
+// "Cannot be partitioned" is a list holding only the terminating 0.
+constexpr cl_device_partition_property kNoPartitionProperties[] = {0};
+
+constexpr cl_bool toClBool(bool value) { return value ? CL_TRUE : CL_FALSE; }
+
+// Each case answers once through `out`; queries sharing a type and value
+// share a case, so unsupported features (images, pipes, SVM, device-side
+// enqueue, sub-groups) read as one block each.
+cl_int deviceInfo(Device &device, cl_device_info param, InfoWriter &out) {
+  const DeviceProperties &p = device.properties();
+  // Vector widths follow from the SIMD register size.
+  const cl_uint simd_bytes = p.native_vector_width_float * 4;
+
+  switch (param) {
+  case CL_DEVICE_TYPE:
+    return out.value<cl_device_type>(CL_DEVICE_TYPE_CPU);
+  case CL_DEVICE_VENDOR_ID:
+    return out.value<cl_uint>(p.vendor_id);
+  case CL_DEVICE_NAME:
+    return out.string(p.name);
+  case CL_DEVICE_VENDOR:
+    return out.string(p.vendor);
+  case CL_DRIVER_VERSION:
+    return out.string(kDriverVersion);
+  case CL_DEVICE_PROFILE:
+    return out.string(Platform::kProfile);
+  case CL_DEVICE_VERSION:
+    return out.string(Platform::kVersion);
+  case CL_DEVICE_NUMERIC_VERSION:
+    return out.value<cl_version>(Platform::kNumericVersion);
+  case CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED:
+    return out.string(kConformanceVersion);
+  case CL_DEVICE_PLATFORM:
+    return out.value<cl_platform_id>(&device.platform());
+  case CL_DEVICE_PARENT_DEVICE:
+    return out.value<cl_device_id>(nullptr);
+  case CL_DEVICE_REFERENCE_COUNT:
+    return out.value<cl_uint>(device.apiReferenceCount());
+
+  // Language and extensions.
+  case CL_DEVICE_OPENCL_C_VERSION:
+    return out.string(weft::kOpenClCVersionString);
+  case CL_DEVICE_OPENCL_C_ALL_VERSIONS:
+    return out.array(weft::kOpenClCVersionsWithVersion.data(),
+                     weft::kOpenClCVersionsWithVersion.size());
+  case CL_DEVICE_OPENCL_C_FEATURES:
+    return out.array(weft::kOpenClCFeaturesWithVersion.data(),
+                     weft::kOpenClCFeaturesWithVersion.size());
+  case CL_DEVICE_EXTENSIONS:
+    return out.string(device.extensionString());
+  case CL_DEVICE_EXTENSIONS_WITH_VERSION:
+    return out.array(weft::kDeviceExtensionsWithVersion.data(),
+                     weft::kDeviceExtensionsWithVersion.size());
+  case CL_DEVICE_IL_VERSION:
+  case CL_DEVICE_BUILT_IN_KERNELS:
+    return out.string("");
+  case CL_DEVICE_ILS_WITH_VERSION:
+  case CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION:
+    return out.bytes(nullptr, 0);
+  case CL_DEVICE_COMPILER_AVAILABLE:
+  case CL_DEVICE_LINKER_AVAILABLE:
+    return out.value<cl_bool>(toClBool(weft::compilerLibraryPresent()));
+
+  // Compute.
+  case CL_DEVICE_MAX_COMPUTE_UNITS:
+    return out.value<cl_uint>(p.compute_units);
+  case CL_DEVICE_MAX_CLOCK_FREQUENCY:
+    return out.value<cl_uint>(p.max_clock_mhz);
+  case CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS:
+    return out.value<cl_uint>(3);
+  case CL_DEVICE_MAX_WORK_ITEM_SIZES:
+    return out.array(p.max_work_item_sizes, 3);
+  case CL_DEVICE_MAX_WORK_GROUP_SIZE:
+    return out.value<size_t>(p.max_work_group_size);
+  case CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
+    return out.value<size_t>(p.native_vector_width_float);
+  case CL_DEVICE_MAX_PARAMETER_SIZE:
+    return out.value<size_t>(p.max_parameter_size);
+  case CL_DEVICE_ADDRESS_BITS:
+    return out.value<cl_uint>(sizeof(void *) * 8);
+  case CL_DEVICE_ENDIAN_LITTLE:
+    return out.value<cl_bool>(
+        toClBool(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__));
+  case CL_DEVICE_EXECUTION_CAPABILITIES:
+    return out.value<cl_device_exec_capabilities>(CL_EXEC_KERNEL);
+  case CL_DEVICE_QUEUE_ON_HOST_PROPERTIES: // == CL_DEVICE_QUEUE_PROPERTIES
+    return out.value<cl_command_queue_properties>(CL_QUEUE_PROFILING_ENABLE);
+  case CL_DEVICE_PROFILING_TIMER_RESOLUTION:
+    return out.value<size_t>(weft::monotonicResolutionNanoseconds());
+  case CL_DEVICE_PRINTF_BUFFER_SIZE:
+    return out.value<size_t>(weft::kPrintfBufferSize);
+  case CL_DEVICE_AVAILABLE:
+  case CL_DEVICE_HOST_UNIFIED_MEMORY:
+  case CL_DEVICE_PREFERRED_INTEROP_USER_SYNC:
+  case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT:
+    return out.value<cl_bool>(CL_TRUE);
+  case CL_DEVICE_ERROR_CORRECTION_SUPPORT:
+  case CL_DEVICE_IMAGE_SUPPORT:
+  case CL_DEVICE_PIPE_SUPPORT:
+  case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
+  case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:
+  case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT:
+    return out.value<cl_bool>(CL_FALSE);
+
+  // Floating point and vectors.
+  case CL_DEVICE_SINGLE_FP_CONFIG:
+    return out.value<cl_device_fp_config>(kSingleFpConfig);
+  case CL_DEVICE_DOUBLE_FP_CONFIG:
+    return out.value<cl_device_fp_config>(kDoubleFpConfig);
+  case CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR:
+  case CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR:
+    return out.value<cl_uint>(simd_bytes / sizeof(cl_char));
+  case CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT:
+  case CL_DEVICE_NATIVE_VECTOR_WIDTH_SHORT:
+    return out.value<cl_uint>(simd_bytes / sizeof(cl_short));
+  case CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT:
+  case CL_DEVICE_NATIVE_VECTOR_WIDTH_INT:
+  case CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT:
+  case CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT:
+    return out.value<cl_uint>(simd_bytes / sizeof(cl_int));
+  case CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG:
+  case CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG:
+  case CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE:
+  case CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE:
+    return out.value<cl_uint>(simd_bytes / sizeof(cl_long));
+
+  // Memory.
+  case CL_DEVICE_GLOBAL_MEM_SIZE:
+    return out.value<cl_ulong>(p.global_mem_size);
+  case CL_DEVICE_MAX_MEM_ALLOC_SIZE:
+    return out.value<cl_ulong>(p.max_mem_alloc_size);
+  case CL_DEVICE_GLOBAL_MEM_CACHE_TYPE:
+    return out.value<cl_device_mem_cache_type>(CL_READ_WRITE_CACHE);
+  case CL_DEVICE_GLOBAL_MEM_CACHE_SIZE:
+    return out.value<cl_ulong>(p.global_cache_size);
+  case CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE:
+    return out.value<cl_uint>(p.global_cacheline_size);
+  case CL_DEVICE_LOCAL_MEM_TYPE:
+    return out.value<cl_device_local_mem_type>(CL_GLOBAL);
+  case CL_DEVICE_LOCAL_MEM_SIZE:
+    return out.value<cl_ulong>(p.local_mem_size);
+  case CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE:
+    return out.value<cl_ulong>(p.max_constant_buffer_size);
+  case CL_DEVICE_MAX_CONSTANT_ARGS:
+    return out.value<cl_uint>(p.max_constant_args);
+  case CL_DEVICE_MEM_BASE_ADDR_ALIGN:
+    return out.value<cl_uint>(p.mem_base_addr_align_bits);
+  case CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE:
+    return out.value<cl_uint>(p.mem_base_addr_align_bits / 8);
+  case CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES:
+    return out.value<cl_device_atomic_capabilities>(kAtomicMemoryCapabilities);
+  case CL_DEVICE_ATOMIC_FENCE_CAPABILITIES:
+    return out.value<cl_device_atomic_capabilities>(kAtomicFenceCapabilities);
+
+  // Partitioning: not supported.
+  case CL_DEVICE_PARTITION_PROPERTIES:
+    return out.array(kNoPartitionProperties, 1);
+  case CL_DEVICE_PARTITION_TYPE: // a root device may answer with size 0
+    return out.bytes(nullptr, 0);
+
+  // Unsupported features whose counts and sizes are 0: images, samplers,
+  // pipes, device-side queues, sub-groups, half, atomic alignment hints
+  // (0 means natural alignment), program-scope globals.
+  case CL_DEVICE_MAX_READ_IMAGE_ARGS:
+  case CL_DEVICE_MAX_WRITE_IMAGE_ARGS:
+  case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS:
+  case CL_DEVICE_MAX_SAMPLERS:
+  case CL_DEVICE_IMAGE_PITCH_ALIGNMENT:
+  case CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT:
+  case CL_DEVICE_MAX_PIPE_ARGS:
+  case CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS:
+  case CL_DEVICE_PIPE_MAX_PACKET_SIZE:
+  case CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE:
+  case CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE:
+  case CL_DEVICE_MAX_ON_DEVICE_QUEUES:
+  case CL_DEVICE_MAX_ON_DEVICE_EVENTS:
+  case CL_DEVICE_MAX_NUM_SUB_GROUPS:
+  case CL_DEVICE_PARTITION_MAX_SUB_DEVICES:
+  case CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF:
+  case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF:
+  case CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT:
+  case CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT:
+  case CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT:
+    return out.value<cl_uint>(0);
+  case CL_DEVICE_IMAGE2D_MAX_WIDTH:
+  case CL_DEVICE_IMAGE2D_MAX_HEIGHT:
+  case CL_DEVICE_IMAGE3D_MAX_WIDTH:
+  case CL_DEVICE_IMAGE3D_MAX_HEIGHT:
+  case CL_DEVICE_IMAGE3D_MAX_DEPTH:
+  case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE:
+  case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE:
+  case CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE:
+  case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE:
+    return out.value<size_t>(0);
+  // All cl_bitfield types.
+  case CL_DEVICE_HALF_FP_CONFIG:
+  case CL_DEVICE_SVM_CAPABILITIES:
+  case CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES:
+  case CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES:
+  case CL_DEVICE_PARTITION_AFFINITY_DOMAIN:
+    return out.value<cl_bitfield>(0);
+
+  default:
+    return CL_INVALID_VALUE;
+  }
+}
+
+} // namespace
+
+CL_API_ENTRY cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id platform,
+                                               cl_device_type device_type,
+                                               cl_uint num_entries,
+                                               cl_device_id *devices,
+                                               cl_uint *num_devices) {
+  // NULL selects Weft's platform, the only one this library knows.
+  Platform *target =
+      platform ? Platform::fromHandle(platform) : &Platform::instance();
+  if (!target)
+    return CL_INVALID_PLATFORM;
+  if (device_type != CL_DEVICE_TYPE_ALL &&
+      (device_type == 0 || (device_type & ~kKnownDeviceTypes)))
+    return CL_INVALID_DEVICE_TYPE;
+  if ((num_entries == 0 && devices) || (!devices && !num_devices))
+    return CL_INVALID_VALUE;
+  if (!(device_type & kOurDeviceTypes)) {
+    if (num_devices)
+      *num_devices = 0;
+    return CL_DEVICE_NOT_FOUND;
+  }
+  if (devices)
+    devices[0] = &target->device();
+  if (num_devices)
+    *num_devices = 1;
+  return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device,
+                                                cl_device_info param_name,
+                                                size_t param_value_size,
+                                                void *param_value,
+                                                size_t *param_value_size_ret) {
+  Device *target = Device::fromHandle(device);
+  if (!target)
+    return CL_INVALID_DEVICE;
+  InfoWriter out(param_value_size, param_value, param_value_size_ret);
+  return deviceInfo(*target, param_name, out);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clCreateSubDevices(
+    cl_device_id in_device, const cl_device_partition_property * /*properties*/,
+    cl_uint /*num_devices*/, cl_device_id * /*out_devices*/,
+    cl_uint * /*num_devices_ret*/) {
+  if (!Device::fromHandle(in_device))
+    return CL_INVALID_DEVICE;
+  // CL_DEVICE_PARTITION_PROPERTIES lists no scheme, so every properties list
+  // (a missing one included) names an unsupported or invalid partition.
+  return CL_INVALID_VALUE;
+}
+
+// The root device is never destroyed, so its reference count never moves.
+CL_API_ENTRY cl_int CL_API_CALL clRetainDevice(cl_device_id device) {
+  return Device::fromHandle(device) ? CL_SUCCESS : CL_INVALID_DEVICE;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clReleaseDevice(cl_device_id device) {
+  return Device::fromHandle(device) ? CL_SUCCESS : CL_INVALID_DEVICE;
+}
+
+// The device runs on the host, so one clock reading serves as both
+// timestamps; it is the clock event profiling reads too.
+CL_API_ENTRY cl_int CL_API_CALL clGetDeviceAndHostTimer(
+    cl_device_id device, cl_ulong *device_timestamp, cl_ulong *host_timestamp) {
+  if (!Device::fromHandle(device))
+    return CL_INVALID_DEVICE;
+  if (!device_timestamp || !host_timestamp)
+    return CL_INVALID_VALUE;
+  *device_timestamp = *host_timestamp = weft::monotonicNanoseconds();
+  return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetHostTimer(cl_device_id device,
+                                               cl_ulong *host_timestamp) {
+  if (!Device::fromHandle(device))
+    return CL_INVALID_DEVICE;
+  if (!host_timestamp)
+    return CL_INVALID_VALUE;
+  *host_timestamp = weft::monotonicNanoseconds();
+  return CL_SUCCESS;
+}

@@ -1,0 +1,312 @@
+// Kernel entry points: creation, arguments, queries, and launching.
+#include "icd/info_query.h"
+#include "icd/validation.h"
+#include "runtime/device.h"
+#include "runtime/kernel.h"
+#include "runtime/program.h"
+#include "runtime/queue.h"
+
+#include <new>
+
+using namespace weft;
+using weft::icd::setError;
+using compiler::AccessQualifier;
+using compiler::AddressSpace;
+
+namespace {
+
+cl_kernel makeKernel(Program &program,
+                     const compiler::KernelDescription &description,
+                     cl_int *errcode_ret) {
+  auto *kernel = new (std::nothrow) Kernel(program, description);
+  setError(errcode_ret, kernel ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY);
+  return kernel;
+}
+
+size_t largestDivisorAtMost(size_t n, size_t limit) {
+  for (size_t d = std::min(n, limit); d > 1; --d)
+    if (n % d == 0)
+      return d;
+  return 1;
+}
+
+// The driver's local size when the application passes none: uniform groups
+// (divisors of the global size) of up to 256 work-items, widest in x so the
+// work-item loop vectorizes.
+void chooseLocalSize(const Kernel &kernel, cl_uint work_dim,
+                     const size_t *global, size_t *local) {
+  const auto &required = kernel.description().reqd_work_group_size;
+  if (required[0]) {
+    for (cl_uint d = 0; d < work_dim; ++d)
+      local[d] = required[d];
+    return;
+  }
+  size_t budget = 256;
+  for (cl_uint d = 0; d < work_dim; ++d) {
+    local[d] = largestDivisorAtMost(global[d], budget);
+    budget = std::max<size_t>(1, budget / local[d]);
+  }
+}
+
+} // namespace
+
+CL_API_ENTRY cl_kernel CL_API_CALL clCreateKernel(cl_program handle,
+                                                  const char *kernel_name,
+                                                  cl_int *errcode_ret) {
+  Program *program = Program::fromHandle(handle);
+  if (!program) {
+    setError(errcode_ret, CL_INVALID_PROGRAM);
+    return nullptr;
+  }
+  if (!kernel_name) {
+    setError(errcode_ret, CL_INVALID_VALUE);
+    return nullptr;
+  }
+  if (!program->compiled()) {
+    setError(errcode_ret, CL_INVALID_PROGRAM_EXECUTABLE);
+    return nullptr;
+  }
+  const compiler::KernelDescription *description =
+      program->findKernel(kernel_name);
+  if (!description) {
+    setError(errcode_ret, CL_INVALID_KERNEL_NAME);
+    return nullptr;
+  }
+  return makeKernel(*program, *description, errcode_ret);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clCreateKernelsInProgram(cl_program handle,
+                                                         cl_uint num_kernels,
+                                                         cl_kernel *kernels,
+                                                         cl_uint *num_kernels_ret) {
+  Program *program = Program::fromHandle(handle);
+  if (!program)
+    return CL_INVALID_PROGRAM;
+  auto compiled = program->compiled();
+  if (!compiled)
+    return CL_INVALID_PROGRAM_EXECUTABLE;
+  const auto &descriptions = compiled->kernels();
+  if (kernels && num_kernels < descriptions.size())
+    return CL_INVALID_VALUE;
+  if (kernels) {
+    for (size_t i = 0; i < descriptions.size(); ++i) {
+      cl_int err;
+      kernels[i] = makeKernel(*program, descriptions[i], &err);
+      if (err != CL_SUCCESS) {
+        for (size_t j = 0; j < i; ++j)
+          Kernel::fromHandle(kernels[j])->releaseApi();
+        return err;
+      }
+    }
+  }
+  if (num_kernels_ret)
+    *num_kernels_ret = static_cast<cl_uint>(descriptions.size());
+  return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clRetainKernel(cl_kernel handle) {
+  Kernel *kernel = Kernel::fromHandle(handle);
+  if (!kernel)
+    return CL_INVALID_KERNEL;
+  kernel->retainApi();
+  return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clReleaseKernel(cl_kernel handle) {
+  Kernel *kernel = Kernel::fromHandle(handle);
+  if (!kernel)
+    return CL_INVALID_KERNEL;
+  kernel->releaseApi();
+  return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel handle,
+                                               cl_uint arg_index,
+                                               size_t arg_size,
+                                               const void *arg_value) {
+  Kernel *kernel = Kernel::fromHandle(handle);
+  if (!kernel)
+    return CL_INVALID_KERNEL;
+  return kernel->setArgument(arg_index, arg_size, arg_value);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetKernelInfo(cl_kernel handle,
+                                                cl_kernel_info param_name,
+                                                size_t param_value_size,
+                                                void *param_value,
+                                                size_t *param_value_size_ret) {
+  Kernel *kernel = Kernel::fromHandle(handle);
+  if (!kernel)
+    return CL_INVALID_KERNEL;
+  icd::InfoWriter out(param_value_size, param_value, param_value_size_ret);
+  const auto &d = kernel->description();
+  switch (param_name) {
+  case CL_KERNEL_FUNCTION_NAME:
+    return out.string(d.name);
+  case CL_KERNEL_NUM_ARGS:
+    return out.value(static_cast<cl_uint>(d.arguments.size()));
+  case CL_KERNEL_REFERENCE_COUNT:
+    return out.value(kernel->apiReferenceCount());
+  case CL_KERNEL_CONTEXT:
+    return out.value(static_cast<cl_context>(&kernel->program().context()));
+  case CL_KERNEL_PROGRAM:
+    return out.value(static_cast<cl_program>(&kernel->program()));
+  case CL_KERNEL_ATTRIBUTES:
+    return out.string(d.attributes);
+  default:
+    return CL_INVALID_VALUE;
+  }
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel handle,
+                                                   cl_uint arg_index,
+                                                   cl_kernel_arg_info param_name,
+                                                   size_t param_value_size,
+                                                   void *param_value,
+                                                   size_t *param_value_size_ret) {
+  Kernel *kernel = Kernel::fromHandle(handle);
+  if (!kernel)
+    return CL_INVALID_KERNEL;
+  const auto &arguments = kernel->description().arguments;
+  if (arg_index >= arguments.size())
+    return CL_INVALID_ARG_INDEX;
+  const compiler::KernelArgument &arg = arguments[arg_index];
+  icd::InfoWriter out(param_value_size, param_value, param_value_size_ret);
+  switch (param_name) {
+  case CL_KERNEL_ARG_ADDRESS_QUALIFIER: {
+    static constexpr cl_kernel_arg_address_qualifier kByAddressSpace[] = {
+        CL_KERNEL_ARG_ADDRESS_PRIVATE, CL_KERNEL_ARG_ADDRESS_GLOBAL,
+        CL_KERNEL_ARG_ADDRESS_CONSTANT, CL_KERNEL_ARG_ADDRESS_LOCAL};
+    return out.value(kByAddressSpace[static_cast<int>(arg.address_space)]);
+  }
+  case CL_KERNEL_ARG_ACCESS_QUALIFIER: {
+    static constexpr cl_kernel_arg_access_qualifier kByAccess[] = {
+        CL_KERNEL_ARG_ACCESS_NONE, CL_KERNEL_ARG_ACCESS_READ_ONLY,
+        CL_KERNEL_ARG_ACCESS_WRITE_ONLY, CL_KERNEL_ARG_ACCESS_READ_WRITE};
+    return out.value(kByAccess[static_cast<int>(arg.access)]);
+  }
+  case CL_KERNEL_ARG_TYPE_NAME:
+    return out.string(arg.type_name);
+  case CL_KERNEL_ARG_TYPE_QUALIFIER: {
+    cl_kernel_arg_type_qualifier q = CL_KERNEL_ARG_TYPE_NONE;
+    if (arg.type_qualifiers & compiler::TypeQualifierConst)
+      q |= CL_KERNEL_ARG_TYPE_CONST;
+    if (arg.type_qualifiers & compiler::TypeQualifierRestrict)
+      q |= CL_KERNEL_ARG_TYPE_RESTRICT;
+    if (arg.type_qualifiers & compiler::TypeQualifierVolatile)
+      q |= CL_KERNEL_ARG_TYPE_VOLATILE;
+    if (arg.type_qualifiers & compiler::TypeQualifierPipe)
+      q |= CL_KERNEL_ARG_TYPE_PIPE;
+    return out.value(q);
+  }
+  case CL_KERNEL_ARG_NAME:
+    return out.string(arg.name);
+  default:
+    return CL_INVALID_VALUE;
+  }
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(
+    cl_kernel handle, cl_device_id device,
+    cl_kernel_work_group_info param_name, size_t param_value_size,
+    void *param_value, size_t *param_value_size_ret) {
+  Kernel *kernel = Kernel::fromHandle(handle);
+  if (!kernel)
+    return CL_INVALID_KERNEL;
+  Context &context = kernel->program().context();
+  if (device && (!Device::fromHandle(device) || !context.hasDevice(device)))
+    return CL_INVALID_DEVICE;
+  const DeviceProperties &props = context.device().properties();
+  const auto &d = kernel->description();
+  icd::InfoWriter out(param_value_size, param_value, param_value_size_ret);
+  switch (param_name) {
+  case CL_KERNEL_GLOBAL_WORK_SIZE:
+    return CL_INVALID_VALUE; // only for custom devices and built-in kernels
+  case CL_KERNEL_WORK_GROUP_SIZE:
+    return out.value(props.max_work_group_size);
+  case CL_KERNEL_COMPILE_WORK_GROUP_SIZE: {
+    size_t sizes[3] = {d.reqd_work_group_size[0], d.reqd_work_group_size[1],
+                       d.reqd_work_group_size[2]};
+    return out.array(sizes, 3);
+  }
+  case CL_KERNEL_LOCAL_MEM_SIZE:
+    return out.value(cl_ulong{kernel->localMemorySize()});
+  case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
+    return out.value(size_t{d.preferred_work_group_multiple});
+  case CL_KERNEL_PRIVATE_MEM_SIZE:
+    return out.value(cl_ulong{d.private_memory});
+  default:
+    return CL_INVALID_VALUE;
+  }
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(
+    cl_command_queue queue_handle, cl_kernel kernel_handle, cl_uint work_dim,
+    const size_t *global_work_offset, const size_t *global_work_size,
+    const size_t *local_work_size, cl_uint num_events, const cl_event *events,
+    cl_event *event) {
+  Queue *queue = Queue::fromHandle(queue_handle);
+  if (!queue)
+    return CL_INVALID_COMMAND_QUEUE;
+  Kernel *kernel = Kernel::fromHandle(kernel_handle);
+  if (!kernel)
+    return CL_INVALID_KERNEL;
+  if (&kernel->program().context() != &queue->context())
+    return CL_INVALID_CONTEXT;
+  if (work_dim < 1 || work_dim > 3)
+    return CL_INVALID_WORK_DIMENSION;
+  if (!global_work_size)
+    return CL_INVALID_VALUE;
+  const DeviceProperties &props = queue->device().properties();
+  for (cl_uint d = 0; d < work_dim; ++d) {
+    if (global_work_size[d] == 0)
+      return CL_INVALID_GLOBAL_WORK_SIZE;
+    if (global_work_offset &&
+        global_work_offset[d] > SIZE_MAX - global_work_size[d])
+      return CL_INVALID_GLOBAL_OFFSET;
+  }
+  if (!kernel->allArgumentsSet())
+    return CL_INVALID_KERNEL_ARGS;
+
+  size_t local[3] = {1, 1, 1};
+  const auto &required = kernel->description().reqd_work_group_size;
+  if (local_work_size) {
+    size_t total = 1;
+    for (cl_uint d = 0; d < work_dim; ++d) {
+      if (local_work_size[d] == 0)
+        return CL_INVALID_WORK_GROUP_SIZE;
+      if (local_work_size[d] > props.max_work_item_sizes[d])
+        return CL_INVALID_WORK_ITEM_SIZE;
+      if (required[0] && local_work_size[d] != required[d])
+        return CL_INVALID_WORK_GROUP_SIZE;
+      local[d] = local_work_size[d];
+      total *= local[d];
+    }
+    if (total > props.max_work_group_size)
+      return CL_INVALID_WORK_GROUP_SIZE;
+  } else {
+    chooseLocalSize(*kernel, work_dim, global_work_size, local);
+  }
+  if (kernel->localMemorySize() > props.local_mem_size)
+    return CL_OUT_OF_RESOURCES;
+
+  std::vector<Ref<Event>> wait_list;
+  if (cl_int err = icd::collectWaitList(queue->context(), num_events, events,
+                                        wait_list))
+    return err;
+  Ref<Event> command = kernel->enqueue(*queue, work_dim, global_work_offset,
+                                       global_work_size, local,
+                                       std::move(wait_list));
+  icd::returnEvent(command, event);
+  return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueTask(cl_command_queue queue,
+                                              cl_kernel kernel,
+                                              cl_uint num_events,
+                                              const cl_event *events,
+                                              cl_event *event) {
+  static const size_t one = 1;
+  return clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &one, &one,
+                                num_events, events, event);
+}

@@ -1,0 +1,337 @@
+// Entry points of features Weft does not offer (yet): images and samplers
+// (CL_DEVICE_IMAGE_SUPPORT is false), SVM (no SVM capabilities), pipes,
+// separate compilation, program binaries and IL, native kernels, sub-groups,
+// and the graphics-interop extensions. Each validates what it can and returns
+// the error the spec names for an unsupported operation; none crashes.
+#include "icd/validation.h"
+#include "runtime/kernel.h"
+#include "runtime/memory.h"
+#include "runtime/program.h"
+#include "runtime/queue.h"
+
+#include <CL/cl_gl.h>
+
+using namespace weft;
+using weft::icd::setError;
+
+namespace {
+
+// Returns the handle's validation error, or `unsupported` if it is valid.
+cl_int contextOr(cl_context handle, cl_int unsupported) {
+  return Context::fromHandle(handle) ? unsupported : CL_INVALID_CONTEXT;
+}
+cl_int queueOr(cl_command_queue handle, cl_int unsupported) {
+  return Queue::fromHandle(handle) ? unsupported : CL_INVALID_COMMAND_QUEUE;
+}
+template <typename T> T *failWith(cl_int *errcode_ret, cl_int code) {
+  setError(errcode_ret, code);
+  return nullptr;
+}
+
+} // namespace
+
+// --- Images and samplers: the device has no image support. ---
+CL_API_ENTRY cl_mem CL_API_CALL clCreateImage(cl_context context, cl_mem_flags,
+                                              const cl_image_format *,
+                                              const cl_image_desc *, void *,
+                                              cl_int *errcode_ret) {
+  return failWith<_cl_mem>(errcode_ret, contextOr(context, CL_INVALID_OPERATION));
+}
+CL_API_ENTRY cl_mem CL_API_CALL clCreateImageWithProperties(
+    cl_context context, const cl_mem_properties *, cl_mem_flags,
+    const cl_image_format *, const cl_image_desc *, void *, cl_int *errcode_ret) {
+  return failWith<_cl_mem>(errcode_ret, contextOr(context, CL_INVALID_OPERATION));
+}
+CL_API_ENTRY cl_mem CL_API_CALL clCreateImage2D(cl_context context, cl_mem_flags,
+                                                const cl_image_format *, size_t,
+                                                size_t, size_t, void *,
+                                                cl_int *errcode_ret) {
+  return failWith<_cl_mem>(errcode_ret, contextOr(context, CL_INVALID_OPERATION));
+}
+CL_API_ENTRY cl_mem CL_API_CALL clCreateImage3D(cl_context context, cl_mem_flags,
+                                                const cl_image_format *, size_t,
+                                                size_t, size_t, size_t, size_t,
+                                                void *, cl_int *errcode_ret) {
+  return failWith<_cl_mem>(errcode_ret, contextOr(context, CL_INVALID_OPERATION));
+}
+CL_API_ENTRY cl_int CL_API_CALL clGetSupportedImageFormats(
+    cl_context context, cl_mem_flags, cl_mem_object_type, cl_uint,
+    cl_image_format *, cl_uint *num_image_formats) {
+  if (!Context::fromHandle(context))
+    return CL_INVALID_CONTEXT;
+  // No image support: the list of formats is empty.
+  if (num_image_formats)
+    *num_image_formats = 0;
+  return CL_SUCCESS;
+}
+CL_API_ENTRY cl_int CL_API_CALL clGetImageInfo(cl_mem, cl_image_info, size_t,
+                                               void *, size_t *) {
+  return CL_INVALID_MEM_OBJECT; // no image can exist
+}
+CL_API_ENTRY cl_sampler CL_API_CALL clCreateSampler(cl_context context, cl_bool,
+                                                    cl_addressing_mode,
+                                                    cl_filter_mode,
+                                                    cl_int *errcode_ret) {
+  return failWith<_cl_sampler>(errcode_ret,
+                               contextOr(context, CL_INVALID_OPERATION));
+}
+CL_API_ENTRY cl_sampler CL_API_CALL clCreateSamplerWithProperties(
+    cl_context context, const cl_sampler_properties *, cl_int *errcode_ret) {
+  return failWith<_cl_sampler>(errcode_ret,
+                               contextOr(context, CL_INVALID_OPERATION));
+}
+CL_API_ENTRY cl_int CL_API_CALL clRetainSampler(cl_sampler) {
+  return CL_INVALID_SAMPLER;
+}
+CL_API_ENTRY cl_int CL_API_CALL clReleaseSampler(cl_sampler) {
+  return CL_INVALID_SAMPLER;
+}
+CL_API_ENTRY cl_int CL_API_CALL clGetSamplerInfo(cl_sampler, cl_sampler_info,
+                                                 size_t, void *, size_t *) {
+  return CL_INVALID_SAMPLER;
+}
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadImage(
+    cl_command_queue q, cl_mem, cl_bool, const size_t *, const size_t *, size_t,
+    size_t, void *, cl_uint, const cl_event *, cl_event *) {
+  return queueOr(q, CL_INVALID_MEM_OBJECT);
+}
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteImage(
+    cl_command_queue q, cl_mem, cl_bool, const size_t *, const size_t *, size_t,
+    size_t, const void *, cl_uint, const cl_event *, cl_event *) {
+  return queueOr(q, CL_INVALID_MEM_OBJECT);
+}
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyImage(
+    cl_command_queue q, cl_mem, cl_mem, const size_t *, const size_t *,
+    const size_t *, cl_uint, const cl_event *, cl_event *) {
+  return queueOr(q, CL_INVALID_MEM_OBJECT);
+}
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyImageToBuffer(
+    cl_command_queue q, cl_mem, cl_mem, const size_t *, const size_t *, size_t,
+    cl_uint, const cl_event *, cl_event *) {
+  return queueOr(q, CL_INVALID_MEM_OBJECT);
+}
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferToImage(
+    cl_command_queue q, cl_mem, cl_mem, size_t, const size_t *, const size_t *,
+    cl_uint, const cl_event *, cl_event *) {
+  return queueOr(q, CL_INVALID_MEM_OBJECT);
+}
+CL_API_ENTRY void *CL_API_CALL clEnqueueMapImage(
+    cl_command_queue q, cl_mem, cl_bool, cl_map_flags, const size_t *,
+    const size_t *, size_t *, size_t *, cl_uint, const cl_event *, cl_event *,
+    cl_int *errcode_ret) {
+  setError(errcode_ret, queueOr(q, CL_INVALID_MEM_OBJECT));
+  return nullptr;
+}
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillImage(
+    cl_command_queue q, cl_mem, const void *, const size_t *, const size_t *,
+    cl_uint, const cl_event *, cl_event *) {
+  return queueOr(q, CL_INVALID_MEM_OBJECT);
+}
+
+// --- Pipes (a later issue). ---
+CL_API_ENTRY cl_mem CL_API_CALL clCreatePipe(cl_context context, cl_mem_flags,
+                                             cl_uint, cl_uint,
+                                             const cl_pipe_properties *,
+                                             cl_int *errcode_ret) {
+  return failWith<_cl_mem>(errcode_ret, contextOr(context, CL_INVALID_OPERATION));
+}
+CL_API_ENTRY cl_int CL_API_CALL clGetPipeInfo(cl_mem pipe, cl_pipe_info, size_t,
+                                              void *, size_t *) {
+  // No pipe can exist: a buffer handle is not a pipe.
+  return CL_INVALID_MEM_OBJECT;
+}
+
+// --- Shared virtual memory: CL_DEVICE_SVM_CAPABILITIES is 0. ---
+CL_API_ENTRY void *CL_API_CALL clSVMAlloc(cl_context, cl_svm_mem_flags, size_t,
+                                          cl_uint) {
+  return nullptr;
+}
+CL_API_ENTRY void CL_API_CALL clSVMFree(cl_context, void *) {}
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMFree(
+    cl_command_queue q, cl_uint, void *[],
+    void(CL_CALLBACK *)(cl_command_queue, cl_uint, void *[], void *), void *,
+    cl_uint, const cl_event *, cl_event *) {
+  return queueOr(q, CL_INVALID_OPERATION);
+}
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMemcpy(cl_command_queue q, cl_bool,
+                                                   void *, const void *, size_t,
+                                                   cl_uint, const cl_event *,
+                                                   cl_event *) {
+  return queueOr(q, CL_INVALID_OPERATION);
+}
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMemFill(cl_command_queue q, void *,
+                                                    const void *, size_t, size_t,
+                                                    cl_uint, const cl_event *,
+                                                    cl_event *) {
+  return queueOr(q, CL_INVALID_OPERATION);
+}
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMap(cl_command_queue q, cl_bool,
+                                                cl_map_flags, void *, size_t,
+                                                cl_uint, const cl_event *,
+                                                cl_event *) {
+  return queueOr(q, CL_INVALID_OPERATION);
+}
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMUnmap(cl_command_queue q, void *,
+                                                  cl_uint, const cl_event *,
+                                                  cl_event *) {
+  return queueOr(q, CL_INVALID_OPERATION);
+}
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMigrateMem(
+    cl_command_queue q, cl_uint, const void **, const size_t *,
+    cl_mem_migration_flags, cl_uint, const cl_event *, cl_event *) {
+  return queueOr(q, CL_INVALID_OPERATION);
+}
+CL_API_ENTRY cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel kernel,
+                                                         cl_uint, const void *) {
+  return Kernel::fromHandle(kernel) ? CL_INVALID_OPERATION : CL_INVALID_KERNEL;
+}
+CL_API_ENTRY cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel kernel,
+                                                    cl_kernel_exec_info, size_t,
+                                                    const void *) {
+  // Every exec info of the core spec concerns SVM.
+  return Kernel::fromHandle(kernel) ? CL_INVALID_OPERATION : CL_INVALID_KERNEL;
+}
+
+// --- Programs from binaries, IL, built-in kernels; separate compilation. ---
+CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBinary(
+    cl_context context, cl_uint num_devices, const cl_device_id *devices,
+    const size_t *lengths, const unsigned char **binaries,
+    cl_int *binary_status, cl_int *errcode_ret) {
+  cl_int err = contextOr(context, CL_SUCCESS);
+  if (!err && (!num_devices || !devices || !lengths || !binaries))
+    err = CL_INVALID_VALUE;
+  if (!err) {
+    // Weft does not produce binaries yet, so none can be valid.
+    for (cl_uint i = 0; i < num_devices; ++i)
+      if (binary_status)
+        binary_status[i] = CL_INVALID_BINARY;
+    err = CL_INVALID_BINARY;
+  }
+  return failWith<_cl_program>(errcode_ret, err);
+}
+CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithIL(cl_context context,
+                                                          const void *, size_t,
+                                                          cl_int *errcode_ret) {
+  // CL_DEVICE_IL_VERSION is empty.
+  return failWith<_cl_program>(errcode_ret,
+                               contextOr(context, CL_INVALID_OPERATION));
+}
+CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBuiltInKernels(
+    cl_context context, cl_uint, const cl_device_id *, const char *,
+    cl_int *errcode_ret) {
+  // CL_DEVICE_BUILT_IN_KERNELS is empty: no name can be valid.
+  return failWith<_cl_program>(errcode_ret, contextOr(context, CL_INVALID_VALUE));
+}
+CL_API_ENTRY cl_int CL_API_CALL clCompileProgram(
+    cl_program program, cl_uint, const cl_device_id *, const char *, cl_uint,
+    const cl_program *, const char **,
+    void(CL_CALLBACK *)(cl_program, void *), void *) {
+  return Program::fromHandle(program) ? CL_INVALID_OPERATION
+                                      : CL_INVALID_PROGRAM;
+}
+CL_API_ENTRY cl_program CL_API_CALL clLinkProgram(
+    cl_context context, cl_uint, const cl_device_id *, const char *, cl_uint,
+    const cl_program *, void(CL_CALLBACK *)(cl_program, void *), void *,
+    cl_int *errcode_ret) {
+  return failWith<_cl_program>(errcode_ret,
+                               contextOr(context, CL_INVALID_OPERATION));
+}
+CL_API_ENTRY cl_int CL_API_CALL clSetProgramReleaseCallback(
+    cl_program program, void(CL_CALLBACK *)(cl_program, void *), void *) {
+  // Deprecated in 3.0; allowed to fail when no global destructors exist.
+  return Program::fromHandle(program) ? CL_INVALID_OPERATION
+                                      : CL_INVALID_PROGRAM;
+}
+CL_API_ENTRY cl_int CL_API_CALL clSetProgramSpecializationConstant(
+    cl_program program, cl_uint, size_t, const void *) {
+  // Only programs created from IL have specialization constants.
+  return Program::fromHandle(program) ? CL_INVALID_PROGRAM
+                                      : CL_INVALID_PROGRAM;
+}
+
+// --- Kernels: cloning, sub-groups, native kernels. ---
+CL_API_ENTRY cl_kernel CL_API_CALL clCloneKernel(cl_kernel kernel,
+                                                 cl_int *errcode_ret) {
+  return failWith<_cl_kernel>(errcode_ret, Kernel::fromHandle(kernel)
+                                               ? CL_OUT_OF_RESOURCES
+                                               : CL_INVALID_KERNEL);
+}
+CL_API_ENTRY cl_int CL_API_CALL clGetKernelSubGroupInfo(
+    cl_kernel kernel, cl_device_id, cl_kernel_sub_group_info, size_t,
+    const void *, size_t, void *, size_t *) {
+  return Kernel::fromHandle(kernel) ? CL_INVALID_OPERATION : CL_INVALID_KERNEL;
+}
+CL_API_ENTRY cl_int CL_API_CALL clGetKernelSubGroupInfoKHR(
+    cl_kernel kernel, cl_device_id, cl_kernel_sub_group_info, size_t,
+    const void *, size_t, void *, size_t *) {
+  return Kernel::fromHandle(kernel) ? CL_INVALID_OPERATION : CL_INVALID_KERNEL;
+}
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueNativeKernel(
+    cl_command_queue q, void(CL_CALLBACK *)(void *), void *, size_t, cl_uint,
+    const cl_mem *, const void **, cl_uint, const cl_event *, cl_event *) {
+  // CL_DEVICE_EXECUTION_CAPABILITIES has no CL_EXEC_NATIVE_KERNEL.
+  return queueOr(q, CL_INVALID_OPERATION);
+}
+CL_API_ENTRY cl_int CL_API_CALL clSetDefaultDeviceCommandQueue(cl_context context,
+                                                               cl_device_id,
+                                                               cl_command_queue) {
+  return contextOr(context, CL_INVALID_OPERATION);
+}
+
+// --- Graphics interop: no cl_khr_gl_sharing, EGL or D3D extensions. ---
+CL_API_ENTRY cl_mem CL_API_CALL clCreateFromGLBuffer(cl_context context,
+                                                     cl_mem_flags, cl_GLuint,
+                                                     cl_int *errcode_ret) {
+  return failWith<_cl_mem>(errcode_ret, contextOr(context, CL_INVALID_CONTEXT));
+}
+CL_API_ENTRY cl_mem CL_API_CALL clCreateFromGLTexture(cl_context context,
+                                                      cl_mem_flags, cl_GLenum,
+                                                      cl_GLint, cl_GLuint,
+                                                      cl_int *errcode_ret) {
+  return failWith<_cl_mem>(errcode_ret, contextOr(context, CL_INVALID_CONTEXT));
+}
+CL_API_ENTRY cl_mem CL_API_CALL clCreateFromGLTexture2D(cl_context context,
+                                                        cl_mem_flags, cl_GLenum,
+                                                        cl_GLint, cl_GLuint,
+                                                        cl_int *errcode_ret) {
+  return failWith<_cl_mem>(errcode_ret, contextOr(context, CL_INVALID_CONTEXT));
+}
+CL_API_ENTRY cl_mem CL_API_CALL clCreateFromGLTexture3D(cl_context context,
+                                                        cl_mem_flags, cl_GLenum,
+                                                        cl_GLint, cl_GLuint,
+                                                        cl_int *errcode_ret) {
+  return failWith<_cl_mem>(errcode_ret, contextOr(context, CL_INVALID_CONTEXT));
+}
+CL_API_ENTRY cl_mem CL_API_CALL clCreateFromGLRenderbuffer(cl_context context,
+                                                           cl_mem_flags,
+                                                           cl_GLuint,
+                                                           cl_int *errcode_ret) {
+  return failWith<_cl_mem>(errcode_ret, contextOr(context, CL_INVALID_CONTEXT));
+}
+CL_API_ENTRY cl_int CL_API_CALL clGetGLObjectInfo(cl_mem, cl_gl_object_type *,
+                                                  cl_GLuint *) {
+  return CL_INVALID_MEM_OBJECT;
+}
+CL_API_ENTRY cl_int CL_API_CALL clGetGLTextureInfo(cl_mem, cl_gl_texture_info,
+                                                   size_t, void *, size_t *) {
+  return CL_INVALID_MEM_OBJECT;
+}
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueAcquireGLObjects(
+    cl_command_queue q, cl_uint, const cl_mem *, cl_uint, const cl_event *,
+    cl_event *) {
+  return queueOr(q, CL_INVALID_MEM_OBJECT);
+}
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueReleaseGLObjects(
+    cl_command_queue q, cl_uint, const cl_mem *, cl_uint, const cl_event *,
+    cl_event *) {
+  return queueOr(q, CL_INVALID_MEM_OBJECT);
+}
+CL_API_ENTRY cl_int CL_API_CALL clGetGLContextInfoKHR(
+    const cl_context_properties *, cl_gl_context_info, size_t, void *, size_t *) {
+  return CL_INVALID_OPERATION;
+}
+CL_API_ENTRY cl_event CL_API_CALL clCreateEventFromGLsyncKHR(cl_context context,
+                                                             cl_GLsync,
+                                                             cl_int *errcode_ret) {
+  return failWith<_cl_event>(errcode_ret, contextOr(context, CL_INVALID_CONTEXT));
+}

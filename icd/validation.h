@@ -1,0 +1,42 @@
+// Checks shared by many entry points: handles, wait lists, error out-params.
+#pragma once
+#include "runtime/context.h"
+#include "runtime/event.h"
+
+#include <vector>
+
+namespace weft::icd {
+
+inline void setError(cl_int *errcode_ret, cl_int code) {
+  if (errcode_ret)
+    *errcode_ret = code;
+}
+
+// Validates an event wait list against `context` and turns it into references.
+inline cl_int collectWaitList(Context &context, cl_uint count,
+                              const cl_event *events,
+                              std::vector<Ref<Event>> &out) {
+  if ((count == 0) != (events == nullptr))
+    return CL_INVALID_EVENT_WAIT_LIST;
+  out.reserve(count);
+  for (cl_uint i = 0; i < count; ++i) {
+    Event *event = Event::fromHandle(events[i]);
+    if (!event)
+      return CL_INVALID_EVENT_WAIT_LIST;
+    if (&event->context() != &context)
+      return CL_INVALID_CONTEXT;
+    out.emplace_back(event);
+  }
+  return CL_SUCCESS;
+}
+
+// Hands a command's event to the application if it asked for one. A new
+// event starts with one API reference, which becomes the application's.
+inline void returnEvent(Ref<Event> &event, cl_event *out) {
+  if (out) {
+    event->retain();
+    *out = event.get();
+  }
+}
+
+} // namespace weft::icd

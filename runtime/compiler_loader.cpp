@@ -1,0 +1,71 @@
+#include "runtime/compiler_loader.h"
+
+#include "compiler/compiler_interface.h"
+
+#include <dlfcn.h>
+#include <sys/stat.h>
+
+#include <cstdlib>
+#include <mutex>
+
+namespace weft {
+namespace {
+
+constexpr const char *kCompilerLibraryName = "libweft-compiler.so";
+
+// WEFT_COMPILER_LIBRARY overrides the location (tests use it to simulate a
+// machine without the compiler).
+std::string compilerLibraryPath() {
+  if (const char *path = std::getenv("WEFT_COMPILER_LIBRARY"))
+    return path;
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void *>(&compilerLibraryPresent), &info) &&
+      info.dli_fname) {
+    std::string self = info.dli_fname;
+    size_t slash = self.rfind('/');
+    if (slash != std::string::npos)
+      return self.substr(0, slash + 1) + kCompilerLibraryName;
+  }
+  return kCompilerLibraryName;
+}
+
+struct LoadedCompiler {
+  compiler::Compiler *instance = nullptr;
+  std::string error;
+};
+
+} // namespace
+
+bool compilerLibraryPresent() {
+  struct stat info {};
+  return stat(compilerLibraryPath().c_str(), &info) == 0 &&
+         S_ISREG(info.st_mode);
+}
+
+compiler::Compiler *loadCompiler(std::string &error) {
+  static std::once_flag once;
+  static LoadedCompiler loaded;
+  std::call_once(once, [] {
+    std::string path = compilerLibraryPath();
+    // RTLD_LOCAL keeps LLVM's symbols away from the application's.
+    void *library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!library) {
+      const char *why = dlerror();
+      loaded.error = "the Weft compiler library could not be loaded (" +
+                     std::string(why ? why : path) + ")";
+      return;
+    }
+    using Create = compiler::Compiler *(*)(std::string *);
+    auto create =
+        reinterpret_cast<Create>(dlsym(library, WEFT_COMPILER_CREATE_SYMBOL));
+    if (!create) {
+      loaded.error = "the Weft compiler library " + path + " has no entry point";
+      return;
+    }
+    loaded.instance = create(&loaded.error);
+  });
+  error = loaded.error;
+  return loaded.instance;
+}
+
+} // namespace weft

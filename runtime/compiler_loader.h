@@ -1,0 +1,19 @@
+// Finds and loads the compiler library (libweft-compiler.so) on demand, so
+// the driver works for queries without LLVM in memory.
+#pragma once
+#include <string>
+
+namespace weft {
+namespace compiler {
+class Compiler;
+}
+
+// Whether the compiler library can be found beside this library; answers
+// CL_DEVICE_COMPILER_AVAILABLE without loading it.
+bool compilerLibraryPresent();
+
+// Loads the compiler library the first time and keeps it loaded. Returns
+// null with the reason in `error` when it cannot be loaded.
+compiler::Compiler *loadCompiler(std::string &error);
+
+} // namespace weft

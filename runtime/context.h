@@ -1,0 +1,46 @@
+// A context: the devices it spans (always Weft's one CPU device), its
+// properties, and destructor callbacks.
+#pragma once
+#include "runtime/object.h"
+
+#include <mutex>
+#include <vector>
+
+namespace weft {
+
+class Device;
+
+class Context : public Object<_cl_context, ObjectKind::Context> {
+public:
+  using ErrorCallback = void(CL_CALLBACK *)(const char *, const void *, size_t,
+                                            void *);
+  using DestructorCallback = void(CL_CALLBACK *)(cl_context, void *);
+
+  Context(Device &device, std::vector<cl_context_properties> properties,
+          ErrorCallback notify, void *user_data);
+  static Context *fromHandle(cl_context handle) {
+    auto *c = static_cast<Context *>(handle);
+    return c && c->isValid() ? c : nullptr;
+  }
+
+  Device &device() const { return device_; }
+  bool hasDevice(cl_device_id device) const;
+  const std::vector<cl_context_properties> &properties() const {
+    return properties_;
+  }
+  void addDestructorCallback(DestructorCallback callback, void *user_data);
+
+protected:
+  void destroy() override;
+
+private:
+  Device &device_;
+  std::vector<cl_context_properties> properties_; // as given, 0-terminated
+  ErrorCallback notify_;
+  void *notify_user_data_;
+  std::mutex mutex_;
+  // Run in reverse order of registration when the context goes.
+  std::vector<std::pair<DestructorCallback, void *>> destructors_; // guarded by mutex_
+};
+
+} // namespace weft

@@ -1,0 +1,109 @@
+// The root CPU device: its properties come from hostCpuInfo() and the
+// support tables in device_features.h, never from guesses.
+#include "runtime/device.h"
+
+#include "device/cpu_info.h"
+#include "device/thread_pool.h"
+#include "runtime/device_features.h"
+#include "runtime/platform.h"
+
+#include <algorithm>
+
+namespace weft {
+namespace {
+
+constexpr cl_ulong kMiB = cl_ulong{1} << 20;
+
+cl_uint pciVendorId(const std::string &cpu_vendor) {
+  if (cpu_vendor == "AuthenticAMD")
+    return 0x1022;
+  if (cpu_vendor == "GenuineIntel")
+    return 0x8086;
+  return 0;
+}
+
+// 32-bit lanes of the widest SIMD registers the compiler may use.
+cl_uint floatLanes(const CpuInfo &cpu) {
+  if (cpu.has_avx512f)
+    return 16;
+  if (cpu.has_avx)
+    return 8;
+  return 4;
+}
+
+DeviceProperties describeHost() {
+  const CpuInfo &cpu = hostCpuInfo();
+  DeviceProperties p;
+  p.name = cpu.brand;
+  p.vendor = cpu.vendor;
+  p.vendor_id = pciVendorId(cpu.vendor);
+  p.compute_units = cpu.cores;
+  p.max_clock_mhz = cpu.max_clock_mhz;
+  p.global_mem_size = cpu.physical_memory;
+  // The spec's minimum is max(global / 4, 128 MiB); a machine with less than
+  // 128 MiB cannot give more than it has.
+  p.max_mem_alloc_size =
+      std::min(std::max(p.global_mem_size / 4, 128 * kMiB), p.global_mem_size);
+  p.global_cache_size = cpu.last_level_cache_size;
+  p.global_cacheline_size = cpu.cacheline_size;
+  // Local memory is ordinary memory on a CPU; this leaves room for
+  // max_work_group_size work-items of 8 bytes each several times over.
+  p.local_mem_size = 256 * 1024;
+  p.max_work_group_size = 4096;
+  std::fill(std::begin(p.max_work_item_sizes), std::end(p.max_work_item_sizes),
+            size_t{4096});
+  p.max_parameter_size = 1024;
+  p.max_constant_buffer_size = 1 * kMiB;
+  p.max_constant_args = 8;
+  p.mem_base_addr_align_bits = 1024; // sizeof(long16) in bits
+  p.native_vector_width_float = floatLanes(cpu);
+  p.has_avx512 = cpu.has_avx512f;
+  for (const ExtensionEntry &extension : kDeviceExtensions)
+    p.extensions.emplace_back(extension.name);
+  for (const FeatureEntry &feature : kOpenClCFeatures)
+    p.opencl_c_features.emplace_back(feature.name);
+  return p;
+}
+
+} // namespace
+
+Device &Device::instance() {
+  // Never destroyed: the loader and applications keep the handle until exit.
+  static Device *device = new Device();
+  return *device;
+}
+
+Device::Device() : properties_(describeHost()) {}
+
+Platform &Device::platform() { return Platform::instance(); }
+
+std::string Device::extensionString() const {
+  std::string joined;
+  for (const std::string &extension : properties_.extensions) {
+    if (!joined.empty())
+      joined += ' ';
+    joined += extension;
+  }
+  return joined;
+}
+
+compiler::DeviceDescription Device::compilerDescription() const {
+  // cpu_name and cpu_features stay empty: the compiler library asks LLVM for
+  // the host CPU itself, which knows LLVM's names for it.
+  compiler::DeviceDescription description;
+  for (const FeatureEntry &feature : kOpenClCFeatures)
+    description.opencl_c_features.emplace_back(feature.name);
+  for (const ExtensionEntry &extension : kDeviceExtensions)
+    if (extension.opencl_c)
+      description.opencl_c_features.emplace_back(extension.name);
+  return description;
+}
+
+ThreadPool &Device::pool() {
+  std::call_once(pool_once_, [this] {
+    pool_ = std::make_unique<ThreadPool>(properties_.compute_units);
+  });
+  return *pool_;
+}
+
+} // namespace weft

@@ -1,0 +1,73 @@
+// The one list of what the device supports beyond the core API: extensions,
+// OpenCL C features and OpenCL C versions. Device properties, the info
+// queries and the compiler all read these tables, so adding one is one line.
+#pragma once
+#include <CL/cl.h>
+
+#include <array>
+#include <cstddef>
+
+namespace weft {
+
+struct ExtensionEntry {
+  const char *name;
+  cl_version version;
+  bool opencl_c; // the compiler defines it for OpenCL C sources
+};
+
+struct FeatureEntry {
+  const char *name;
+  cl_version version;
+};
+
+inline constexpr ExtensionEntry kDeviceExtensions[] = {
+    {"cl_khr_icd", CL_MAKE_VERSION(1, 0, 0), false},
+    {"cl_khr_byte_addressable_store", CL_MAKE_VERSION(1, 0, 0), true},
+    {"cl_khr_fp64", CL_MAKE_VERSION(1, 0, 0), true},
+    {"cl_khr_global_int32_base_atomics", CL_MAKE_VERSION(1, 0, 0), true},
+    {"cl_khr_global_int32_extended_atomics", CL_MAKE_VERSION(1, 0, 0), true},
+    {"cl_khr_local_int32_base_atomics", CL_MAKE_VERSION(1, 0, 0), true},
+    {"cl_khr_local_int32_extended_atomics", CL_MAKE_VERSION(1, 0, 0), true},
+};
+
+inline constexpr FeatureEntry kOpenClCFeatures[] = {
+    {"__opencl_c_fp64", CL_MAKE_VERSION(3, 0, 0)},
+    {"__opencl_c_int64", CL_MAKE_VERSION(3, 0, 0)},
+};
+
+inline constexpr FeatureEntry kOpenClCVersions[] = {
+    {"OpenCL C", CL_MAKE_VERSION(1, 0, 0)},
+    {"OpenCL C", CL_MAKE_VERSION(1, 1, 0)},
+    {"OpenCL C", CL_MAKE_VERSION(1, 2, 0)},
+    {"OpenCL C", CL_MAKE_VERSION(3, 0, 0)},
+};
+// A 3.0 device names the newest version whose optional features it all
+// supports; ours lacks many 2.0 features, so 1.2.
+inline constexpr const char *kOpenClCVersionString = "OpenCL C 1.2 Weft";
+
+// Bytes of printf output one launch may produce before the rest is dropped.
+inline constexpr size_t kPrintfBufferSize = size_t{1} << 20;
+
+// The cl_name_version arrays the *_WITH_VERSION queries return, built at
+// compile time so answering them cannot fail.
+template <typename Entry, size_t N>
+constexpr std::array<cl_name_version, N>
+toNameVersions(const Entry (&table)[N]) {
+  std::array<cl_name_version, N> list{};
+  for (size_t i = 0; i < N; ++i) {
+    list[i].version = table[i].version;
+    for (size_t c = 0;
+         table[i].name[c] != '\0' && c + 1 < CL_NAME_VERSION_MAX_NAME_SIZE; ++c)
+      list[i].name[c] = table[i].name[c];
+  }
+  return list;
+}
+
+inline constexpr auto kDeviceExtensionsWithVersion =
+    toNameVersions(kDeviceExtensions);
+inline constexpr auto kOpenClCFeaturesWithVersion =
+    toNameVersions(kOpenClCFeatures);
+inline constexpr auto kOpenClCVersionsWithVersion =
+    toNameVersions(kOpenClCVersions);
+
+} // namespace weft

@@ -1,0 +1,68 @@
+// Events: the status of one command (or a user event), its profiling
+// timestamps, the callbacks waiting for it, and the wait that makes the queue
+// progress when nobody else does.
+#pragma once
+#include "runtime/object.h"
+
+#include <condition_variable>
+#include <functional>
+#include <mutex>
+#include <vector>
+
+namespace weft {
+
+class Context;
+class Queue;
+
+class Event : public Object<_cl_event, ObjectKind::Event> {
+public:
+  using Callback = void(CL_CALLBACK *)(cl_event, cl_int, void *);
+
+  // A command's event (queue set) or a user event (queue null).
+  Event(Context &context, Queue *queue, cl_command_type type);
+  ~Event() override;
+  static Event *fromHandle(cl_event handle) {
+    auto *e = static_cast<Event *>(handle);
+    return e && e->isValid() ? e : nullptr;
+  }
+
+  Context &context() const { return *context_; }
+  Queue *queue() const { return queue_; }
+  cl_command_type commandType() const { return type_; }
+  cl_int status() const;
+  bool isComplete() const { return status() <= CL_COMPLETE; }
+
+  // Moves to a later state; a negative status is an error and final.
+  void setStatus(cl_int status);
+  // Blocks until complete; drives the queue when no one else runs it.
+  // Returns the final status (CL_COMPLETE or a negative error).
+  cl_int wait();
+
+  // Runs `callback` when the status reaches `trigger` (or runs it now if it
+  // already has). Callbacks run on whichever thread moves the event.
+  void addCallback(cl_int trigger, Callback callback, void *user_data);
+  // Internal continuation run once complete (used by queues).
+  void onComplete(std::function<void()> continuation);
+
+  cl_ulong profilingTime(cl_profiling_info which) const;
+
+private:
+  struct PendingCallback {
+    cl_int trigger;
+    Callback callback;
+    void *user_data;
+  };
+
+  Ref<Context> context_;
+  Queue *queue_; // retained by the constructor when set, released in ~Event
+  cl_command_type type_;
+
+  mutable std::mutex mutex_;
+  std::condition_variable changed_;     // waits on status_
+  cl_int status_;                       // guarded by mutex_
+  cl_ulong times_[4] = {0, 0, 0, 0};    // queued/submit/start/end, by mutex_
+  std::vector<PendingCallback> callbacks_;               // guarded by mutex_
+  std::vector<std::function<void()>> continuations_;     // guarded by mutex_
+};
+
+} // namespace weft

@@ -1,0 +1,155 @@
+#include "runtime/kernel.h"
+
+#include "device/ndrange.h"
+#include "runtime/device.h"
+#include "runtime/event.h"
+#include "runtime/memory.h"
+#include "runtime/program.h"
+#include "runtime/queue.h"
+
+#include <cstdlib>
+#include <cstring>
+
+namespace weft {
+namespace {
+
+using compiler::ArgumentKind;
+
+// Every __local argument starts at this alignment: enough for any OpenCL type.
+constexpr uint64_t kLocalArgumentAlignment = 128;
+
+uint64_t alignUp(uint64_t value, uint64_t alignment) {
+  return (value + alignment - 1) / alignment * alignment;
+}
+
+// What a queued launch owns: its own copy of the arguments and references to
+// everything they point at, so the application may change or release them.
+struct LaunchSnapshot {
+  Ref<Kernel> kernel;
+  std::vector<Ref<Memory>> buffers;
+  unsigned char *block = nullptr;
+  NDRangeLaunch launch;
+  ~LaunchSnapshot() { std::free(block); }
+};
+
+} // namespace
+
+Kernel::Kernel(Program &program, const compiler::KernelDescription &description)
+    : program_(&program), compiled_(program.compiled()),
+      description_(description), block_(description.argument_block_size),
+      set_(description.arguments.size(), false),
+      local_sizes_(description.arguments.size(), 0),
+      buffers_(description.arguments.size()) {
+  program.kernelCreated();
+}
+
+Kernel::~Kernel() { program_->kernelReleased(); }
+
+cl_int Kernel::setArgument(cl_uint index, size_t size, const void *value) {
+  if (index >= description_.arguments.size())
+    return CL_INVALID_ARG_INDEX;
+  const compiler::KernelArgument &arg = description_.arguments[index];
+  std::lock_guard<std::mutex> lock(mutex_);
+  switch (arg.kind) {
+  case ArgumentKind::LocalBuffer:
+    if (value)
+      return CL_INVALID_ARG_VALUE;
+    if (size == 0)
+      return CL_INVALID_ARG_SIZE;
+    local_sizes_[index] = size;
+    break;
+  case ArgumentKind::Buffer: {
+    if (size != sizeof(cl_mem))
+      return CL_INVALID_ARG_SIZE;
+    cl_mem handle = value ? *static_cast<const cl_mem *>(value) : nullptr;
+    void *address = nullptr;
+    if (handle) {
+      Memory *memory = Memory::fromHandle(handle);
+      if (!memory)
+        return CL_INVALID_MEM_OBJECT;
+      buffers_[index] = Ref<Memory>(memory);
+      address = memory->data();
+    } else {
+      buffers_[index] = Ref<Memory>();
+    }
+    std::memcpy(block_.data() + arg.offset, &address, sizeof(address));
+    break;
+  }
+  case ArgumentKind::Value:
+    if (size != arg.size)
+      return CL_INVALID_ARG_SIZE;
+    if (!value)
+      return CL_INVALID_ARG_VALUE;
+    std::memcpy(block_.data() + arg.offset, value, size);
+    break;
+  default:
+    return CL_INVALID_ARG_VALUE;
+  }
+  set_[index] = true;
+  return CL_SUCCESS;
+}
+
+bool Kernel::allArgumentsSet() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (bool s : set_)
+    if (!s)
+      return false;
+  return true;
+}
+
+uint64_t Kernel::localMemorySize() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  uint64_t total = description_.static_local_memory;
+  for (uint64_t size : local_sizes_)
+    if (size)
+      total = alignUp(total, kLocalArgumentAlignment) + size;
+  return total;
+}
+
+Ref<Event> Kernel::enqueue(Queue &queue, cl_uint work_dim, const size_t *offset,
+                           const size_t *global, const size_t *local,
+                           std::vector<Ref<Event>> wait_list) {
+  auto snapshot = std::make_shared<LaunchSnapshot>();
+  snapshot->kernel = Ref<Kernel>(this);
+  NDRangeLaunch &launch = snapshot->launch;
+  launch.group_entry = description_.entry;
+  launch.work_item_entry = description_.work_item_entry;
+  launch.work_dim = work_dim;
+  for (cl_uint d = 0; d < work_dim; ++d) {
+    launch.global_offset[d] = offset ? offset[d] : 0;
+    launch.global_size[d] = global[d];
+    launch.local_size[d] = local[d];
+  }
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    size_t block_size = alignUp(std::max<size_t>(block_.size(), 1), 128);
+    snapshot->block =
+        static_cast<unsigned char *>(std::aligned_alloc(128, block_size));
+    std::memcpy(snapshot->block, block_.data(), block_.size());
+    // Lay out the __local arguments after the static __local variables.
+    uint64_t local_offset = description_.static_local_memory;
+    for (size_t i = 0; i < description_.arguments.size(); ++i) {
+      if (description_.arguments[i].kind != ArgumentKind::LocalBuffer)
+        continue;
+      local_offset = alignUp(local_offset, kLocalArgumentAlignment);
+      std::memcpy(snapshot->block + description_.arguments[i].offset,
+                  &local_offset, sizeof(local_offset));
+      local_offset += local_sizes_[i];
+    }
+    launch.local_memory_size = local_offset;
+    for (const Ref<Memory> &buffer : buffers_)
+      if (buffer)
+        snapshot->buffers.push_back(buffer);
+  }
+  launch.arguments = snapshot->block;
+  ThreadPool &pool = queue.device().pool();
+  return queue.enqueue(CL_COMMAND_NDRANGE_KERNEL, std::move(wait_list),
+                       [snapshot, &pool]() -> cl_int {
+                         LaunchStatus status = runNDRange(pool, snapshot->launch);
+                         return status == LaunchStatus::Success
+                                    ? CL_SUCCESS
+                                    : CL_OUT_OF_RESOURCES;
+                       });
+}
+
+} // namespace weft

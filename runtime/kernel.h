@@ -1,0 +1,55 @@
+// A kernel: one compiled kernel of a program and the argument values the
+// application set, kept in the argument block layout the compiler chose.
+#pragma once
+#include "compiler/compiler_interface.h"
+#include "runtime/object.h"
+
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace weft {
+
+class Memory;
+class Program;
+class Queue;
+class Event;
+
+class Kernel : public Object<_cl_kernel, ObjectKind::Kernel> {
+public:
+  Kernel(Program &program, const compiler::KernelDescription &description);
+  ~Kernel() override;
+  static Kernel *fromHandle(cl_kernel handle) {
+    auto *k = static_cast<Kernel *>(handle);
+    return k && k->isValid() ? k : nullptr;
+  }
+
+  Program &program() const { return *program_; }
+  const compiler::KernelDescription &description() const {
+    return description_;
+  }
+  // Returns CL_SUCCESS or the spec's error for a bad index, size or value.
+  cl_int setArgument(cl_uint index, size_t size, const void *value);
+  bool allArgumentsSet() const;
+  // Bytes of local memory a launch needs: static variables plus arguments.
+  uint64_t localMemorySize() const;
+
+  // Queues a launch with a snapshot of the current arguments.
+  Ref<Event> enqueue(Queue &queue, cl_uint work_dim, const size_t *offset,
+                     const size_t *global, const size_t *local,
+                     std::vector<Ref<Event>> wait_list);
+
+private:
+  Ref<Program> program_;
+  // The compiled program owns the description and the code.
+  std::shared_ptr<const compiler::CompiledProgram> compiled_;
+  const compiler::KernelDescription &description_;
+
+  mutable std::mutex mutex_;
+  std::vector<unsigned char> block_;     // guarded by mutex_
+  std::vector<bool> set_;                // guarded by mutex_
+  std::vector<uint64_t> local_sizes_;    // __local argument sizes, by mutex_
+  std::vector<Ref<Memory>> buffers_;     // buffer arguments, by mutex_
+};
+
+} // namespace weft

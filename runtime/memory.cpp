@@ -1,0 +1,82 @@
+#include "runtime/memory.h"
+
+#include "runtime/context.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+namespace weft {
+
+// The device's CL_DEVICE_MEM_BASE_ADDR_ALIGN (1024 bits), so every type and
+// every SIMD access is aligned in any buffer.
+constexpr size_t kBufferAlignment = 128;
+
+Memory::Memory(Context &context, cl_mem_flags flags, size_t size)
+    : context_(&context), flags_(flags), size_(size) {}
+
+Memory::~Memory() {
+  if (owns_data_)
+    std::free(data_);
+}
+
+Memory *Memory::createBuffer(Context &context, cl_mem_flags flags, size_t size,
+                             void *host_ptr,
+                             std::vector<cl_mem_properties> properties) {
+  auto *memory = new (std::nothrow) Memory(context, flags, size);
+  if (!memory)
+    return nullptr;
+  memory->properties_ = std::move(properties);
+  if (flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR))
+    memory->host_ptr_ = host_ptr;
+  if (flags & CL_MEM_USE_HOST_PTR) {
+    memory->data_ = static_cast<char *>(host_ptr);
+    return memory;
+  }
+  size_t rounded = (size + kBufferAlignment - 1) & ~(kBufferAlignment - 1);
+  memory->data_ = static_cast<char *>(std::aligned_alloc(kBufferAlignment, rounded));
+  if (!memory->data_) {
+    delete memory;
+    return nullptr;
+  }
+  memory->owns_data_ = true;
+  if (flags & CL_MEM_COPY_HOST_PTR)
+    std::memcpy(memory->data_, host_ptr, size);
+  return memory;
+}
+
+Memory *Memory::createSubBuffer(Memory &parent, cl_mem_flags flags,
+                                size_t origin, size_t size) {
+  auto *memory = new (std::nothrow) Memory(parent.context(), flags, size);
+  if (!memory)
+    return nullptr;
+  memory->parent_ = Ref<Memory>(&parent);
+  memory->offset_ = origin;
+  memory->data_ = parent.data() + origin;
+  if (parent.flags() & CL_MEM_USE_HOST_PTR)
+    memory->host_ptr_ = static_cast<char *>(parent.hostPointer()) + origin;
+  return memory;
+}
+
+bool Memory::removeMapping() {
+  cl_uint count = map_count_.load();
+  while (count > 0)
+    if (map_count_.compare_exchange_weak(count, count - 1))
+      return true;
+  return false;
+}
+
+void Memory::addDestructorCallback(DestructorCallback callback,
+                                   void *user_data) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  destructors_.emplace_back(callback, user_data);
+}
+
+void Memory::destroy() {
+  // Callbacks run newest first, before the storage is released (spec).
+  for (auto it = destructors_.rbegin(); it != destructors_.rend(); ++it)
+    it->first(this, it->second);
+  delete this;
+}
+
+} // namespace weft

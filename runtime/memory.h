@@ -1,0 +1,68 @@
+// Memory objects. A buffer is host memory the kernels address directly (the
+// device is this CPU), so maps return pointers into it and copies are
+// memcpy; a sub-buffer is a window onto its parent's storage.
+#pragma once
+#include "runtime/object.h"
+
+#include <atomic>
+#include <mutex>
+#include <vector>
+
+namespace weft {
+
+class Context;
+
+class Memory : public Object<_cl_mem, ObjectKind::Memory> {
+public:
+  using DestructorCallback = void(CL_CALLBACK *)(cl_mem, void *);
+
+  // Allocates (or adopts with CL_MEM_USE_HOST_PTR) the storage of a buffer.
+  // Returns null when memory is exhausted.
+  static Memory *createBuffer(Context &context, cl_mem_flags flags, size_t size,
+                              void *host_ptr,
+                              std::vector<cl_mem_properties> properties);
+  static Memory *createSubBuffer(Memory &parent, cl_mem_flags flags,
+                                 size_t origin, size_t size);
+  static Memory *fromHandle(cl_mem handle) {
+    auto *m = static_cast<Memory *>(handle);
+    return m && m->isValid() ? m : nullptr;
+  }
+
+  cl_mem_object_type type() const { return CL_MEM_OBJECT_BUFFER; }
+  Context &context() const { return *context_; }
+  cl_mem_flags flags() const { return flags_; }
+  size_t size() const { return size_; }
+  char *data() const { return data_; }
+  void *hostPointer() const { return host_ptr_; }
+  Memory *parent() const { return parent_.get(); }
+  size_t offset() const { return offset_; }
+  const std::vector<cl_mem_properties> &properties() const {
+    return properties_;
+  }
+  cl_uint mapCount() const { return map_count_.load(); }
+  void addMapping() { ++map_count_; }
+  bool removeMapping(); // false if nothing was mapped
+  void addDestructorCallback(DestructorCallback callback, void *user_data);
+
+protected:
+  void destroy() override;
+
+private:
+  Memory(Context &context, cl_mem_flags flags, size_t size);
+  ~Memory() override;
+
+  Ref<Context> context_;
+  cl_mem_flags flags_;
+  size_t size_;
+  char *data_ = nullptr;
+  void *host_ptr_ = nullptr; // as given at creation (USE/COPY_HOST_PTR)
+  bool owns_data_ = false;
+  Ref<Memory> parent_;
+  size_t offset_ = 0;
+  std::vector<cl_mem_properties> properties_;
+  std::atomic<cl_uint> map_count_{0};
+  std::mutex mutex_;
+  std::vector<std::pair<DestructorCallback, void *>> destructors_; // by mutex_
+};
+
+} // namespace weft

@@ -1,0 +1,110 @@
+// Base of every OpenCL object: the ICD dispatch pointer the loader needs as
+// the first word, a magic value so a wrong or released handle is caught with
+// CL_INVALID_<OBJECT> instead of a crash, and reference counting that keeps an
+// object alive while a queued command still uses it.
+#pragma once
+#include <CL/cl.h>
+#include <CL/cl_icd.h>
+
+#include <atomic>
+#include <cstdint>
+#include <utility>
+
+// The loader only looks at the first word of a handle.
+struct _cl_platform_id { const cl_icd_dispatch *dispatch; };
+struct _cl_device_id { const cl_icd_dispatch *dispatch; };
+struct _cl_context { const cl_icd_dispatch *dispatch; };
+struct _cl_command_queue { const cl_icd_dispatch *dispatch; };
+struct _cl_mem { const cl_icd_dispatch *dispatch; };
+struct _cl_program { const cl_icd_dispatch *dispatch; };
+struct _cl_kernel { const cl_icd_dispatch *dispatch; };
+struct _cl_event { const cl_icd_dispatch *dispatch; };
+struct _cl_sampler { const cl_icd_dispatch *dispatch; };
+
+namespace weft {
+
+// The dispatch table lives in icd/; runtime objects only point at it.
+extern const cl_icd_dispatch kDispatchTable;
+
+enum class ObjectKind : uint32_t {
+  Platform = 0x57465031, // "WFP1"...
+  Device,
+  Context,
+  Queue,
+  Memory,
+  Program,
+  Kernel,
+  Event,
+  Sampler,
+};
+constexpr uint32_t kDeadMagic = 0xdeadbeef;
+
+// `Handle` is the _cl_* struct the application sees.
+template <typename Handle, ObjectKind Kind> class Object : public Handle {
+public:
+  Object() { this->dispatch = &kDispatchTable; }
+  Object(const Object &) = delete;
+  Object &operator=(const Object &) = delete;
+  virtual ~Object() { magic_ = kDeadMagic; }
+
+  bool isValid() const { return magic_ == static_cast<uint32_t>(Kind); }
+
+  // Application references (clRetain*/clRelease*): the count the API reports.
+  void retainApi() {
+    api_refs_.fetch_add(1, std::memory_order_relaxed);
+    retain();
+  }
+  void releaseApi() {
+    api_refs_.fetch_sub(1, std::memory_order_relaxed);
+    release();
+  }
+  cl_uint apiReferenceCount() const {
+    return api_refs_.load(std::memory_order_relaxed);
+  }
+
+  // Internal references: a command, a kernel, a sub-buffer holding on.
+  void retain() { total_refs_.fetch_add(1, std::memory_order_relaxed); }
+  void release() {
+    if (total_refs_.fetch_sub(1, std::memory_order_acq_rel) == 1)
+      destroy();
+  }
+
+protected:
+  // Called once when the last reference goes; objects with destructor
+  // callbacks override it to run them first.
+  virtual void destroy() { delete this; }
+
+private:
+  uint32_t magic_ = static_cast<uint32_t>(Kind);
+  std::atomic<cl_uint> api_refs_{1};
+  std::atomic<uint32_t> total_refs_{1};
+};
+
+// Owning internal reference.
+template <typename T> class Ref {
+public:
+  Ref() = default;
+  explicit Ref(T *object, bool adopt = false) : object_(object) {
+    if (object_ && !adopt)
+      object_->retain();
+  }
+  Ref(const Ref &other) : Ref(other.object_) {}
+  Ref(Ref &&other) noexcept : object_(std::exchange(other.object_, nullptr)) {}
+  Ref &operator=(Ref other) {
+    std::swap(object_, other.object_);
+    return *this;
+  }
+  ~Ref() {
+    if (object_)
+      object_->release();
+  }
+  T *get() const { return object_; }
+  T *operator->() const { return object_; }
+  T &operator*() const { return *object_; }
+  explicit operator bool() const { return object_ != nullptr; }
+
+private:
+  T *object_ = nullptr;
+};
+
+} // namespace weft

@@ -1,0 +1,117 @@
+#include "runtime/queue.h"
+
+#include "device/thread_pool.h"
+#include "runtime/context.h"
+#include "runtime/device.h"
+#include "runtime/event.h"
+
+namespace weft {
+
+Queue::Queue(Context &context, Device &device,
+             cl_command_queue_properties flags,
+             std::vector<cl_queue_properties> properties)
+    : context_(&context), device_(device), flags_(flags),
+      properties_(std::move(properties)) {}
+
+Ref<Event> Queue::enqueue(cl_command_type type,
+                          std::vector<Ref<Event>> wait_list,
+                          std::function<cl_int()> work) {
+  Ref<Event> event(new Event(*context_, this, type), /*adopt=*/true);
+  std::lock_guard<std::mutex> lock(mutex_);
+  pending_.push_back({event, std::move(wait_list), std::move(work), false});
+  return event;
+}
+
+void Queue::flush() {
+  std::vector<Ref<Event>> submitted;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (Command &command : pending_)
+      if (!command.submitted) {
+        command.submitted = true;
+        submitted.push_back(command.event);
+      }
+  }
+  if (submitted.empty())
+    return;
+  for (Ref<Event> &event : submitted)
+    event->setStatus(CL_SUBMITTED);
+  scheduleRun();
+}
+
+cl_int Queue::finish() {
+  flush();
+  runHere();
+  std::unique_lock<std::mutex> lock(mutex_);
+  idle_.wait(lock, [this] { return pending_.empty() && !executing_; });
+  return CL_SUCCESS;
+}
+
+void Queue::scheduleRun() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (running_ || pending_.empty() || !pending_.front().submitted)
+      return;
+    running_ = true;
+  }
+  Ref<Queue> self(this);
+  device_.pool().post([self] { self->runCommands(); });
+}
+
+void Queue::runHere() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (running_)
+      return;
+    running_ = true;
+  }
+  runCommands();
+}
+
+void Queue::runCommands() {
+  for (;;) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    if (pending_.empty() || !pending_.front().submitted) {
+      running_ = false;
+      return;
+    }
+    Command &front = pending_.front();
+    bool failed_dependency = false;
+    Event *blocker = nullptr;
+    for (Ref<Event> &e : front.wait_list) {
+      cl_int s = e->status();
+      if (s < 0)
+        failed_dependency = true;
+      else if (s != CL_COMPLETE && !blocker)
+        blocker = e.get();
+    }
+    if (blocker && !failed_dependency) {
+      // Resume when the blocking event completes; make sure its own queue
+      // runs so a cross-queue dependency cannot stall forever.
+      running_ = false;
+      Ref<Event> waiting_on(blocker);
+      lock.unlock();
+      if (Queue *other = waiting_on->queue(); other && other != this)
+        other->flush();
+      Ref<Queue> self(this);
+      waiting_on->onComplete([self] { self->scheduleRun(); });
+      return;
+    }
+    Command command = std::move(pending_.front());
+    pending_.pop_front();
+    executing_ = true;
+    lock.unlock();
+    if (failed_dependency) {
+      command.event->setStatus(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+    } else {
+      command.event->setStatus(CL_RUNNING);
+      cl_int result = command.work ? command.work() : CL_SUCCESS;
+      command.event->setStatus(result == CL_SUCCESS ? CL_COMPLETE : result);
+    }
+    lock.lock();
+    executing_ = false;
+    idle_.notify_all();
+  }
+}
+
+} // namespace weft

@@ -1,0 +1,70 @@
+// An in-order command queue. Commands run one after another once flushed;
+// whoever needs a result first runs them: the thread in clFinish or a
+// blocking call runs them itself (no wake-up on the hot path), otherwise a
+// pool worker does after clFlush.
+#pragma once
+#include "runtime/object.h"
+
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <vector>
+
+namespace weft {
+
+class Context;
+class Device;
+class Event;
+
+class Queue : public Object<_cl_command_queue, ObjectKind::Queue> {
+public:
+  Queue(Context &context, Device &device, cl_command_queue_properties flags,
+        std::vector<cl_queue_properties> properties);
+  static Queue *fromHandle(cl_command_queue handle) {
+    auto *q = static_cast<Queue *>(handle);
+    return q && q->isValid() ? q : nullptr;
+  }
+
+  Context &context() const { return *context_; }
+  Device &device() const { return device_; }
+  cl_command_queue_properties flags() const { return flags_; }
+  const std::vector<cl_queue_properties> &properties() const {
+    return properties_;
+  }
+  bool profiling() const { return flags_ & CL_QUEUE_PROFILING_ENABLE; }
+
+  // Adds a command that runs `work` after `wait_list` and every earlier
+  // command. Returns its event (an internal reference the caller owns).
+  Ref<Event> enqueue(cl_command_type type, std::vector<Ref<Event>> wait_list,
+                     std::function<cl_int()> work);
+
+  void flush();
+  cl_int finish();
+  // Runs flushed commands on the calling thread unless another thread does.
+  void runHere();
+
+private:
+  struct Command {
+    Ref<Event> event;
+    std::vector<Ref<Event>> wait_list;
+    std::function<cl_int()> work;
+    bool submitted = false;
+  };
+
+  void scheduleRun();
+  void runCommands();
+
+  Ref<Context> context_;
+  Device &device_;
+  cl_command_queue_properties flags_;
+  std::vector<cl_queue_properties> properties_;
+
+  std::mutex mutex_;
+  std::condition_variable idle_; // signalled after each command, on mutex_
+  std::deque<Command> pending_;  // guarded by mutex_
+  bool running_ = false;         // a thread is in runCommands; by mutex_
+  bool executing_ = false;       // a popped command still runs; by mutex_
+};
+
+} // namespace weft
