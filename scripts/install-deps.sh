@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages Weft builds and runs with (as root).
+set -euo pipefail
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends \
+  build-essential cmake ninja-build pkg-config ccache \
+  llvm-19-dev clang-19 libclang-19-dev libclang-cpp19-dev lld-19 llvm-19-tools \
+  libboost-context-dev catch2 libsleef-dev \
+  opencl-headers ocl-icd-opencl-dev clinfo >/dev/null

@@ -1,0 +1,82 @@
+// Shared set-up for API tests: real host code through the system ICD loader,
+// with OCL_ICD_VENDORS pointing at the build tree's Weft (set by CTest).
+#pragma once
+#define CL_TARGET_OPENCL_VERSION 300
+#include <CL/cl.h>
+#include <catch2/catch.hpp>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+struct WeftFixture {
+  cl_platform_id platform = nullptr;
+  cl_device_id device = nullptr;
+  cl_context context = nullptr;
+  cl_command_queue queue = nullptr;
+
+  WeftFixture() {
+    cl_uint count = 0;
+    REQUIRE(clGetPlatformIDs(0, nullptr, &count) == CL_SUCCESS);
+    std::vector<cl_platform_id> platforms(count);
+    REQUIRE(clGetPlatformIDs(count, platforms.data(), nullptr) == CL_SUCCESS);
+    for (cl_platform_id p : platforms) {
+      char name[64] = {};
+      clGetPlatformInfo(p, CL_PLATFORM_NAME, sizeof(name), name, nullptr);
+      if (std::string(name) == "Weft")
+        platform = p;
+    }
+    REQUIRE(platform != nullptr);
+    REQUIRE(clGetDeviceIDs(platform, CL_DEVICE_TYPE_CPU, 1, &device, nullptr) ==
+            CL_SUCCESS);
+    cl_int err;
+    context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
+    REQUIRE(err == CL_SUCCESS);
+    const cl_queue_properties props[] = {CL_QUEUE_PROPERTIES,
+                                         CL_QUEUE_PROFILING_ENABLE, 0};
+    queue = clCreateCommandQueueWithProperties(context, device, props, &err);
+    REQUIRE(err == CL_SUCCESS);
+  }
+  ~WeftFixture() {
+    clReleaseCommandQueue(queue);
+    clReleaseContext(context);
+  }
+
+  // Builds `source`; returns the status and fills `log`.
+  cl_int build(const char *source, cl_program &program, std::string &log,
+               const char *options = "") {
+    cl_int err;
+    program = clCreateProgramWithSource(context, 1, &source, nullptr, &err);
+    REQUIRE(err == CL_SUCCESS);
+    cl_int status = clBuildProgram(program, 1, &device, options, nullptr, nullptr);
+    size_t size = 0;
+    clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size);
+    log.assign(size, '\0');
+    clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, size, log.data(),
+                          nullptr);
+    return status;
+  }
+
+  cl_kernel kernel(const char *source, const char *name,
+                   const char *options = "") {
+    cl_program program;
+    std::string log;
+    cl_int status = build(source, program, log, options);
+    INFO(log);
+    REQUIRE(status == CL_SUCCESS);
+    cl_int err;
+    cl_kernel k = clCreateKernel(program, name, &err);
+    REQUIRE(err == CL_SUCCESS);
+    clReleaseProgram(program); // the kernel keeps it alive
+    return k;
+  }
+
+  cl_mem buffer(size_t bytes, void *init = nullptr) {
+    cl_int err;
+    cl_mem m = clCreateBuffer(context,
+                              CL_MEM_READ_WRITE | (init ? CL_MEM_COPY_HOST_PTR : 0),
+                              bytes, init, &err);
+    REQUIRE(err == CL_SUCCESS);
+    return m;
+  }
+};

@@ -1,0 +1,161 @@
+// Programs and kernels: builds that fail, argument checks, and launches in
+// 1-3 dimensions with offsets, by-value structs and vectors, local memory
+// and barriers.
+#include "api_fixture.h"
+
+TEST_CASE_METHOD(WeftFixture, "a source with errors fails with a build log",
+                 "[api][compiler]") {
+  cl_program program;
+  std::string log;
+  CHECK(build("kernel void broken(global int *p) { p[0] = undeclared; }",
+              program, log) == CL_BUILD_PROGRAM_FAILURE);
+  CHECK(log.find("undeclared") != std::string::npos);
+  cl_build_status status;
+  clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_STATUS, sizeof(status),
+                        &status, nullptr);
+  CHECK(status == CL_BUILD_ERROR);
+  cl_int err;
+  CHECK(clCreateKernel(program, "broken", &err) == nullptr);
+  CHECK(err == CL_INVALID_PROGRAM_EXECUTABLE);
+  clReleaseProgram(program);
+
+  CHECK(build("kernel void k() {}", program, log, "-cl-no-such-option") ==
+        CL_INVALID_BUILD_OPTIONS);
+  clReleaseProgram(program);
+  CHECK(build("kernel void k(global float *p) { p[0] = lgamma_r(1.0f, 0); }",
+              program, log) != CL_SUCCESS);
+  clReleaseProgram(program);
+}
+
+TEST_CASE_METHOD(WeftFixture, "kernel arguments are validated", "[api]") {
+  const char *source = R"(
+    typedef struct { int a; float b; } Pair;
+    kernel void k(global int *out, Pair pair, local int *scratch, float4 v) {
+      out[0] = pair.a;
+    })";
+  cl_kernel k = kernel(source, "k");
+  cl_uint args = 0;
+  clGetKernelInfo(k, CL_KERNEL_NUM_ARGS, sizeof(args), &args, nullptr);
+  CHECK(args == 4);
+  char name[32] = {};
+  REQUIRE(clGetKernelArgInfo(k, 1, CL_KERNEL_ARG_TYPE_NAME, sizeof(name), name,
+                             nullptr) == CL_SUCCESS);
+  CHECK(std::string(name) == "Pair");
+  cl_kernel_arg_address_qualifier space;
+  clGetKernelArgInfo(k, 2, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof(space),
+                     &space, nullptr);
+  CHECK(space == CL_KERNEL_ARG_ADDRESS_LOCAL);
+
+  int pair[2] = {5, 0};
+  CHECK(clSetKernelArg(k, 4, 4, pair) == CL_INVALID_ARG_INDEX);
+  CHECK(clSetKernelArg(k, 1, 4, pair) == CL_INVALID_ARG_SIZE);
+  CHECK(clSetKernelArg(k, 2, 64, pair) == CL_INVALID_ARG_VALUE);
+  CHECK(clSetKernelArg(k, 2, 0, nullptr) == CL_INVALID_ARG_SIZE);
+  cl_mem not_a_buffer = reinterpret_cast<cl_mem>(queue);
+  CHECK(clSetKernelArg(k, 0, sizeof(cl_mem), &not_a_buffer) ==
+        CL_INVALID_MEM_OBJECT);
+  size_t one = 1;
+  CHECK(clEnqueueNDRangeKernel(queue, k, 1, nullptr, &one, nullptr, 0, nullptr,
+                               nullptr) == CL_INVALID_KERNEL_ARGS);
+  CHECK(clEnqueueNDRangeKernel(queue, k, 4, nullptr, &one, nullptr, 0, nullptr,
+                               nullptr) == CL_INVALID_WORK_DIMENSION);
+  clReleaseKernel(k);
+}
+
+TEST_CASE_METHOD(WeftFixture, "3-D launch with offsets, structs and vectors",
+                 "[api]") {
+  const char *source = R"(
+    typedef struct { int scale; char pad; long bias; } Params;
+    kernel void fill(global long *out, Params p, int4 dims, float3 unused) {
+      size_t x = get_global_id(0) - get_global_offset(0);
+      size_t y = get_global_id(1) - get_global_offset(1);
+      size_t z = get_global_id(2) - get_global_offset(2);
+      size_t i = (z * dims.y + y) * dims.x + x;
+      out[i] = p.scale * (long)get_global_linear_id() + p.bias
+               + (get_work_dim() == 3 ? 0 : 1000000);
+    })";
+  // get_global_linear_id and get_work_dim's 3-D use need OpenCL C 2.0+.
+  cl_kernel k = kernel(source, "fill", "-cl-std=CL3.0");
+  const size_t global[3] = {7, 5, 3}, offset[3] = {2, 4, 6};
+  const size_t count = 7 * 5 * 3;
+  cl_mem out = buffer(count * sizeof(cl_long));
+  struct {
+    cl_int scale;
+    cl_char pad;
+    cl_long bias;
+  } params = {3, 0, -11};
+  cl_int dims[4] = {7, 5, 3, 0};
+  cl_float unused[4] = {};
+  REQUIRE(clSetKernelArg(k, 0, sizeof(cl_mem), &out) == CL_SUCCESS);
+  REQUIRE(clSetKernelArg(k, 1, sizeof(params), &params) == CL_SUCCESS);
+  REQUIRE(clSetKernelArg(k, 2, sizeof(dims), dims) == CL_SUCCESS);
+  REQUIRE(clSetKernelArg(k, 3, sizeof(unused), unused) == CL_SUCCESS);
+  const size_t locals[2][3] = {{7, 5, 1}, {2, 2, 2}}; // uniform and not
+  for (const auto &local : locals) {
+    REQUIRE(clEnqueueNDRangeKernel(queue, k, 3, offset, global, local, 0,
+                                   nullptr, nullptr) == CL_SUCCESS);
+    std::vector<cl_long> result(count);
+    REQUIRE(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, count * sizeof(cl_long),
+                                result.data(), 0, nullptr, nullptr) ==
+            CL_SUCCESS);
+    size_t wrong = 0;
+    for (size_t i = 0; i < count; ++i)
+      wrong += result[i] != 3 * cl_long(i) - 11;
+    CHECK(wrong == 0);
+  }
+  // The driver chooses the local size.
+  REQUIRE(clEnqueueNDRangeKernel(queue, k, 3, offset, global, nullptr, 0,
+                                 nullptr, nullptr) == CL_SUCCESS);
+  REQUIRE(clFinish(queue) == CL_SUCCESS);
+  clReleaseMemObject(out);
+  clReleaseKernel(k);
+}
+
+TEST_CASE_METHOD(WeftFixture, "local memory and barriers on work-item fibers",
+                 "[api]") {
+  const char *source = R"(
+    kernel void reduce(global const int *in, global int *out, local int *tmp) {
+      local int total;
+      size_t lid = get_local_id(0), n = get_local_size(0);
+      tmp[lid] = in[get_global_id(0)];
+      if (lid == 0) total = 0;
+      barrier(CLK_LOCAL_MEM_FENCE);
+      for (size_t stride = n / 2; stride > 0; stride /= 2) {
+        if (lid < stride) tmp[lid] += tmp[lid + stride];
+        barrier(CLK_LOCAL_MEM_FENCE);
+      }
+      if (lid == 0) { total = tmp[0]; out[get_group_id(0)] = total; }
+    })";
+  cl_kernel k = kernel(source, "reduce");
+  const size_t groups = 37, local = 64, global = groups * local;
+  std::vector<cl_int> input(global);
+  for (size_t i = 0; i < global; ++i)
+    input[i] = cl_int(i % 101);
+  cl_mem in = buffer(global * sizeof(cl_int), input.data());
+  cl_mem out = buffer(groups * sizeof(cl_int));
+  clSetKernelArg(k, 0, sizeof(cl_mem), &in);
+  clSetKernelArg(k, 1, sizeof(cl_mem), &out);
+  clSetKernelArg(k, 2, local * sizeof(cl_int), nullptr);
+  cl_ulong local_bytes = 0;
+  clGetKernelWorkGroupInfo(k, device, CL_KERNEL_LOCAL_MEM_SIZE,
+                           sizeof(local_bytes), &local_bytes, nullptr);
+  CHECK(local_bytes >= local * sizeof(cl_int) + sizeof(cl_int));
+  REQUIRE(clEnqueueNDRangeKernel(queue, k, 1, nullptr, &global, &local, 0,
+                                 nullptr, nullptr) == CL_SUCCESS);
+  std::vector<cl_int> sums(groups);
+  REQUIRE(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, groups * sizeof(cl_int),
+                              sums.data(), 0, nullptr, nullptr) == CL_SUCCESS);
+  for (size_t g = 0; g < groups; ++g) {
+    cl_int expected = 0;
+    for (size_t i = 0; i < local; ++i)
+      expected += input[g * local + i];
+    CHECK(sums[g] == expected);
+  }
+  // Asking for more local memory than the device has.
+  clSetKernelArg(k, 2, size_t(1) << 30, nullptr);
+  CHECK(clEnqueueNDRangeKernel(queue, k, 1, nullptr, &global, &local, 0,
+                               nullptr, nullptr) == CL_OUT_OF_RESOURCES);
+  clReleaseMemObject(in);
+  clReleaseMemObject(out);
+  clReleaseKernel(k);
+}

@@ -1,0 +1,49 @@
+// The thread pool runs every index exactly once, also with many submitters.
+#define CATCH_CONFIG_MAIN
+#include "device/thread_pool.h"
+
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <vector>
+
+namespace {
+void countIndices(void *state, uint64_t first, uint64_t last) {
+  auto &hits = *static_cast<std::vector<std::atomic<int>> *>(state);
+  for (uint64_t i = first; i < last; ++i)
+    hits[i]++;
+}
+} // namespace
+
+TEST_CASE("parallelFor covers every index once", "[device]") {
+  weft::ThreadPool pool(3);
+  for (uint64_t count : {1u, 2u, 7u, 1000u, 100003u}) {
+    std::vector<std::atomic<int>> hits(count);
+    pool.parallelFor(count, countIndices, &hits);
+    int wrong = 0;
+    for (auto &h : hits)
+      wrong += h.load() != 1;
+    CHECK(wrong == 0);
+  }
+}
+
+TEST_CASE("concurrent submitters and posted tasks", "[device]") {
+  weft::ThreadPool pool(2);
+  std::atomic<int> posted{0};
+  std::vector<std::thread> submitters;
+  for (int t = 0; t < 4; ++t)
+    submitters.emplace_back([&] {
+      for (int round = 0; round < 50; ++round) {
+        std::vector<std::atomic<int>> hits(513);
+        pool.parallelFor(hits.size(), countIndices, &hits);
+        for (auto &h : hits)
+          REQUIRE(h.load() == 1);
+        pool.post([&] { posted++; });
+      }
+    });
+  for (auto &t : submitters)
+    t.join();
+  while (posted.load() < 200)
+    std::this_thread::yield();
+  CHECK(posted.load() == 200);
+}
