@@ -1,0 +1,38 @@
+// Benchmark helpers: pick a platform by name through the ICD loader and take
+// medians, so Weft and PoCL are measured the same way in one run.
+#pragma once
+#define CL_TARGET_OPENCL_VERSION 300
+#include <CL/cl.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+inline cl_platform_id platformNamed(const char *wanted) {
+  cl_uint count = 0;
+  clGetPlatformIDs(0, nullptr, &count);
+  std::vector<cl_platform_id> platforms(count);
+  clGetPlatformIDs(count, platforms.data(), nullptr);
+  for (cl_platform_id p : platforms) {
+    char name[256] = {};
+    clGetPlatformInfo(p, CL_PLATFORM_NAME, sizeof(name), name, nullptr);
+    if (std::strstr(name, wanted))
+      return p;
+  }
+  return nullptr;
+}
+
+inline double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+inline double nowSeconds() {
+  return std::chrono::duration<double>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}

@@ -1,0 +1,95 @@
+// Launch latency (enqueue only; enqueue + clFinish round trip of a
+// 1-work-item kernel) and vector-add bandwidth, for each platform named on
+// the command line (default: Weft and Portable Computing Language).
+#include "bench_common.h"
+
+static const char *kSource = R"CLC(
+kernel void empty(global int *p) { if (get_global_id(0) == 1234567) p[0] = 1; }
+kernel void vadd(global const float *a, global const float *b, global float *c) {
+  size_t i = get_global_id(0);
+  c[i] = a[i] + b[i];
+}
+)CLC";
+
+struct Result {
+  double enqueue_us, round_trip_us, vadd_gbs;
+};
+
+static bool measure(cl_platform_id platform, Result &r) {
+  cl_device_id device;
+  if (clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, nullptr))
+    return false;
+  cl_int err;
+  cl_context ctx = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
+  cl_command_queue q = clCreateCommandQueue(ctx, device, 0, &err);
+  cl_program prog = clCreateProgramWithSource(ctx, 1, &kSource, nullptr, &err);
+  if (clBuildProgram(prog, 1, &device, "", nullptr, nullptr))
+    return false;
+  cl_kernel empty = clCreateKernel(prog, "empty", &err);
+  cl_kernel vadd = clCreateKernel(prog, "vadd", &err);
+  const size_t n = size_t(1) << 24;
+  cl_mem a = clCreateBuffer(ctx, CL_MEM_READ_WRITE, n * 4, nullptr, &err);
+  cl_mem b = clCreateBuffer(ctx, CL_MEM_READ_WRITE, n * 4, nullptr, &err);
+  cl_mem c = clCreateBuffer(ctx, CL_MEM_READ_WRITE, n * 4, nullptr, &err);
+  float zero = 0;
+  clEnqueueFillBuffer(q, a, &zero, 4, 0, n * 4, 0, nullptr, nullptr);
+  clEnqueueFillBuffer(q, b, &zero, 4, 0, n * 4, 0, nullptr, nullptr);
+  clSetKernelArg(empty, 0, sizeof(cl_mem), &a);
+  clSetKernelArg(vadd, 0, sizeof(cl_mem), &a);
+  clSetKernelArg(vadd, 1, sizeof(cl_mem), &b);
+  clSetKernelArg(vadd, 2, sizeof(cl_mem), &c);
+  clFinish(q);
+
+  const size_t one = 1;
+  std::vector<double> enqueue, round_trip, bandwidth;
+  for (int i = 0; i < 2000; ++i) {
+    double t0 = nowSeconds();
+    clEnqueueNDRangeKernel(q, empty, 1, nullptr, &one, nullptr, 0, nullptr, nullptr);
+    double t1 = nowSeconds();
+    clFinish(q);
+    double t2 = nowSeconds();
+    if (i >= 100) {
+      enqueue.push_back((t1 - t0) * 1e6);
+      round_trip.push_back((t2 - t0) * 1e6);
+    }
+  }
+  for (int i = 0; i < 21; ++i) {
+    double t0 = nowSeconds();
+    clEnqueueNDRangeKernel(q, vadd, 1, nullptr, &n, nullptr, 0, nullptr, nullptr);
+    clFinish(q);
+    double t1 = nowSeconds();
+    if (i > 0)
+      bandwidth.push_back(3.0 * n * 4 / (t1 - t0) / 1e9);
+  }
+  r = {median(enqueue), median(round_trip), median(bandwidth)};
+  clReleaseMemObject(a);
+  clReleaseMemObject(b);
+  clReleaseMemObject(c);
+  clReleaseKernel(empty);
+  clReleaseKernel(vadd);
+  clReleaseProgram(prog);
+  clReleaseCommandQueue(q);
+  clReleaseContext(ctx);
+  return true;
+}
+
+int main(int argc, char **argv) {
+  std::vector<std::string> names;
+  for (int i = 1; i < argc; ++i)
+    names.push_back(argv[i]);
+  if (names.empty())
+    names = {"Weft", "Portable Computing Language"};
+  std::printf("%-30s %14s %16s %14s\n", "platform", "enqueue (us)",
+              "round trip (us)", "vadd (GB/s)");
+  for (const std::string &name : names) {
+    cl_platform_id p = platformNamed(name.c_str());
+    Result r;
+    if (!p || !measure(p, r)) {
+      std::printf("%-30s not available\n", name.c_str());
+      continue;
+    }
+    std::printf("%-30s %14.2f %16.2f %14.2f\n", name.c_str(), r.enqueue_us,
+                r.round_trip_us, r.vadd_gbs);
+  }
+  return 0;
+}
