@@ -59,10 +59,8 @@ void Event::setStatus(cl_int status) {
 }
 
 cl_int Event::wait() {
-  if (queue_ && !isComplete()) {
-    queue_->flush();
+  if (queue_ && !isComplete())
     queue_->runHere();
-  }
   std::unique_lock<std::mutex> lock(mutex_);
   changed_.wait(lock, [this] { return status_ <= CL_COMPLETE; });
   return status_;

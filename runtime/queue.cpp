@@ -23,6 +23,11 @@ Ref<Event> Queue::enqueue(cl_command_type type,
 }
 
 void Queue::flush() {
+  if (submitPending())
+    scheduleRun();
+}
+
+bool Queue::submitPending() {
   std::vector<Ref<Event>> submitted;
   {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -32,15 +37,14 @@ void Queue::flush() {
         submitted.push_back(command.event);
       }
   }
-  if (submitted.empty())
-    return;
   for (Ref<Event> &event : submitted)
     event->setStatus(CL_SUBMITTED);
-  scheduleRun();
+  return !submitted.empty();
 }
 
 cl_int Queue::finish() {
-  flush();
+  // Run here rather than wake a worker: the caller waits anyway.
+  submitPending();
   runHere();
   std::unique_lock<std::mutex> lock(mutex_);
   idle_.wait(lock, [this] { return pending_.empty() && !executing_; });
@@ -59,6 +63,7 @@ void Queue::scheduleRun() {
 }
 
 void Queue::runHere() {
+  submitPending();
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (running_)

@@ -41,7 +41,8 @@ public:
 
   void flush();
   cl_int finish();
-  // Runs flushed commands on the calling thread unless another thread does.
+  // Submits and runs pending commands on the calling thread unless another
+  // thread already runs them.
   void runHere();
 
 private:
@@ -52,6 +53,7 @@ private:
     bool submitted = false;
   };
 
+  bool submitPending(); // marks commands submitted; true if any were new
   void scheduleRun();
   void runCommands();
 
