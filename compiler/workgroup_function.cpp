@@ -348,10 +348,8 @@ void buildGroupEntry(llvm::Module &module, llvm::Function &body,
 
   // Build z { y { x { body } } } with the counters as phis.
   llvm::BasicBlock *exit = llvm::BasicBlock::Create(ctx, "exit", entry);
-  llvm::BasicBlock *outer_latch_target = exit;
   Value *ids[3] = {nullptr, nullptr, nullptr};
   llvm::BasicBlock *preheader = setup;
-  llvm::BasicBlock *latches[3];
   llvm::PHINode *phis[3];
   for (int d = 2; d >= 0; --d) {
     auto *header = llvm::BasicBlock::Create(ctx, "loop" + std::to_string(d), entry,
@@ -370,13 +368,11 @@ void buildGroupEntry(llvm::Module &module, llvm::Function &body,
   call_args.push_back(context);
   call_args.insert(call_args.end(), {ids[0], ids[1], ids[2]});
   b.CreateCall(&body, call_args);
-  (void)outer_latch_target;
   // Latches from the inside out: increment, loop or fall to the outer latch.
   llvm::BasicBlock *current = preheader;
   for (unsigned d = 0; d < 3; ++d) {
     Value *next = b.CreateAdd(phis[d], b.getInt64(1), "", true, true);
     Value *more = b.CreateICmpULT(next, sizes[d]);
-    latches[d] = current;
     llvm::BasicBlock *after = d < 2 ? llvm::BasicBlock::Create(
                                           ctx, "latch" + std::to_string(d + 1),
                                           entry, exit)
