@@ -117,10 +117,14 @@ const HostTarget &hostTarget() {
 }
 
 std::unique_ptr<CompiledProgram>
-jitCompile(std::unique_ptr<llvm::LLVMContext> context,
-           std::unique_ptr<llvm::Module> module,
+jitCompile(std::unique_ptr<llvm::LLVMContext> context_argument,
+           std::unique_ptr<llvm::Module> module_argument,
            std::vector<KernelDescription> kernels, bool full_optimization,
            std::string &error) {
+  // Parameters are destroyed in an unspecified order; a module must go before
+  // its context, so hold them as locals declared in that order.
+  std::unique_ptr<llvm::LLVMContext> context = std::move(context_argument);
+  std::unique_ptr<llvm::Module> module = std::move(module_argument);
   initializeNativeTarget();
   auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
   if (!builder) {

@@ -28,7 +28,7 @@ cl_int parseContextProperties(const cl_context_properties *properties,
         return CL_INVALID_PLATFORM;
       break;
     case CL_CONTEXT_INTEROP_USER_SYNC:
-      if (seen_sync)
+      if (seen_sync || (p[1] != CL_TRUE && p[1] != CL_FALSE))
         return CL_INVALID_PROPERTY;
       seen_sync = true;
       break;

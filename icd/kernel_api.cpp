@@ -258,9 +258,9 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(
   if (!global_work_size)
     return CL_INVALID_VALUE;
   const DeviceProperties &props = queue->device().properties();
+  // A global size of 0 is valid since OpenCL 2.1: the command runs no
+  // work-item but still completes its event in order.
   for (cl_uint d = 0; d < work_dim; ++d) {
-    if (global_work_size[d] == 0)
-      return CL_INVALID_GLOBAL_WORK_SIZE;
     if (global_work_offset &&
         global_work_offset[d] > SIZE_MAX - global_work_size[d])
       return CL_INVALID_GLOBAL_OFFSET;
@@ -294,11 +294,25 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(
   if (cl_int err = icd::collectWaitList(queue->context(), num_events, events,
                                         wait_list))
     return err;
-  Ref<Event> command = kernel->enqueue(*queue, work_dim, global_work_offset,
-                                       global_work_size, local,
-                                       std::move(wait_list));
+  Ref<Event> command;
+  if (cl_int err = kernel->enqueue(*queue, work_dim, global_work_offset,
+                                   global_work_size, local,
+                                   std::move(wait_list), command))
+    return err;
   icd::returnEvent(command, event);
   return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_kernel CL_API_CALL clCloneKernel(cl_kernel source_kernel,
+                                                 cl_int *errcode_ret) {
+  Kernel *source = Kernel::fromHandle(source_kernel);
+  if (!source) {
+    setError(errcode_ret, CL_INVALID_KERNEL);
+    return nullptr;
+  }
+  Kernel *copy = source->clone();
+  setError(errcode_ret, copy ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY);
+  return copy;
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueTask(cl_command_queue queue,

@@ -244,18 +244,13 @@ CL_API_ENTRY cl_int CL_API_CALL clSetProgramReleaseCallback(
 }
 CL_API_ENTRY cl_int CL_API_CALL clSetProgramSpecializationConstant(
     cl_program program, cl_uint, size_t, const void *) {
-  // Only programs created from IL have specialization constants.
-  return Program::fromHandle(program) ? CL_INVALID_PROGRAM
+  // Only programs created from IL have specialization constants, and the
+  // device does not take IL (CL_DEVICE_IL_VERSION is empty).
+  return Program::fromHandle(program) ? CL_INVALID_OPERATION
                                       : CL_INVALID_PROGRAM;
 }
 
-// --- Kernels: cloning, sub-groups, native kernels. ---
-CL_API_ENTRY cl_kernel CL_API_CALL clCloneKernel(cl_kernel kernel,
-                                                 cl_int *errcode_ret) {
-  return failWith<_cl_kernel>(errcode_ret, Kernel::fromHandle(kernel)
-                                               ? CL_OUT_OF_RESOURCES
-                                               : CL_INVALID_KERNEL);
-}
+// --- Kernels: sub-groups, native kernels. ---
 CL_API_ENTRY cl_int CL_API_CALL clGetKernelSubGroupInfo(
     cl_kernel kernel, cl_device_id, cl_kernel_sub_group_info, size_t,
     const void *, size_t, void *, size_t *) {

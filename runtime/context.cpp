@@ -22,7 +22,7 @@ void Context::addDestructorCallback(DestructorCallback callback,
 void Context::destroy() {
   for (auto it = destructors_.rbegin(); it != destructors_.rend(); ++it)
     it->first(this, it->second);
-  delete this;
+  Object::destroy();
 }
 
 } // namespace weft

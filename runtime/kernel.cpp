@@ -9,6 +9,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <new>
 
 namespace weft {
 namespace {
@@ -45,6 +46,18 @@ Kernel::Kernel(Program &program, const compiler::KernelDescription &description)
 
 Kernel::~Kernel() { program_->kernelReleased(); }
 
+Kernel *Kernel::clone() const {
+  auto *copy = new (std::nothrow) Kernel(*program_, description_);
+  if (!copy)
+    return nullptr;
+  std::lock_guard<std::mutex> lock(mutex_);
+  copy->block_ = block_;
+  copy->set_ = set_;
+  copy->local_sizes_ = local_sizes_;
+  copy->buffers_ = buffers_;
+  return copy;
+}
+
 cl_int Kernel::setArgument(cl_uint index, size_t size, const void *value) {
   if (index >= description_.arguments.size())
     return CL_INVALID_ARG_INDEX;
@@ -67,10 +80,10 @@ cl_int Kernel::setArgument(cl_uint index, size_t size, const void *value) {
       Memory *memory = Memory::fromHandle(handle);
       if (!memory)
         return CL_INVALID_MEM_OBJECT;
-      buffers_[index] = Ref<Memory>(memory);
+      buffers_[index] = ShellRef<Memory>(memory);
       address = memory->data();
     } else {
-      buffers_[index] = Ref<Memory>();
+      buffers_[index] = ShellRef<Memory>();
     }
     std::memcpy(block_.data() + arg.offset, &address, sizeof(address));
     break;
@@ -106,9 +119,9 @@ uint64_t Kernel::localMemorySize() const {
   return total;
 }
 
-Ref<Event> Kernel::enqueue(Queue &queue, cl_uint work_dim, const size_t *offset,
-                           const size_t *global, const size_t *local,
-                           std::vector<Ref<Event>> wait_list) {
+cl_int Kernel::enqueue(Queue &queue, cl_uint work_dim, const size_t *offset,
+                       const size_t *global, const size_t *local,
+                       std::vector<Ref<Event>> wait_list, Ref<Event> &command) {
   auto snapshot = std::make_shared<LaunchSnapshot>();
   snapshot->kernel = Ref<Kernel>(this);
   NDRangeLaunch &launch = snapshot->launch;
@@ -137,19 +150,26 @@ Ref<Event> Kernel::enqueue(Queue &queue, cl_uint work_dim, const size_t *offset,
       local_offset += local_sizes_[i];
     }
     launch.local_memory_size = local_offset;
-    for (const Ref<Memory> &buffer : buffers_)
-      if (buffer)
-        snapshot->buffers.push_back(buffer);
+    for (const ShellRef<Memory> &buffer : buffers_) {
+      if (!buffer)
+        continue;
+      Ref<Memory> live = buffer.lock();
+      if (!live)
+        return CL_INVALID_KERNEL_ARGS;
+      snapshot->buffers.push_back(std::move(live));
+    }
   }
   launch.arguments = snapshot->block;
   ThreadPool &pool = queue.device().pool();
-  return queue.enqueue(CL_COMMAND_NDRANGE_KERNEL, std::move(wait_list),
-                       [snapshot, &pool]() -> cl_int {
-                         LaunchStatus status = runNDRange(pool, snapshot->launch);
-                         return status == LaunchStatus::Success
-                                    ? CL_SUCCESS
-                                    : CL_OUT_OF_RESOURCES;
-                       });
+  command = queue.enqueue(CL_COMMAND_NDRANGE_KERNEL, std::move(wait_list),
+                          [snapshot, &pool]() -> cl_int {
+                            LaunchStatus status =
+                                runNDRange(pool, snapshot->launch);
+                            return status == LaunchStatus::Success
+                                       ? CL_SUCCESS
+                                       : CL_OUT_OF_RESOURCES;
+                          });
+  return CL_SUCCESS;
 }
 
 } // namespace weft

@@ -24,6 +24,9 @@ public:
     return k && k->isValid() ? k : nullptr;
   }
 
+  // clCloneKernel: same code, a copy of the current argument values.
+  Kernel *clone() const;
+
   Program &program() const { return *program_; }
   const compiler::KernelDescription &description() const {
     return description_;
@@ -34,10 +37,11 @@ public:
   // Bytes of local memory a launch needs: static variables plus arguments.
   uint64_t localMemorySize() const;
 
-  // Queues a launch with a snapshot of the current arguments.
-  Ref<Event> enqueue(Queue &queue, cl_uint work_dim, const size_t *offset,
-                     const size_t *global, const size_t *local,
-                     std::vector<Ref<Event>> wait_list);
+  // Queues a launch with a snapshot of the current arguments. Fails with
+  // CL_INVALID_KERNEL_ARGS when a buffer argument was released since.
+  cl_int enqueue(Queue &queue, cl_uint work_dim, const size_t *offset,
+                 const size_t *global, const size_t *local,
+                 std::vector<Ref<Event>> wait_list, Ref<Event> &command);
 
 private:
   Ref<Program> program_;
@@ -49,7 +53,8 @@ private:
   std::vector<unsigned char> block_;     // guarded by mutex_
   std::vector<bool> set_;                // guarded by mutex_
   std::vector<uint64_t> local_sizes_;    // __local argument sizes, by mutex_
-  std::vector<Ref<Memory>> buffers_;     // buffer arguments, by mutex_
+  // Buffer arguments. The spec does not let clSetKernelArg retain them.
+  std::vector<ShellRef<Memory>> buffers_; // by mutex_
 };
 
 } // namespace weft

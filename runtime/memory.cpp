@@ -76,7 +76,15 @@ void Memory::destroy() {
   // Callbacks run newest first, before the storage is released (spec).
   for (auto it = destructors_.rbegin(); it != destructors_.rend(); ++it)
     it->first(this, it->second);
-  delete this;
+  // A kernel may still hold a shell reference to this object; the storage
+  // and the objects it holds go now.
+  if (owns_data_)
+    std::free(data_);
+  owns_data_ = false;
+  data_ = nullptr;
+  parent_ = Ref<Memory>();
+  context_ = Ref<Context>();
+  Object::destroy();
 }
 
 } // namespace weft

@@ -62,22 +62,48 @@ public:
     return api_refs_.load(std::memory_order_relaxed);
   }
 
-  // Internal references: a command, a kernel, a sub-buffer holding on.
+  // Internal references: a command, a sub-buffer holding on.
   void retain() { total_refs_.fetch_add(1, std::memory_order_relaxed); }
   void release() {
     if (total_refs_.fetch_sub(1, std::memory_order_acq_rel) == 1)
       destroy();
   }
+  // Takes a strong reference unless the object has already been destroyed.
+  bool tryRetain() {
+    uint32_t count = total_refs_.load(std::memory_order_relaxed);
+    while (count != 0)
+      if (total_refs_.compare_exchange_weak(count, count + 1,
+                                            std::memory_order_acquire))
+        return true;
+    return false;
+  }
+
+  // Shell references keep the C++ object readable but not its resources.
+  // The spec says clSetKernelArg does not retain a memory object, and the
+  // CTS checks that releasing a buffer set as an argument runs its
+  // destructor callbacks; the kernel still has to tell, at enqueue, that the
+  // argument is gone instead of reading freed memory.
+  void retainShell() { shell_refs_.fetch_add(1, std::memory_order_relaxed); }
+  void releaseShell() {
+    if (shell_refs_.fetch_sub(1, std::memory_order_acq_rel) == 1)
+      delete this;
+  }
 
 protected:
-  // Called once when the last reference goes; objects with destructor
-  // callbacks override it to run them first.
-  virtual void destroy() { delete this; }
+  // Called once when the last strong reference goes. Objects with resources
+  // or destructor callbacks override it, release what they hold, and end
+  // with Object::destroy().
+  virtual void destroy() {
+    magic_ = kDeadMagic;
+    releaseShell();
+  }
 
 private:
   uint32_t magic_ = static_cast<uint32_t>(Kind);
   std::atomic<cl_uint> api_refs_{1};
   std::atomic<uint32_t> total_refs_{1};
+  // One for all strong references together, plus one per shell reference.
+  std::atomic<uint32_t> shell_refs_{1};
 };
 
 // Owning internal reference.
@@ -102,6 +128,35 @@ public:
   T *operator->() const { return object_; }
   T &operator*() const { return *object_; }
   explicit operator bool() const { return object_ != nullptr; }
+
+private:
+  T *object_ = nullptr;
+};
+
+// Non-owning reference that can still ask whether the object is alive.
+template <typename T> class ShellRef {
+public:
+  ShellRef() = default;
+  explicit ShellRef(T *object) : object_(object) {
+    if (object_)
+      object_->retainShell();
+  }
+  ShellRef(const ShellRef &other) : ShellRef(other.object_) {}
+  ShellRef &operator=(ShellRef other) {
+    std::swap(object_, other.object_);
+    return *this;
+  }
+  ~ShellRef() {
+    if (object_)
+      object_->releaseShell();
+  }
+  explicit operator bool() const { return object_ != nullptr; }
+  // A strong reference, or an empty one if the object was destroyed.
+  Ref<T> lock() const {
+    if (object_ && object_->tryRetain())
+      return Ref<T>(object_, /*adopt=*/true);
+    return Ref<T>();
+  }
 
 private:
   T *object_ = nullptr;
