@@ -4,7 +4,8 @@
 #include "compiler/build_options.h"
 #include "compiler/clang_frontend.h"
 #include "compiler/compiler_interface.h"
-#include "compiler/jit_program.h"
+#include "compiler/native_code.h"
+#include "compiler/shared_object_linker.h"
 #include "compiler/workgroup_function.h"
 
 #include <llvm/Bitcode/BitcodeReader.h>
@@ -123,13 +124,14 @@ public:
     for (KernelDescription &k : kernels)
       k.preferred_work_group_multiple = preferredMultiple();
 
-    result.program = jitCompile(std::move(context), std::move(module),
-                                std::move(kernels), parsed.optimize, error);
-    if (!result.program) {
+    std::vector<char> object;
+    if (!emitObject(*module, kernels, parsed.optimize, object, error) ||
+        !linkSharedObject(object, result.shared_object, error)) {
       result.status = BuildResult::Status::LinkError;
       result.log += error;
       return result;
     }
+    result.kernels = std::move(kernels);
     result.status = BuildResult::Status::Success;
     return result;
   }

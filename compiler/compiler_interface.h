@@ -61,30 +61,33 @@ struct KernelDescription {
   uint64_t private_memory = 0;      // per work-item stack frame estimate
   uint32_t preferred_work_group_multiple = 1;
   bool reaches_barrier = false;
+  // Filled by the runtime from the loaded shared object.
   WorkGroupFunction entry = nullptr;          // loop over the work-items
   WorkItemFunction work_item_entry = nullptr; // set when reaches_barrier
 };
 
-// A built program: native code for every kernel, live as long as this object.
-class CompiledProgram {
-public:
-  virtual ~CompiledProgram() = default;
-  virtual const std::vector<KernelDescription> &kernels() const = 0;
-  virtual std::vector<std::string> programScopeVariables() const = 0;
-  virtual uint64_t programScopeVariablesSize() const = 0;
-};
+// The symbols a program's shared object exports for each kernel.
+inline std::string groupEntrySymbol(const std::string &kernel) {
+  return "__weft_group_" + kernel;
+}
+inline std::string workItemEntrySymbol(const std::string &kernel) {
+  return "__weft_item_" + kernel;
+}
 
 struct BuildResult {
   enum class Status { Success, InvalidOptions, CompileError, LinkError };
   Status status = Status::CompileError;
   std::string log;
-  std::unique_ptr<CompiledProgram> program; // set on success
+  // Set on success. The descriptions have no entry addresses yet: the
+  // runtime finds them in the shared object once it has loaded it.
+  std::vector<KernelDescription> kernels;
+  std::vector<unsigned char> shared_object; // an ELF shared object
 };
 
 class Compiler {
 public:
   virtual ~Compiler() = default;
-  // Compiles OpenCL C source with build options to native code.
+  // Compiles OpenCL C source with build options to a shared object.
   virtual BuildResult buildFromSource(const std::string &source,
                                       const std::string &options,
                                       const DeviceDescription &device) = 0;

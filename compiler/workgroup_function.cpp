@@ -334,7 +334,7 @@ void buildGroupEntry(llvm::Module &module, llvm::Function &body,
   auto *type = llvm::FunctionType::get(b.getVoidTy(),
                                        {b.getPtrTy(), b.getPtrTy()}, false);
   llvm::Function *entry =
-      declareEntry(module, type, groupEntryName(kernel.name), body);
+      declareEntry(module, type, groupEntrySymbol(kernel.name), body);
   Value *block = entry->getArg(0);
   Value *context = entry->getArg(1);
 
@@ -395,7 +395,7 @@ void buildWorkItemEntry(llvm::Module &module, llvm::Function &body,
       {b.getPtrTy(), b.getPtrTy(), b.getInt64Ty(), b.getInt64Ty(), b.getInt64Ty()},
       false);
   llvm::Function *entry =
-      declareEntry(module, type, workItemEntryName(kernel.name), body);
+      declareEntry(module, type, workItemEntrySymbol(kernel.name), body);
   b.SetInsertPoint(llvm::BasicBlock::Create(ctx, "entry", entry));
   std::vector<Value *> call_args =
       loadArguments(b, body, kernel, entry->getArg(0), entry->getArg(1));
@@ -407,13 +407,6 @@ void buildWorkItemEntry(llvm::Module &module, llvm::Function &body,
 }
 
 } // namespace
-
-std::string groupEntryName(const std::string &kernel) {
-  return "__weft_group_" + kernel;
-}
-std::string workItemEntryName(const std::string &kernel) {
-  return "__weft_item_" + kernel;
-}
 
 bool buildWorkGroupFunctions(llvm::Module &module,
                              std::vector<KernelDescription> &kernels,

@@ -15,11 +15,8 @@ class Module;
 
 namespace weft::compiler {
 
-std::string groupEntryName(const std::string &kernel);
-std::string workItemEntryName(const std::string &kernel);
-
 // Expects every user function already inlined into the kernels. Fills one
-// description per kernel (without entry addresses, which the JIT supplies).
+// description per kernel (without entry addresses, which the runtime finds after loading).
 bool buildWorkGroupFunctions(llvm::Module &module,
                              std::vector<KernelDescription> &kernels,
                              std::string &error);

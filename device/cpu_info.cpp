@@ -12,6 +12,7 @@
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
+#include <cstdio>
 #define WEFT_X86 1
 #endif
 
@@ -195,7 +196,38 @@ std::string cpuidBrand() {
   return trim(brand); // padded with spaces and NULs
 }
 
+std::string cpuidCodeSignature() {
+  // Leaf 1 EBX is left out: it holds the APIC id of the CPU we run on.
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  std::string signature;
+  auto append = [&signature](unsigned word) {
+    char text[10];
+    std::snprintf(text, sizeof(text), "%08x.", word);
+    signature += text;
+  };
+  if (__get_cpuid_count(1, 0, &eax, &ebx, &ecx, &edx)) {
+    append(eax);
+    append(ecx);
+    append(edx);
+  }
+  if (__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx)) {
+    append(ebx);
+    append(ecx);
+    append(edx);
+  }
+  if (__get_cpuid_count(7, 1, &eax, &ebx, &ecx, &edx))
+    append(eax);
+  if (__get_cpuid_count(0xd, 1, &eax, &ebx, &ecx, &edx))
+    append(eax);
+  if (__get_cpuid_count(0x80000001, 0, &eax, &ebx, &ecx, &edx)) {
+    append(ecx);
+    append(edx);
+  }
+  return signature;
+}
+
 void readFeatures(CpuInfo &info) {
+  info.code_signature = cpuidCodeSignature();
   __builtin_cpu_init(); // needed if we run before libgcc's constructor
   info.has_avx = __builtin_cpu_supports("avx");
   info.has_avx2 = __builtin_cpu_supports("avx2");
@@ -205,7 +237,9 @@ void readFeatures(CpuInfo &info) {
 #else
 std::string cpuidVendor() { return procCpuinfoField("vendor_id"); }
 std::string cpuidBrand() { return procCpuinfoField("model name"); }
-void readFeatures(CpuInfo &) {}
+void readFeatures(CpuInfo &info) {
+  info.code_signature = procCpuinfoField("flags");
+}
 #endif
 
 CpuInfo detect() {

@@ -22,6 +22,9 @@ struct CpuInfo {
   bool has_avx2 = false;
   bool has_fma = false;
   bool has_avx512f = false;
+  // The CPU model and every instruction-set feature word (CPUID), as hex:
+  // native code built for one signature runs on any CPU with the same one.
+  std::string code_signature;
 };
 
 // Detected on first call; safe to call from any thread.

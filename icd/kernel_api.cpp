@@ -16,9 +16,9 @@ using compiler::AddressSpace;
 namespace {
 
 cl_kernel makeKernel(Program &program,
-                     const compiler::KernelDescription &description,
-                     cl_int *errcode_ret) {
-  auto *kernel = new (std::nothrow) Kernel(program, description);
+                     std::shared_ptr<const ProgramExecutable> executable,
+                     size_t index, cl_int *errcode_ret) {
+  auto *kernel = new (std::nothrow) Kernel(program, std::move(executable), index);
   setError(errcode_ret, kernel ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY);
   return kernel;
 }
@@ -62,17 +62,16 @@ CL_API_ENTRY cl_kernel CL_API_CALL clCreateKernel(cl_program handle,
     setError(errcode_ret, CL_INVALID_VALUE);
     return nullptr;
   }
-  if (!program->compiled()) {
+  auto executable = program->executable();
+  if (!executable) {
     setError(errcode_ret, CL_INVALID_PROGRAM_EXECUTABLE);
     return nullptr;
   }
-  const compiler::KernelDescription *description =
-      program->findKernel(kernel_name);
-  if (!description) {
-    setError(errcode_ret, CL_INVALID_KERNEL_NAME);
-    return nullptr;
-  }
-  return makeKernel(*program, *description, errcode_ret);
+  for (size_t i = 0; i < executable->kernels.size(); ++i)
+    if (executable->kernels[i].name == kernel_name)
+      return makeKernel(*program, executable, i, errcode_ret);
+  setError(errcode_ret, CL_INVALID_KERNEL_NAME);
+  return nullptr;
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clCreateKernelsInProgram(cl_program handle,
@@ -82,16 +81,16 @@ CL_API_ENTRY cl_int CL_API_CALL clCreateKernelsInProgram(cl_program handle,
   Program *program = Program::fromHandle(handle);
   if (!program)
     return CL_INVALID_PROGRAM;
-  auto compiled = program->compiled();
-  if (!compiled)
+  auto executable = program->executable();
+  if (!executable)
     return CL_INVALID_PROGRAM_EXECUTABLE;
-  const auto &descriptions = compiled->kernels();
+  const auto &descriptions = executable->kernels;
   if (kernels && num_kernels < descriptions.size())
     return CL_INVALID_VALUE;
   if (kernels) {
     for (size_t i = 0; i < descriptions.size(); ++i) {
       cl_int err;
-      kernels[i] = makeKernel(*program, descriptions[i], &err);
+      kernels[i] = makeKernel(*program, executable, i, &err);
       if (err != CL_SUCCESS) {
         for (size_t j = 0; j < i; ++j)
           Kernel::fromHandle(kernels[j])->releaseApi();

@@ -2,8 +2,11 @@
 #include "icd/info_query.h"
 #include "icd/validation.h"
 #include "runtime/device.h"
+#include "runtime/context.h"
 #include "runtime/program.h"
+#include "runtime/program_binary.h"
 
+#include <cstring>
 #include <new>
 
 using namespace weft;
@@ -53,6 +56,55 @@ CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithSource(
   return program;
 }
 
+CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBinary(
+    cl_context context_handle, cl_uint num_devices, const cl_device_id *devices,
+    const size_t *lengths, const unsigned char **binaries,
+    cl_int *binary_status, cl_int *errcode_ret) {
+  Context *context = Context::fromHandle(context_handle);
+  if (!context) {
+    setError(errcode_ret, CL_INVALID_CONTEXT);
+    return nullptr;
+  }
+  if (num_devices == 0 || !devices || !lengths || !binaries) {
+    setError(errcode_ret, CL_INVALID_VALUE);
+    return nullptr;
+  }
+  for (cl_uint i = 0; i < num_devices; ++i) {
+    if (!Device::fromHandle(devices[i]) || !context->hasDevice(devices[i])) {
+      setError(errcode_ret, CL_INVALID_DEVICE);
+      return nullptr;
+    }
+    if (lengths[i] == 0 || !binaries[i]) {
+      if (binary_status)
+        binary_status[i] = CL_INVALID_VALUE;
+      setError(errcode_ret, CL_INVALID_VALUE);
+      return nullptr;
+    }
+  }
+  // The context has one device, so every entry names it; each must be a
+  // binary this device can run.
+  ProgramImage image;
+  cl_int result = CL_SUCCESS;
+  for (cl_uint i = 0; i < num_devices; ++i) {
+    std::string why;
+    bool valid = parseProgramImage(binaries[i], lengths[i], image, why) &&
+                 image.target == context->device().codeTarget();
+    if (binary_status)
+      binary_status[i] = valid ? CL_SUCCESS : CL_INVALID_BINARY;
+    if (!valid)
+      result = CL_INVALID_BINARY;
+  }
+  if (result != CL_SUCCESS) {
+    setError(errcode_ret, result);
+    return nullptr;
+  }
+  std::vector<unsigned char> binary(binaries[0], binaries[0] + lengths[0]);
+  auto *program =
+      new (std::nothrow) Program(*context, std::move(image), std::move(binary));
+  setError(errcode_ret, program ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY);
+  return program;
+}
+
 CL_API_ENTRY cl_int CL_API_CALL clRetainProgram(cl_program handle) {
   Program *program = Program::fromHandle(handle);
   if (!program)
@@ -96,7 +148,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetProgramInfo(cl_program handle,
   if (!program)
     return CL_INVALID_PROGRAM;
   icd::InfoWriter out(param_value_size, param_value, param_value_size_ret);
-  auto compiled = program->compiled();
+  auto executable = program->executable();
   switch (param_name) {
   case CL_PROGRAM_REFERENCE_COUNT:
     return out.value(program->apiReferenceCount());
@@ -111,20 +163,31 @@ CL_API_ENTRY cl_int CL_API_CALL clGetProgramInfo(cl_program handle,
   case CL_PROGRAM_IL:
     return out.bytes(nullptr, 0);
   case CL_PROGRAM_BINARY_SIZES:
-    // Program binaries are not produced yet: a size of 0 says so (spec).
-    return out.value(size_t{0});
+    // 0 when there is no binary yet (spec).
+    return out.value(program->binary().size());
   case CL_PROGRAM_BINARIES: {
-    unsigned char *none = nullptr;
-    return out.value(none) == CL_SUCCESS ? CL_SUCCESS : CL_INVALID_VALUE;
+    // An array of one pointer per device, each to a buffer the application
+    // sized with CL_PROGRAM_BINARY_SIZES; a null entry is skipped.
+    if (param_value && param_value_size < sizeof(unsigned char *))
+      return CL_INVALID_VALUE;
+    if (param_value_size_ret)
+      *param_value_size_ret = sizeof(unsigned char *);
+    if (param_value) {
+      unsigned char *destination = *static_cast<unsigned char **>(param_value);
+      std::vector<unsigned char> binary = program->binary();
+      if (destination && !binary.empty())
+        std::memcpy(destination, binary.data(), binary.size());
+    }
+    return CL_SUCCESS;
   }
   case CL_PROGRAM_NUM_KERNELS:
   case CL_PROGRAM_KERNEL_NAMES: {
-    if (!compiled)
+    if (!executable)
       return CL_INVALID_PROGRAM_EXECUTABLE;
     if (param_name == CL_PROGRAM_NUM_KERNELS)
-      return out.value(compiled->kernels().size());
+      return out.value(executable->kernels.size());
     std::string names;
-    for (const auto &kernel : compiled->kernels())
+    for (const auto &kernel : executable->kernels)
       names += (names.empty() ? "" : ";") + kernel.name;
     return out.string(names);
   }

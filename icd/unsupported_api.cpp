@@ -192,23 +192,7 @@ CL_API_ENTRY cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel kernel,
   return Kernel::fromHandle(kernel) ? CL_INVALID_OPERATION : CL_INVALID_KERNEL;
 }
 
-// --- Programs from binaries, IL, built-in kernels; separate compilation. ---
-CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBinary(
-    cl_context context, cl_uint num_devices, const cl_device_id *devices,
-    const size_t *lengths, const unsigned char **binaries,
-    cl_int *binary_status, cl_int *errcode_ret) {
-  cl_int err = contextOr(context, CL_SUCCESS);
-  if (!err && (!num_devices || !devices || !lengths || !binaries))
-    err = CL_INVALID_VALUE;
-  if (!err) {
-    // Weft does not produce binaries yet, so none can be valid.
-    for (cl_uint i = 0; i < num_devices; ++i)
-      if (binary_status)
-        binary_status[i] = CL_INVALID_BINARY;
-    err = CL_INVALID_BINARY;
-  }
-  return failWith<_cl_program>(errcode_ret, err);
-}
+// --- Programs from IL, built-in kernels; separate compilation. ---
 CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithIL(cl_context context,
                                                           const void *, size_t,
                                                           cl_int *errcode_ret) {

@@ -12,6 +12,8 @@ namespace weft {
 namespace {
 
 constexpr const char *kCompilerLibraryName = "libweft-compiler.so";
+// Beside the compiler library (compiler/compiler.cpp loads it from there).
+constexpr const char *kBuiltinLibraryName = "weft-builtins.bc";
 
 // WEFT_COMPILER_LIBRARY overrides the location (tests use it to simulate a
 // machine without the compiler).
@@ -40,6 +42,27 @@ bool compilerLibraryPresent() {
   struct stat info {};
   return stat(compilerLibraryPath().c_str(), &info) == 0 &&
          S_ISREG(info.st_mode);
+}
+
+const std::string &compilerIdentity() {
+  static const std::string identity = [] {
+    std::string library = compilerLibraryPath();
+    size_t slash = library.rfind('/');
+    std::string builtins =
+        (slash == std::string::npos ? std::string() : library.substr(0, slash + 1)) +
+        kBuiltinLibraryName;
+    std::string text;
+    for (const std::string &path : {library, builtins}) {
+      struct stat info {};
+      if (stat(path.c_str(), &info) != 0)
+        return std::string();
+      text += path + ":" + std::to_string(info.st_size) + ":" +
+              std::to_string(info.st_mtim.tv_sec) + "." +
+              std::to_string(info.st_mtim.tv_nsec) + ";";
+    }
+    return text;
+  }();
+  return identity;
 }
 
 compiler::Compiler *loadCompiler(std::string &error) {

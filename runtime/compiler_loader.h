@@ -12,6 +12,11 @@ class Compiler;
 // CL_DEVICE_COMPILER_AVAILABLE without loading it.
 bool compilerLibraryPresent();
 
+// Names this build of the compiler library and its builtin library (path,
+// size, modification time) without loading them, so cached code is never
+// reused after either changes. Empty when the compiler library is absent.
+const std::string &compilerIdentity();
+
 // Loads the compiler library the first time and keeps it loaded. Returns
 // null with the reason in `error` when it cannot be loaded.
 compiler::Compiler *loadCompiler(std::string &error);

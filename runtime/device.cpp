@@ -87,6 +87,11 @@ std::string Device::extensionString() const {
   return joined;
 }
 
+std::string Device::codeTarget() const {
+  const CpuInfo &cpu = hostCpuInfo();
+  return cpu.vendor + "|" + cpu.brand + "|" + cpu.code_signature;
+}
+
 compiler::DeviceDescription Device::compilerDescription() const {
   // cpu_name and cpu_features stay empty: the compiler library asks LLVM for
   // the host CPU itself, which knows LLVM's names for it.

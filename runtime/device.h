@@ -50,6 +50,9 @@ public:
   const DeviceProperties &properties() const { return properties_; }
   std::string extensionString() const;
   compiler::DeviceDescription compilerDescription() const;
+  // Identifies the CPU native code is generated for; program binaries and
+  // cache entries carry it and load only where it matches.
+  std::string codeTarget() const;
   // The pool is created on first use, so queries never start threads.
   ThreadPool &pool();
 

@@ -35,19 +35,22 @@ struct LaunchSnapshot {
 
 } // namespace
 
-Kernel::Kernel(Program &program, const compiler::KernelDescription &description)
-    : program_(&program), compiled_(program.compiled()),
-      description_(description), block_(description.argument_block_size),
-      set_(description.arguments.size(), false),
-      local_sizes_(description.arguments.size(), 0),
-      buffers_(description.arguments.size()) {
+Kernel::Kernel(Program &program,
+               std::shared_ptr<const ProgramExecutable> executable, size_t index)
+    : program_(&program), executable_(std::move(executable)),
+      description_(executable_->kernels[index]),
+      block_(description_.argument_block_size),
+      set_(description_.arguments.size(), false),
+      local_sizes_(description_.arguments.size(), 0),
+      buffers_(description_.arguments.size()) {
   program.kernelCreated();
 }
 
 Kernel::~Kernel() { program_->kernelReleased(); }
 
 Kernel *Kernel::clone() const {
-  auto *copy = new (std::nothrow) Kernel(*program_, description_);
+  size_t index = static_cast<size_t>(&description_ - executable_->kernels.data());
+  auto *copy = new (std::nothrow) Kernel(*program_, executable_, index);
   if (!copy)
     return nullptr;
   std::lock_guard<std::mutex> lock(mutex_);

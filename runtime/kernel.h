@@ -14,10 +14,13 @@ class Memory;
 class Program;
 class Queue;
 class Event;
+struct ProgramExecutable;
 
 class Kernel : public Object<_cl_kernel, ObjectKind::Kernel> {
 public:
-  Kernel(Program &program, const compiler::KernelDescription &description);
+  // Kernel number `index` of a built program's executable.
+  Kernel(Program &program, std::shared_ptr<const ProgramExecutable> executable,
+         size_t index);
   ~Kernel() override;
   static Kernel *fromHandle(cl_kernel handle) {
     auto *k = static_cast<Kernel *>(handle);
@@ -45,8 +48,8 @@ public:
 
 private:
   Ref<Program> program_;
-  // The compiled program owns the description and the code.
-  std::shared_ptr<const compiler::CompiledProgram> compiled_;
+  // Owns the description and the code.
+  std::shared_ptr<const ProgramExecutable> executable_;
   const compiler::KernelDescription &description_;
 
   mutable std::mutex mutex_;

@@ -1,13 +1,55 @@
 #include "runtime/program.h"
 
+#include "device/kernel_library.h"
 #include "runtime/compiler_loader.h"
 #include "runtime/context.h"
 #include "runtime/device.h"
+#include "runtime/program_cache.h"
+
+#include <new>
 
 namespace weft {
+namespace {
+
+// Loads the native code of an image and finds every kernel's entry points.
+std::shared_ptr<ProgramExecutable> instantiate(const ProgramImage &image,
+                                               std::vector<unsigned char> binary,
+                                               std::string &error) {
+  auto executable = std::make_shared<ProgramExecutable>();
+  executable->library = KernelLibrary::load(image.shared_object, error);
+  if (!executable->library) {
+    error = "error: cannot load the program's native code: " + error + "\n";
+    return nullptr;
+  }
+  executable->kernels = image.kernels;
+  for (compiler::KernelDescription &kernel : executable->kernels) {
+    kernel.entry = reinterpret_cast<WorkGroupFunction>(
+        executable->library->symbol(compiler::groupEntrySymbol(kernel.name)));
+    if (kernel.reaches_barrier)
+      kernel.work_item_entry = reinterpret_cast<WorkItemFunction>(
+          executable->library->symbol(
+              compiler::workItemEntrySymbol(kernel.name)));
+    if (!kernel.entry || (kernel.reaches_barrier && !kernel.work_item_entry)) {
+      error = "error: the program's native code lacks kernel '" + kernel.name +
+              "'\n";
+      return nullptr;
+    }
+  }
+  executable->binary = std::move(binary);
+  return executable;
+}
+
+} // namespace
+
+ProgramExecutable::~ProgramExecutable() = default;
 
 Program::Program(Context &context, std::string source)
-    : context_(&context), source_(std::move(source)) {}
+    : context_(&context), source_(std::move(source)), from_binary_(false) {}
+
+Program::Program(Context &context, ProgramImage image,
+                 std::vector<unsigned char> binary)
+    : context_(&context), from_binary_(true), binary_image_(std::move(image)),
+      given_binary_(std::move(binary)) {}
 
 cl_int Program::build(const std::string &options) {
   {
@@ -17,33 +59,86 @@ cl_int Program::build(const std::string &options) {
     status_ = CL_BUILD_IN_PROGRESS;
     options_ = options;
   }
+  if (from_binary_) {
+    std::string error;
+    auto executable = instantiate(binary_image_, given_binary_, error);
+    if (!executable)
+      return finishBuild(CL_INVALID_BINARY, error, nullptr);
+    return finishBuild(CL_SUCCESS, binary_image_.build_log,
+                       std::move(executable));
+  }
+  std::string log;
+  std::shared_ptr<ProgramExecutable> executable;
+  cl_int status = buildFromSource(options, log, executable);
+  return finishBuild(status, std::move(log), std::move(executable));
+}
+
+cl_int Program::buildFromSource(const std::string &options, std::string &log,
+                                std::shared_ptr<ProgramExecutable> &executable) {
+  const Device &device = context_->device();
+  compiler::DeviceDescription description = device.compilerDescription();
+  const ProgramCache &cache = ProgramCache::instance();
+  const std::string &identity = compilerIdentity();
+  std::string key;
+  if (cache.enabled() && !identity.empty()) {
+    key = ProgramCache::sourceKey(source_, options, device.codeTarget(),
+                                  description, identity);
+    std::vector<unsigned char> binary;
+    ProgramImage image;
+    std::string why;
+    if (cache.lookup(key, binary) &&
+        parseProgramImage(binary.data(), binary.size(), image, why) &&
+        image.target == device.codeTarget()) {
+      executable = instantiate(image, std::move(binary), why);
+      if (executable) {
+        log = image.build_log;
+        return CL_SUCCESS;
+      }
+    }
+  }
+
   std::string error;
   compiler::Compiler *compiler = loadCompiler(error);
   if (!compiler) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    status_ = CL_BUILD_ERROR;
-    log_ = "error: " + error + "\n";
+    log = "error: " + error + "\n";
     return CL_COMPILER_NOT_AVAILABLE;
   }
-
-  compiler::BuildResult result = compiler->buildFromSource(
-      source_, options, context_->device().compilerDescription());
-  std::lock_guard<std::mutex> lock(mutex_);
-  log_ = result.log;
+  compiler::BuildResult result =
+      compiler->buildFromSource(source_, options, description);
+  log = result.log;
   switch (result.status) {
   case compiler::BuildResult::Status::Success:
-    status_ = CL_BUILD_SUCCESS;
-    compiled_ = std::move(result.program);
-    return CL_SUCCESS;
+    break;
   case compiler::BuildResult::Status::InvalidOptions:
-    status_ = CL_BUILD_ERROR;
-    compiled_.reset();
     return CL_INVALID_BUILD_OPTIONS;
   default:
-    status_ = CL_BUILD_ERROR;
-    compiled_.reset();
     return CL_BUILD_PROGRAM_FAILURE;
   }
+
+  ProgramImage image;
+  image.target = device.codeTarget();
+  image.build_options = options;
+  image.build_log = result.log;
+  image.kernels = std::move(result.kernels);
+  image.shared_object = std::move(result.shared_object);
+  std::vector<unsigned char> binary = serializeProgramImage(image);
+  executable = instantiate(image, binary, error);
+  if (!executable) {
+    log += error;
+    return CL_BUILD_PROGRAM_FAILURE;
+  }
+  if (!key.empty())
+    cache.store(key, binary);
+  return CL_SUCCESS;
+}
+
+cl_int Program::finishBuild(cl_int status, std::string log,
+                            std::shared_ptr<ProgramExecutable> executable) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  log_ = std::move(log);
+  status_ = status == CL_SUCCESS ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
+  executable_ = std::move(executable);
+  return status;
 }
 
 cl_build_status Program::buildStatus() const {
@@ -63,24 +158,20 @@ std::string Program::buildOptions() const {
 
 cl_program_binary_type Program::binaryType() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return compiled_ ? CL_PROGRAM_BINARY_TYPE_EXECUTABLE
-                   : CL_PROGRAM_BINARY_TYPE_NONE;
+  return executable_ || from_binary_ ? CL_PROGRAM_BINARY_TYPE_EXECUTABLE
+                                     : CL_PROGRAM_BINARY_TYPE_NONE;
 }
 
-std::shared_ptr<const compiler::CompiledProgram> Program::compiled() const {
+std::vector<unsigned char> Program::binary() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return compiled_;
+  if (executable_)
+    return executable_->binary;
+  return from_binary_ ? given_binary_ : std::vector<unsigned char>();
 }
 
-const compiler::KernelDescription *
-Program::findKernel(const std::string &name) const {
+std::shared_ptr<const ProgramExecutable> Program::executable() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  if (!compiled_)
-    return nullptr;
-  for (const compiler::KernelDescription &k : compiled_->kernels())
-    if (k.name == name)
-      return &k;
-  return nullptr;
+  return executable_;
 }
 
 } // namespace weft

@@ -1,21 +1,38 @@
-// A program: its source, the build (done by the compiler library, loaded on
-// the first build), the build log, and the compiled kernels.
+// A program: its source or binary, the build, the build log, and the loaded
+// kernels. Building from source goes through the on-disk cache first and
+// loads the compiler library only on a miss; a program from a binary never
+// needs it.
 #pragma once
 #include "compiler/compiler_interface.h"
 #include "runtime/object.h"
+#include "runtime/program_binary.h"
 
 #include <atomic>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 namespace weft {
 
 class Context;
+class KernelLibrary;
+
+// What a successful build gives. Kernels share it, so it outlives a rebuild
+// or a release of the program while they are in use.
+struct ProgramExecutable {
+  ~ProgramExecutable();
+  std::vector<compiler::KernelDescription> kernels; // with entry addresses
+  std::vector<unsigned char> binary; // what CL_PROGRAM_BINARIES returns
+  std::unique_ptr<KernelLibrary> library;
+};
 
 class Program : public Object<_cl_program, ObjectKind::Program> {
 public:
   Program(Context &context, std::string source);
+  // From a binary that parseProgramImage accepted.
+  Program(Context &context, ProgramImage image,
+          std::vector<unsigned char> binary);
   static Program *fromHandle(cl_program handle) {
     auto *p = static_cast<Program *>(handle);
     return p && p->isValid() ? p : nullptr;
@@ -23,34 +40,45 @@ public:
 
   Context &context() const { return *context_; }
   const std::string &source() const { return source_; }
+  bool createdFromBinary() const { return from_binary_; }
 
   // Builds synchronously; returns CL_SUCCESS, CL_BUILD_PROGRAM_FAILURE,
-  // CL_INVALID_BUILD_OPTIONS, CL_COMPILER_NOT_AVAILABLE or CL_INVALID_OPERATION
-  // (kernels are attached or a build is running).
+  // CL_INVALID_BUILD_OPTIONS, CL_COMPILER_NOT_AVAILABLE, CL_INVALID_BINARY
+  // or CL_INVALID_OPERATION (kernels are attached or a build is running).
   cl_int build(const std::string &options);
 
   cl_build_status buildStatus() const;
   std::string buildLog() const;
   std::string buildOptions() const;
   cl_program_binary_type binaryType() const;
-  // Null until a build succeeded; kernels keep it alive.
-  std::shared_ptr<const compiler::CompiledProgram> compiled() const;
-  const compiler::KernelDescription *findKernel(const std::string &name) const;
+  // The binary of the built (or loaded) program; empty when there is none.
+  std::vector<unsigned char> binary() const;
+  // Null until a build succeeded.
+  std::shared_ptr<const ProgramExecutable> executable() const;
 
   void kernelCreated() { ++attached_kernels_; }
   void kernelReleased() { --attached_kernels_; }
   bool hasKernels() const { return attached_kernels_ > 0; }
 
 private:
+  cl_int buildFromSource(const std::string &options, std::string &log,
+                         std::shared_ptr<ProgramExecutable> &executable);
+  cl_int finishBuild(cl_int status, std::string log,
+                     std::shared_ptr<ProgramExecutable> executable);
+
   Ref<Context> context_;
-  std::string source_;
+  const std::string source_;
+  const bool from_binary_;
+  // The image given to clCreateProgramWithBinary, loaded by clBuildProgram.
+  const ProgramImage binary_image_;
+  const std::vector<unsigned char> given_binary_;
   std::atomic<int> attached_kernels_{0};
 
   mutable std::mutex mutex_;
   cl_build_status status_ = CL_BUILD_NONE; // guarded by mutex_
   std::string log_;                        // guarded by mutex_
   std::string options_;                    // guarded by mutex_
-  std::shared_ptr<const compiler::CompiledProgram> compiled_; // by mutex_
+  std::shared_ptr<const ProgramExecutable> executable_; // by mutex_
 };
 
 } // namespace weft

@@ -1,0 +1,151 @@
+#include "compiler/native_code.h"
+
+#include <llvm/ADT/SmallVector.h>
+#include <llvm/Demangle/Demangle.h>
+#include <llvm/IR/LegacyPassManager.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/PassManager.h>
+#include <llvm/MC/TargetRegistry.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/DynamicLibrary.h>
+#include <llvm/Support/TargetSelect.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Target/TargetMachine.h>
+#include <llvm/Target/TargetOptions.h>
+#include <llvm/TargetParser/Host.h>
+
+#include <memory>
+#include <mutex>
+#include <set>
+
+namespace weft::compiler {
+namespace {
+
+void initializeNativeTarget() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    // Lets checkResolvable see libc and libm, which kernel libraries link.
+    llvm::sys::DynamicLibrary::LoadLibraryPermanently(nullptr);
+  });
+}
+
+// Everything but the entry points becomes internal so O3 can drop or inline
+// it, and so the shared object exports nothing else.
+void internalizeAllButEntries(llvm::Module &module,
+                              const std::vector<KernelDescription> &kernels) {
+  std::set<std::string> entries;
+  for (const KernelDescription &k : kernels) {
+    entries.insert(groupEntrySymbol(k.name));
+    entries.insert(workItemEntrySymbol(k.name));
+  }
+  for (llvm::Function &f : module)
+    if (!f.isDeclaration() && !entries.count(f.getName().str()))
+      f.setLinkage(llvm::GlobalValue::InternalLinkage);
+  for (llvm::GlobalVariable &g : module.globals())
+    if (!g.isDeclaration())
+      g.setLinkage(llvm::GlobalValue::InternalLinkage);
+}
+
+void optimize(llvm::Module &module, llvm::TargetMachine &machine, bool full) {
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PipelineTuningOptions tuning;
+  tuning.LoopVectorization = full;
+  tuning.SLPVectorization = full;
+  llvm::PassBuilder builder(&machine, tuning);
+  builder.registerModuleAnalyses(mam);
+  builder.registerCGSCCAnalyses(cgam);
+  builder.registerFunctionAnalyses(fam);
+  builder.registerLoopAnalyses(lam);
+  builder.crossRegisterProxies(lam, fam, cgam, mam);
+  // Even -cl-opt-disable needs O1: the work-item body must be inlined into
+  // its loop for the entry points to exist as one function.
+  llvm::ModulePassManager passes = builder.buildPerModuleDefaultPipeline(
+      full ? llvm::OptimizationLevel::O3 : llvm::OptimizationLevel::O1);
+  passes.run(module, mam);
+}
+
+// A call nothing provides would only fail when the shared object is loaded,
+// with dlopen's terse message; name the missing builtin in the build log.
+bool checkResolvable(const llvm::Module &module, std::string &error) {
+  for (const llvm::Function &f : module) {
+    if (!f.isDeclaration() || f.isIntrinsic() || f.use_empty())
+      continue;
+    std::string name = f.getName().str();
+    if (llvm::sys::DynamicLibrary::SearchForAddressOfSymbol(name))
+      continue;
+    error += "error: the builtin function '" + llvm::demangle(name) +
+             "' is not implemented by Weft yet\n";
+  }
+  return error.empty();
+}
+
+std::unique_ptr<llvm::TargetMachine> hostMachine(bool full_optimization,
+                                                 std::string &error) {
+  std::string triple = llvm::sys::getProcessTriple();
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return nullptr;
+  const HostTarget &host = hostTarget();
+  llvm::TargetOptions options;
+  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
+      triple, host.cpu_name, host.cpu_features, options, llvm::Reloc::PIC_,
+      std::nullopt,
+      full_optimization ? llvm::CodeGenOptLevel::Aggressive
+                        : llvm::CodeGenOptLevel::Less));
+  if (!machine)
+    error = "cannot create a target machine for " + triple;
+  return machine;
+}
+
+} // namespace
+
+const HostTarget &hostTarget() {
+  static const HostTarget target = [] {
+    HostTarget t;
+    t.cpu_name = llvm::sys::getHostCPUName().str();
+    llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+    for (const auto &feature : features) {
+      if (!t.cpu_features.empty())
+        t.cpu_features += ",";
+      t.cpu_features += (feature.second ? "+" : "-") + feature.first().str();
+    }
+    return t;
+  }();
+  return target;
+}
+
+bool emitObject(llvm::Module &module, const std::vector<KernelDescription> &kernels,
+                bool full_optimization, std::vector<char> &object,
+                std::string &error) {
+  initializeNativeTarget();
+  std::unique_ptr<llvm::TargetMachine> machine =
+      hostMachine(full_optimization, error);
+  if (!machine)
+    return false;
+  module.setDataLayout(machine->createDataLayout());
+  module.setTargetTriple(machine->getTargetTriple().str());
+
+  internalizeAllButEntries(module, kernels);
+  optimize(module, *machine, full_optimization);
+  if (!checkResolvable(module, error))
+    return false;
+
+  llvm::SmallVector<char, 0> buffer;
+  llvm::raw_svector_ostream stream(buffer);
+  llvm::legacy::PassManager codegen;
+  if (machine->addPassesToEmitFile(codegen, stream, nullptr,
+                                   llvm::CodeGenFileType::ObjectFile)) {
+    error = "error: the target cannot emit object files\n";
+    return false;
+  }
+  codegen.run(module);
+  object.assign(buffer.begin(), buffer.end());
+  return true;
+}
+
+} // namespace weft::compiler

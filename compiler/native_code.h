@@ -1,0 +1,29 @@
+// Optimizes a module for the host CPU and emits native code: a relocatable
+// object that shared_object_linker turns into a shared object the runtime
+// loads with dlopen, without LLVM.
+#pragma once
+#include "compiler/compiler_interface.h"
+
+#include <string>
+#include <vector>
+
+namespace llvm {
+class Module;
+} // namespace llvm
+
+namespace weft::compiler {
+
+struct HostTarget {
+  std::string cpu_name;
+  std::string cpu_features;
+};
+const HostTarget &hostTarget();
+
+// Internalizes everything but the kernels' entry points, optimizes (O3, or
+// O1 for -cl-opt-disable) and emits an ELF object for the host CPU. Fails
+// with a log line per builtin the program calls that Weft does not provide.
+bool emitObject(llvm::Module &module, const std::vector<KernelDescription> &kernels,
+                bool full_optimization, std::vector<char> &object,
+                std::string &error);
+
+} // namespace weft::compiler

@@ -1,0 +1,30 @@
+// A program's native code: an ELF shared object made by the compiler
+// library, loaded with the system's dynamic loader. Loading needs no LLVM,
+// which is how cached and binary programs run without the compiler library.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace weft {
+
+class KernelLibrary {
+public:
+  // Loads a private copy (from an anonymous in-memory file, so two programs
+  // never share their program-scope variables). Null with the loader's
+  // message in `error` on failure.
+  static std::unique_ptr<KernelLibrary>
+  load(const std::vector<unsigned char> &shared_object, std::string &error);
+  ~KernelLibrary();
+  KernelLibrary(const KernelLibrary &) = delete;
+  KernelLibrary &operator=(const KernelLibrary &) = delete;
+
+  // Address of an exported symbol, or null.
+  void *symbol(const std::string &name) const;
+
+private:
+  explicit KernelLibrary(void *handle) : handle_(handle) {}
+  void *handle_;
+};
+
+} // namespace weft

@@ -1,0 +1,36 @@
+// Weft's program binary: what CL_PROGRAM_BINARIES returns, what
+// clCreateProgramWithBinary takes and what the on-disk cache stores. It holds
+// the kernels' descriptions and the shared object of their native code, so a
+// program loads from it without the compiler library.
+//
+// Layout: an 8-byte magic, a format version, the payload size and a checksum
+// of the payload, then the payload (length-prefixed fields, host byte order:
+// the code inside is for this CPU anyway).
+#pragma once
+#include "compiler/compiler_interface.h"
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace weft {
+
+struct ProgramImage {
+  // The CPU the code was generated for (Device::codeTarget()): a binary
+  // only loads on a device with the same one.
+  std::string target;
+  std::string build_options;
+  std::string build_log;
+  std::vector<compiler::KernelDescription> kernels; // without entry addresses
+  std::vector<unsigned char> shared_object;
+};
+
+std::vector<unsigned char> serializeProgramImage(const ProgramImage &image);
+
+// Checks everything a loader relies on (sizes, checksum, argument layout
+// within the argument block, an x86-64 ELF shared object) and fills `image`.
+// Returns false with the reason in `why` for anything malformed.
+bool parseProgramImage(const unsigned char *data, size_t size,
+                       ProgramImage &image, std::string &why);
+
+} // namespace weft

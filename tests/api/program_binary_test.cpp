@@ -1,0 +1,194 @@
+// Program binaries and the on-disk cache: a built program gives its binary
+// back, the binary builds again without compiling, damaged binaries are
+// refused, and a cached build or a binary never loads the compiler library.
+// The [cache-*] and [no-compiler] cases run as separate processes in order
+// (tests/CMakeLists.txt): the first writes WEFT_TEST_BINARY_PATH.
+#include "api_fixture.h"
+
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+
+namespace {
+
+const char *kScaleSource =
+    "kernel void scale(global int *data, int factor) {\n"
+    "  size_t i = get_global_id(0);\n"
+    "  data[i] = data[i] * factor + (int)i;\n"
+    "}\n";
+
+std::vector<unsigned char> programBinary(cl_program program) {
+  size_t size = 0;
+  REQUIRE(clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof(size),
+                           &size, nullptr) == CL_SUCCESS);
+  std::vector<unsigned char> binary(size);
+  unsigned char *destination = binary.data();
+  REQUIRE(clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof(destination),
+                           &destination, nullptr) == CL_SUCCESS);
+  return binary;
+}
+
+// Runs scale() of a built program on 64 ints and checks every result.
+void checkScaleRuns(WeftFixture &f, cl_program program) {
+  cl_int err;
+  cl_kernel kernel = clCreateKernel(program, "scale", &err);
+  REQUIRE(err == CL_SUCCESS);
+  std::vector<int> data(64);
+  for (size_t i = 0; i < data.size(); ++i)
+    data[i] = static_cast<int>(i) - 7;
+  cl_mem buffer = f.buffer(data.size() * sizeof(int), data.data());
+  int factor = 3;
+  REQUIRE(clSetKernelArg(kernel, 0, sizeof(buffer), &buffer) == CL_SUCCESS);
+  REQUIRE(clSetKernelArg(kernel, 1, sizeof(factor), &factor) == CL_SUCCESS);
+  size_t global = data.size();
+  REQUIRE(clEnqueueNDRangeKernel(f.queue, kernel, 1, nullptr, &global, nullptr,
+                                 0, nullptr, nullptr) == CL_SUCCESS);
+  std::vector<int> out(data.size());
+  REQUIRE(clEnqueueReadBuffer(f.queue, buffer, CL_TRUE, 0,
+                              out.size() * sizeof(int), out.data(), 0, nullptr,
+                              nullptr) == CL_SUCCESS);
+  for (size_t i = 0; i < out.size(); ++i)
+    REQUIRE(out[i] == data[i] * factor + static_cast<int>(i));
+  clReleaseMemObject(buffer);
+  clReleaseKernel(kernel);
+}
+
+cl_program fromBinary(WeftFixture &f, const std::vector<unsigned char> &binary,
+                      cl_int &status, cl_int &err) {
+  const unsigned char *pointer = binary.data();
+  size_t length = binary.size();
+  status = CL_SUCCESS;
+  return clCreateProgramWithBinary(f.context, 1, &f.device, &length, &pointer,
+                                   &status, &err);
+}
+
+bool compilerLoaded() {
+  std::ifstream maps("/proc/self/maps");
+  std::string text((std::istreambuf_iterator<char>(maps)),
+                   std::istreambuf_iterator<char>());
+  return text.find("libweft-compiler.so") != std::string::npos;
+}
+
+std::string binaryPath() {
+  const char *path = std::getenv("WEFT_TEST_BINARY_PATH");
+  REQUIRE(path != nullptr);
+  return path;
+}
+
+} // namespace
+
+TEST_CASE_METHOD(WeftFixture, "a program binary builds and runs again",
+                 "[api][binary]") {
+  cl_program program;
+  std::string log;
+  REQUIRE(build(kScaleSource, program, log) == CL_SUCCESS);
+  std::vector<unsigned char> binary = programBinary(program);
+  REQUIRE(binary.size() > 64);
+  clReleaseProgram(program);
+
+  cl_int status, err;
+  cl_program loaded = fromBinary(*this, binary, status, err);
+  REQUIRE(err == CL_SUCCESS);
+  CHECK(status == CL_SUCCESS);
+  cl_program_binary_type type = CL_PROGRAM_BINARY_TYPE_NONE;
+  REQUIRE(clGetProgramBuildInfo(loaded, device, CL_PROGRAM_BINARY_TYPE,
+                                sizeof(type), &type, nullptr) == CL_SUCCESS);
+  CHECK(type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
+  // Kernels exist only after clBuildProgram, also for binaries.
+  cl_kernel early = clCreateKernel(loaded, "scale", &err);
+  CHECK(early == nullptr);
+  CHECK(err == CL_INVALID_PROGRAM_EXECUTABLE);
+  REQUIRE(clBuildProgram(loaded, 1, &device, nullptr, nullptr, nullptr) ==
+          CL_SUCCESS);
+  checkScaleRuns(*this, loaded);
+  CHECK(programBinary(loaded) == binary);
+  clReleaseProgram(loaded);
+}
+
+TEST_CASE_METHOD(WeftFixture, "damaged binaries are refused", "[api][binary]") {
+  cl_program program;
+  std::string log;
+  REQUIRE(build(kScaleSource, program, log) == CL_SUCCESS);
+  std::vector<unsigned char> good = programBinary(program);
+  clReleaseProgram(program);
+
+  std::vector<std::vector<unsigned char>> damaged;
+  damaged.push_back({good.begin(), good.begin() + 16}); // truncated header
+  damaged.push_back({good.begin(), good.end() - 1});    // truncated payload
+  for (size_t at : {size_t{2}, size_t{40}, good.size() / 2, good.size() - 3}) {
+    damaged.push_back(good);
+    damaged.back()[at] ^= 0x20; // one flipped bit anywhere
+  }
+  damaged.push_back(std::vector<unsigned char>(good.size(), 0xab)); // garbage
+  for (const auto &binary : damaged) {
+    cl_int status = CL_SUCCESS, err = CL_SUCCESS;
+    cl_program bad = fromBinary(*this, binary, status, err);
+    CHECK(bad == nullptr);
+    CHECK(err == CL_INVALID_BINARY);
+    CHECK(status == CL_INVALID_BINARY);
+  }
+
+  // Missing pieces are CL_INVALID_VALUE.
+  const unsigned char *pointer = good.data();
+  size_t zero = 0, length = good.size();
+  cl_int status, err;
+  CHECK(clCreateProgramWithBinary(context, 1, &device, &zero, &pointer, &status,
+                                  &err) == nullptr);
+  CHECK(err == CL_INVALID_VALUE);
+  const unsigned char *null_binary = nullptr;
+  CHECK(clCreateProgramWithBinary(context, 1, &device, &length, &null_binary,
+                                  &status, &err) == nullptr);
+  CHECK(err == CL_INVALID_VALUE);
+  CHECK(clCreateProgramWithBinary(context, 0, &device, &length, &pointer,
+                                  &status, &err) == nullptr);
+  CHECK(err == CL_INVALID_VALUE);
+}
+
+// Step 1 of 3 (own process, fresh WEFT_CACHE_DIR): compiles, which fills the
+// cache, and saves the binary for the no-compiler step.
+TEST_CASE_METHOD(WeftFixture, "a build from source fills the cache",
+                 "[cache-fill]") {
+  cl_program program;
+  std::string log;
+  REQUIRE(build(kScaleSource, program, log) == CL_SUCCESS);
+  CHECK(compilerLoaded());
+  std::vector<unsigned char> binary = programBinary(program);
+  std::ofstream out(binaryPath(), std::ios::binary);
+  out.write(reinterpret_cast<const char *>(binary.data()),
+            static_cast<std::streamsize>(binary.size()));
+  REQUIRE(out.good());
+  clReleaseProgram(program);
+}
+
+// Step 2: the same build in a new process comes from the cache.
+TEST_CASE_METHOD(WeftFixture, "a cached build does not load the compiler",
+                 "[cache-warm]") {
+  cl_program program;
+  std::string log;
+  REQUIRE(build(kScaleSource, program, log) == CL_SUCCESS);
+  checkScaleRuns(*this, program);
+  CHECK_FALSE(compilerLoaded());
+  clReleaseProgram(program);
+  // A different source still compiles (and now loads the compiler).
+  REQUIRE(build("kernel void other(global int *p) { p[0] = 1; }", program,
+                log) == CL_SUCCESS);
+  CHECK(compilerLoaded());
+  clReleaseProgram(program);
+}
+
+// Step 3 (run with the compiler library missing): the saved binary runs.
+TEST_CASE_METHOD(WeftFixture, "a binary runs without the compiler library",
+                 "[no-compiler]") {
+  std::ifstream in(binaryPath(), std::ios::binary);
+  std::vector<unsigned char> binary((std::istreambuf_iterator<char>(in)),
+                                    std::istreambuf_iterator<char>());
+  REQUIRE(!binary.empty());
+  cl_int status, err;
+  cl_program program = fromBinary(*this, binary, status, err);
+  REQUIRE(err == CL_SUCCESS);
+  REQUIRE(clBuildProgram(program, 1, &device, nullptr, nullptr, nullptr) ==
+          CL_SUCCESS);
+  checkScaleRuns(*this, program);
+  CHECK_FALSE(compilerLoaded());
+  clReleaseProgram(program);
+}
