@@ -1,5 +1,6 @@
 // Launch latency (enqueue only; enqueue + clFinish round trip of a
-// 1-work-item kernel) and vector-add bandwidth, for each platform named on
+// 1-work-item kernel), vector-add bandwidth and the time to rebuild a program
+// from the driver's on-disk cache, for each platform named on
 // the command line (default: Weft and Portable Computing Language).
 #include "bench_common.h"
 
@@ -12,8 +13,27 @@ kernel void vadd(global const float *a, global const float *b, global float *c) 
 )CLC";
 
 struct Result {
-  double enqueue_us, round_trip_us, vadd_gbs;
+  double enqueue_us, round_trip_us, vadd_gbs, rebuild_ms;
 };
+
+// A rebuild of a program this machine has built before: creation from
+// source plus clBuildProgram, served by the driver's on-disk cache.
+static double rebuildMilliseconds(cl_context ctx, cl_device_id device) {
+  std::vector<double> times;
+  for (int i = 0; i < 22; ++i) {
+    double t0 = nowSeconds();
+    cl_int err;
+    cl_program p = clCreateProgramWithSource(ctx, 1, &kSource, nullptr, &err);
+    err |= clBuildProgram(p, 1, &device, "", nullptr, nullptr);
+    double t1 = nowSeconds();
+    clReleaseProgram(p);
+    if (err != CL_SUCCESS)
+      return -1;
+    if (i > 0) // the first may compile if the cache was cold
+      times.push_back((t1 - t0) * 1e3);
+  }
+  return median(times);
+}
 
 static bool measure(cl_platform_id platform, Result &r) {
   cl_device_id device;
@@ -61,7 +81,8 @@ static bool measure(cl_platform_id platform, Result &r) {
     if (i > 0)
       bandwidth.push_back(3.0 * n * 4 / (t1 - t0) / 1e9);
   }
-  r = {median(enqueue), median(round_trip), median(bandwidth)};
+  r = {median(enqueue), median(round_trip), median(bandwidth),
+       rebuildMilliseconds(ctx, device)};
   clReleaseMemObject(a);
   clReleaseMemObject(b);
   clReleaseMemObject(c);
@@ -79,8 +100,8 @@ int main(int argc, char **argv) {
     names.push_back(argv[i]);
   if (names.empty())
     names = {"Weft", "Portable Computing Language"};
-  std::printf("%-30s %14s %16s %14s\n", "platform", "enqueue (us)",
-              "round trip (us)", "vadd (GB/s)");
+  std::printf("%-30s %14s %16s %14s %14s\n", "platform", "enqueue (us)",
+              "round trip (us)", "vadd (GB/s)", "rebuild (ms)");
   for (const std::string &name : names) {
     cl_platform_id p = platformNamed(name.c_str());
     Result r;
@@ -88,8 +109,8 @@ int main(int argc, char **argv) {
       std::printf("%-30s not available\n", name.c_str());
       continue;
     }
-    std::printf("%-30s %14.2f %16.2f %14.2f\n", name.c_str(), r.enqueue_us,
-                r.round_trip_us, r.vadd_gbs);
+    std::printf("%-30s %14.2f %16.2f %14.2f %14.2f\n", name.c_str(),
+                r.enqueue_us, r.round_trip_us, r.vadd_gbs, r.rebuild_ms);
   }
   return 0;
 }

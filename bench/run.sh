@@ -1,10 +1,23 @@
 #!/usr/bin/env bash
 # Runs the benchmarks with Weft (build tree) and PoCL (if installed) side by
-# side in one process.
+# side: launch latency, rebuild from cache and vector add in one process, then
+# what each driver adds to `clinfo -l` and `clinfo` (time and peak RSS).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=$(mktemp -d)
-cp build/icd/weft.icd "$dir/"
-[ -f /etc/OpenCL/vendors/pocl.icd ] && cp /etc/OpenCL/vendors/pocl.icd "$dir/"
-OCL_ICD_VENDORS="$dir" build/bin/launch_bench "$@"
-rm -rf "$dir"
+trap 'rm -rf "$dir"' EXIT
+mkdir -p "$dir/both" "$dir/none" "$dir/weft" "$dir/pocl"
+cp build/icd/weft.icd "$dir/both/"
+cp build/icd/weft.icd "$dir/weft/"
+drivers=("no-driver=$dir/none" "Weft=$dir/weft")
+if [ -f /etc/OpenCL/vendors/pocl.icd ]; then
+  cp /etc/OpenCL/vendors/pocl.icd "$dir/both/"
+  cp /etc/OpenCL/vendors/pocl.icd "$dir/pocl/"
+  drivers+=("PoCL=$dir/pocl")
+fi
+OCL_ICD_VENDORS="$dir/both" build/bin/launch_bench "$@"
+echo
+echo "clinfo -l (median of 41 runs):"
+build/bin/loader_cost 41 "${drivers[@]}" -- clinfo -l
+echo "clinfo, full listing (median of 41 runs):"
+build/bin/loader_cost 41 "${drivers[@]}" -- clinfo

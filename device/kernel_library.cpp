@@ -8,6 +8,8 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
+#include <set>
 
 namespace weft {
 namespace {
@@ -30,25 +32,46 @@ std::string loaderError() {
   return message ? message : "unknown dynamic loader error";
 }
 
+// The handles of the loaded kernel libraries. dlopen returns an already
+// loaded library when the path matches, which would hand one program
+// another's code: a handle seen twice is refused.
+std::mutex live_handles_mutex;
+std::set<void *> live_handles; // guarded by live_handles_mutex
+
+void *openLibrary(const std::string &path, std::string &error) {
+  std::lock_guard<std::mutex> lock(live_handles_mutex);
+  void *handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle) {
+    error += loaderError();
+    return nullptr;
+  }
+  if (!live_handles.insert(handle).second) {
+    dlclose(handle);
+    error += "the dynamic loader returned a library already in use";
+    return nullptr;
+  }
+  return handle;
+}
+
 // An anonymous memory file seen through /proc: no file system needed. Fails
-// where memfd_create is missing or memory files may not be executed.
-void *loadFromMemoryFile(const std::vector<unsigned char> &so,
+// where memfd_create is missing or memory files may not be executed. On
+// success `fd` stays open for as long as the library is loaded.
+void *loadFromMemoryFile(const std::vector<unsigned char> &so, int &fd,
                          std::string &error) {
-  int fd = memfd_create("weft-program", MFD_CLOEXEC);
+  fd = memfd_create("weft-program", MFD_CLOEXEC);
   if (fd < 0) {
     error = std::string("memfd_create: ") + std::strerror(errno);
     return nullptr;
   }
   void *handle = nullptr;
-  if (writeAll(fd, so)) {
-    std::string path = "/proc/self/fd/" + std::to_string(fd);
-    handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (!handle)
-      error = loaderError();
-  } else {
+  if (writeAll(fd, so))
+    handle = openLibrary("/proc/self/fd/" + std::to_string(fd), error);
+  else
     error = std::string("writing the memory file: ") + std::strerror(errno);
+  if (!handle) {
+    close(fd);
+    fd = -1;
   }
-  close(fd); // the loader keeps its own mapping
   return handle;
 }
 
@@ -65,9 +88,8 @@ void *loadFromTemporaryFile(const std::vector<unsigned char> &so,
   }
   void *handle = nullptr;
   if (writeAll(fd, so)) {
-    handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (!handle)
-      error += "; " + loaderError();
+    error += "; ";
+    handle = openLibrary(path, error);
   } else {
     error += std::string("; writing ") + path + ": " + std::strerror(errno);
   }
@@ -81,16 +103,25 @@ void *loadFromTemporaryFile(const std::vector<unsigned char> &so,
 std::unique_ptr<KernelLibrary>
 KernelLibrary::load(const std::vector<unsigned char> &shared_object,
                     std::string &error) {
-  void *handle = loadFromMemoryFile(shared_object, error);
+  int memory_file = -1;
+  void *handle = loadFromMemoryFile(shared_object, memory_file, error);
   if (!handle)
     handle = loadFromTemporaryFile(shared_object, error);
   if (!handle)
     return nullptr;
   error.clear();
-  return std::unique_ptr<KernelLibrary>(new KernelLibrary(handle));
+  return std::unique_ptr<KernelLibrary>(new KernelLibrary(handle, memory_file));
 }
 
-KernelLibrary::~KernelLibrary() { dlclose(handle_); }
+KernelLibrary::~KernelLibrary() {
+  {
+    std::lock_guard<std::mutex> lock(live_handles_mutex);
+    dlclose(handle_);
+    live_handles.erase(handle_);
+  }
+  if (memory_file_ >= 0)
+    close(memory_file_);
+}
 
 void *KernelLibrary::symbol(const std::string &name) const {
   return dlsym(handle_, name.c_str());

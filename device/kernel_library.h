@@ -23,8 +23,12 @@ public:
   void *symbol(const std::string &name) const;
 
 private:
-  explicit KernelLibrary(void *handle) : handle_(handle) {}
+  KernelLibrary(void *handle, int memory_file)
+      : handle_(handle), memory_file_(memory_file) {}
   void *handle_;
+  // Kept open while loaded: the dynamic loader recognises libraries by path,
+  // and /proc/self/fd/N must not name another program's file meanwhile.
+  int memory_file_;
 };
 
 } // namespace weft

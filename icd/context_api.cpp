@@ -85,7 +85,8 @@ CL_API_ENTRY cl_context CL_API_CALL clCreateContextFromType(
                                     CL_DEVICE_TYPE_GPU |
                                     CL_DEVICE_TYPE_ACCELERATOR |
                                     CL_DEVICE_TYPE_CUSTOM;
-  if (device_type != CL_DEVICE_TYPE_ALL && (device_type & ~kKnown)) {
+  if (device_type == 0 ||
+      (device_type != CL_DEVICE_TYPE_ALL && (device_type & ~kKnown))) {
     setError(errcode_ret, CL_INVALID_DEVICE_TYPE);
     return nullptr;
   }

@@ -254,11 +254,12 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(
     return CL_INVALID_CONTEXT;
   if (work_dim < 1 || work_dim > 3)
     return CL_INVALID_WORK_DIMENSION;
-  if (!global_work_size)
-    return CL_INVALID_VALUE;
   const DeviceProperties &props = queue->device().properties();
-  // A global size of 0 is valid since OpenCL 2.1: the command runs no
-  // work-item but still completes its event in order.
+  // A NULL global size, or 0 in any dimension, is valid since OpenCL 2.1:
+  // the command runs no work-item but still completes its event in order.
+  static const size_t kNoWorkItems[3] = {0, 0, 0};
+  if (!global_work_size)
+    global_work_size = kNoWorkItems;
   for (cl_uint d = 0; d < work_dim; ++d) {
     if (global_work_offset &&
         global_work_offset[d] > SIZE_MAX - global_work_size[d])

@@ -5,6 +5,6 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends \
   build-essential cmake ninja-build pkg-config ccache \
-  llvm-19-dev clang-19 libclang-19-dev libclang-cpp19-dev lld-19 llvm-19-tools \
+  llvm-19-dev clang-19 libclang-19-dev libclang-cpp19-dev lld-19 liblld-19-dev llvm-19-tools \
   libboost-context-dev catch2 libsleef-dev \
   opencl-headers ocl-icd-opencl-dev clinfo >/dev/null

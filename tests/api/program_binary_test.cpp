@@ -192,3 +192,27 @@ TEST_CASE_METHOD(WeftFixture, "a binary runs without the compiler library",
   CHECK_FALSE(compilerLoaded());
   clReleaseProgram(program);
 }
+
+TEST_CASE_METHOD(WeftFixture, "programs loaded at the same time keep their own code",
+                 "[api][binary]") {
+  // Same kernel name, different code: each program must run its own.
+  std::vector<cl_kernel> kernels;
+  for (int value = 1; value <= 4; ++value) {
+    std::string source = "kernel void k(global int *p) { p[0] = " +
+                         std::to_string(value) + "; }";
+    kernels.push_back(kernel(source.c_str(), "k"));
+  }
+  cl_mem out = buffer(sizeof(int));
+  for (int value = 1; value <= 4; ++value) {
+    cl_kernel k = kernels[static_cast<size_t>(value - 1)];
+    REQUIRE(clSetKernelArg(k, 0, sizeof(out), &out) == CL_SUCCESS);
+    REQUIRE(clEnqueueTask(queue, k, 0, nullptr, nullptr) == CL_SUCCESS);
+    int result = 0;
+    REQUIRE(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, sizeof(int), &result, 0,
+                                nullptr, nullptr) == CL_SUCCESS);
+    CHECK(result == value);
+  }
+  for (cl_kernel k : kernels)
+    clReleaseKernel(k);
+  clReleaseMemObject(out);
+}
