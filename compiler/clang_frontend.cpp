@@ -32,7 +32,9 @@ frontendArguments(const BuildOptions &options,
       "-O2", "-disable-llvm-passes", "-cl-kernel-arg-info",
       "-resource-dir", WEFT_CLANG_RESOURCE_DIR, "-internal-isystem",
       WEFT_CLANG_RESOURCE_DIR "/include", "-fno-caret-diagnostics",
-      "-fmessage-length=0", "-emit-llvm-only"};
+      "-fmessage-length=0", "-emit-llvm-only",
+      // The platform's OpenCL version; Clang leaves this macro to drivers.
+      "-D__OPENCL_VERSION__=300"};
   std::string ext = "-cl-ext=-all";
   for (const std::string &name : extensions)
     ext += ",+" + name;

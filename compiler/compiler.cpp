@@ -9,6 +9,7 @@
 #include "compiler/workgroup_function.h"
 
 #include <llvm/Bitcode/BitcodeReader.h>
+#include <llvm/IR/CallingConv.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/PassManager.h>
@@ -45,6 +46,10 @@ void inlineIntoKernels(llvm::Module &module) {
   for (llvm::Function &f : module) {
     if (f.isDeclaration())
       continue;
+    // Helpers are only reachable from kernels: once inlined everywhere the
+    // inliner drops them, so no copy outside a kernel keeps work-item calls.
+    if (f.getCallingConv() != llvm::CallingConv::SPIR_KERNEL)
+      f.setLinkage(llvm::GlobalValue::InternalLinkage);
     f.removeFnAttr(llvm::Attribute::NoInline);
     f.removeFnAttr(llvm::Attribute::OptimizeNone);
     f.addFnAttr(llvm::Attribute::AlwaysInline);
