@@ -61,6 +61,9 @@ struct KernelDescription {
   uint64_t private_memory = 0;      // per work-item stack frame estimate
   uint32_t preferred_work_group_multiple = 1;
   bool reaches_barrier = false;
+  // Launches must divide the global size evenly (OpenCL C 1.x programs and
+  // -cl-uniform-work-group-size).
+  bool uniform_work_group_size = false;
   // Filled by the runtime from the loaded shared object.
   WorkGroupFunction entry = nullptr;          // loop over the work-items
   WorkItemFunction work_item_entry = nullptr; // set when reaches_barrier

@@ -130,6 +130,10 @@ bool describeKernel(const llvm::Function &kernel, KernelDescription &out,
   readSizeTriple(kernel, "reqd_work_group_size", out.reqd_work_group_size);
   readSizeTriple(kernel, "work_group_size_hint", out.work_group_size_hint);
   out.attributes = attributeString(out, vecTypeHint(kernel));
+  // Clang sets this for OpenCL C 1.x and for -cl-uniform-work-group-size.
+  out.uniform_work_group_size =
+      kernel.getFnAttribute("uniform-work-group-size").getValueAsString() ==
+      "true";
 
   uint32_t offset = 0;
   for (const llvm::Argument &param : kernel.args()) {

@@ -287,6 +287,12 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(
   } else {
     chooseLocalSize(*kernel, work_dim, global_work_size, local);
   }
+  // Non-uniform work-groups are for OpenCL C 2.0+ programs built without
+  // -cl-uniform-work-group-size.
+  if (kernel->description().uniform_work_group_size)
+    for (cl_uint d = 0; d < work_dim; ++d)
+      if (global_work_size[d] % local[d] != 0)
+        return CL_INVALID_WORK_GROUP_SIZE;
   if (kernel->localMemorySize() > props.local_mem_size)
     return CL_OUT_OF_RESOURCES;
 

@@ -18,7 +18,7 @@ using compiler::KernelDescription;
 
 constexpr char kMagic[8] = {'W', 'E', 'F', 'T', 'P', 'R', 'G', '\0'};
 // Bump when the payload layout or the launch ABI changes.
-constexpr uint32_t kFormatVersion = 1;
+constexpr uint32_t kFormatVersion = 2;
 
 struct Header {
   char magic[8];
@@ -113,6 +113,7 @@ void writeKernel(Writer &w, const KernelDescription &k) {
   w.scalar(k.private_memory);
   w.scalar(k.preferred_work_group_multiple);
   w.scalar<uint8_t>(k.reaches_barrier);
+  w.scalar<uint8_t>(k.uniform_work_group_size);
 }
 
 // Enumerations come from outside: reject values the runtime cannot handle.
@@ -154,6 +155,7 @@ bool readKernel(Reader &r, KernelDescription &k, std::string &why) {
   k.private_memory = r.scalar<uint64_t>();
   k.preferred_work_group_multiple = r.scalar<uint32_t>();
   k.reaches_barrier = r.scalar<uint8_t>() != 0;
+  k.uniform_work_group_size = r.scalar<uint8_t>() != 0;
   if (!r.ok() || !enums_ok || k.name.empty()) {
     why = "malformed description of kernel '" + k.name + "'";
     return false;

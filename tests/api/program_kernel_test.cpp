@@ -188,3 +188,33 @@ TEST_CASE_METHOD(WeftFixture, "local memory and barriers on work-item fibers",
   clReleaseMemObject(out);
   clReleaseKernel(k);
 }
+
+TEST_CASE_METHOD(WeftFixture, "non-uniform work-groups follow the language version",
+                 "[api]") {
+  const char *source = "kernel void k(global int *p) { p[get_global_id(0)] = "
+                       "(int)get_local_size(0); }";
+  size_t global = 10, local = 4;
+  int values[10] = {};
+  cl_mem out = buffer(sizeof(values), values);
+  struct Case {
+    const char *options;
+    cl_int expected;
+  } cases[] = {{"", CL_INVALID_WORK_GROUP_SIZE}, // OpenCL C 1.2 by default
+               {"-cl-std=CL3.0", CL_SUCCESS},
+               {"-cl-std=CL3.0 -cl-uniform-work-group-size",
+                CL_INVALID_WORK_GROUP_SIZE}};
+  for (const Case &c : cases) {
+    INFO(c.options);
+    cl_kernel k = kernel(source, "k", c.options);
+    REQUIRE(clSetKernelArg(k, 0, sizeof(out), &out) == CL_SUCCESS);
+    CHECK(clEnqueueNDRangeKernel(queue, k, 1, nullptr, &global, &local, 0,
+                                 nullptr, nullptr) == c.expected);
+    clReleaseKernel(k);
+  }
+  REQUIRE(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, sizeof(values), values, 0,
+                              nullptr, nullptr) == CL_SUCCESS);
+  // Two groups of 4, then the remainder group of 2.
+  for (int i = 0; i < 10; ++i)
+    CHECK(values[i] == (i < 8 ? 4 : 2));
+  clReleaseMemObject(out);
+}
