@@ -6,6 +6,7 @@
 #include "compiler/compiler_interface.h"
 #include "compiler/native_code.h"
 #include "compiler/shared_object_linker.h"
+#include "compiler/stack_sizes.h"
 #include "compiler/workgroup_function.h"
 
 #include <llvm/Bitcode/BitcodeReader.h>
@@ -135,6 +136,16 @@ public:
       result.status = BuildResult::Status::LinkError;
       result.log += error;
       return result;
+    }
+    std::map<std::string, uint64_t> frames =
+        readStackSizes(result.shared_object);
+    // A leaf function may also use the 128-byte red zone below its frame.
+    constexpr uint64_t kRedZone = 128;
+    for (KernelDescription &k : kernels) {
+      k.group_entry_frame = frames[groupEntrySymbol(k.name)] + kRedZone;
+      k.private_memory = k.reaches_barrier
+                             ? frames[workItemEntrySymbol(k.name)] + kRedZone
+                             : k.group_entry_frame;
     }
     result.kernels = std::move(kernels);
     result.status = BuildResult::Status::Success;

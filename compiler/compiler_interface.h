@@ -58,7 +58,11 @@ struct KernelDescription {
   uint64_t reqd_work_group_size[3] = {0, 0, 0};
   uint64_t work_group_size_hint[3] = {0, 0, 0};
   uint64_t static_local_memory = 0; // kernel-scope __local variables
-  uint64_t private_memory = 0;      // per work-item stack frame estimate
+  // Stack frames of the entry points (every call is inlined into them, but
+  // for calls into libm): a work-item's private memory, and what the loop
+  // over a group's work-items needs on the worker's stack.
+  uint64_t private_memory = 0;
+  uint64_t group_entry_frame = 0;
   uint32_t preferred_work_group_multiple = 1;
   bool reaches_barrier = false;
   // Launches must divide the global size evenly (OpenCL C 1.x programs and

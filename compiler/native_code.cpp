@@ -92,6 +92,8 @@ std::unique_ptr<llvm::TargetMachine> hostMachine(bool full_optimization,
     return nullptr;
   const HostTarget &host = hostTarget();
   llvm::TargetOptions options;
+  // Frame sizes tell CL_KERNEL_PRIVATE_MEM_SIZE and size the fiber stacks.
+  options.EmitStackSizeSection = true;
   std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
       triple, host.cpu_name, host.cpu_features, options, llvm::Reloc::PIC_,
       std::nullopt,

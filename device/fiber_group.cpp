@@ -6,6 +6,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -14,46 +15,52 @@ namespace {
 
 namespace ctx = boost::context;
 
-constexpr size_t kFiberStackSize = 256 * 1024;
+// The smallest stack: room for a small kernel frame plus the libm calls it
+// makes.
+constexpr uint64_t kMinimumStackSize = 64 * 1024;
 
-// Stacks are mapped once per thread, each with a guard page below it, and
-// reused by every later launch: no system call per launch or per barrier.
+// Stacks are mapped once per thread and size class, each with a guard page
+// below it, and reused by every later launch: no system call per launch or
+// per barrier. Mapped with MAP_NORESERVE: only touched pages cost memory.
 class StackPool {
 public:
   ~StackPool() {
-    for (void *base : mappings_)
-      munmap(base, kFiberStackSize + pageSize());
+    for (auto &[base, size] : mappings_)
+      munmap(base, size);
   }
-  bool allocate(ctx::stack_context &out) {
-    if (free_.empty()) {
-      size_t guard = pageSize();
-      void *base = mmap(nullptr, kFiberStackSize + guard, PROT_READ | PROT_WRITE,
+  bool allocate(size_t size, ctx::stack_context &out) {
+    std::vector<void *> &free = free_[size];
+    if (free.empty()) {
+      size_t guard = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+      void *base = mmap(nullptr, size + guard, PROT_READ | PROT_WRITE,
                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
       if (base == MAP_FAILED)
         return false;
       mprotect(base, guard, PROT_NONE);
-      mappings_.push_back(base);
-      free_.push_back(static_cast<char *>(base) + guard + kFiberStackSize);
+      mappings_.emplace_back(base, size + guard);
+      free.push_back(static_cast<char *>(base) + guard + size);
     }
-    out.sp = free_.back();
-    out.size = kFiberStackSize;
-    free_.pop_back();
+    out.sp = free.back();
+    out.size = size;
+    free.pop_back();
     return true;
   }
-  void deallocate(ctx::stack_context &stack) { free_.push_back(stack.sp); }
+  void deallocate(ctx::stack_context &stack) {
+    free_[stack.size].push_back(stack.sp);
+  }
 
 private:
-  static size_t pageSize() { return static_cast<size_t>(sysconf(_SC_PAGESIZE)); }
-  std::vector<void *> mappings_;
-  std::vector<void *> free_; // tops of unused stacks
+  std::vector<std::pair<void *, size_t>> mappings_;
+  std::map<size_t, std::vector<void *>> free_; // size → tops of unused stacks
 };
 
 thread_local StackPool stack_pool;
 
 struct PooledStackAllocator {
+  size_t size;
   ctx::stack_context allocate() {
     ctx::stack_context stack;
-    if (!stack_pool.allocate(stack))
+    if (!stack_pool.allocate(size, stack))
       throw std::bad_alloc();
     return stack;
   }
@@ -81,8 +88,31 @@ void arriveAtBarrier(WorkGroupContext *context) {
 
 } // namespace
 
+uint64_t fiberStackSizeFor(uint64_t bytes_needed) {
+  uint64_t size = kMinimumStackSize;
+  while (size < bytes_needed)
+    size *= 2;
+  return size;
+}
+
+bool runWorkGroupOnLargeStack(WorkGroupFunction entry, const void *arguments,
+                              WorkGroupContext &context, uint64_t stack_size) {
+  try {
+    ctx::fiber fiber(std::allocator_arg,
+                     PooledStackAllocator{static_cast<size_t>(stack_size)},
+                     [entry, arguments, &context](ctx::fiber &&caller) {
+                       entry(arguments, &context);
+                       return std::move(caller);
+                     });
+    std::move(fiber).resume();
+  } catch (const std::bad_alloc &) {
+    return false;
+  }
+  return true;
+}
+
 bool runWorkGroupOnFibers(WorkItemFunction entry, const void *arguments,
-                          WorkGroupContext &context) {
+                          WorkGroupContext &context, uint64_t stack_size) {
   uint64_t sx = context.local_size[0], sy = context.local_size[1],
            sz = context.local_size[2];
   GroupState group;
@@ -97,7 +127,8 @@ bool runWorkGroupOnFibers(WorkItemFunction entry, const void *arguments,
         for (uint64_t x = 0; x < sx; ++x, ++index) {
           WorkItemFiber *item = &group.items[index];
           item->fiber = ctx::fiber(
-              std::allocator_arg, PooledStackAllocator(),
+              std::allocator_arg,
+              PooledStackAllocator{static_cast<size_t>(stack_size)},
               [entry, arguments, &context, item, x, y, z](ctx::fiber &&caller) {
                 item->scheduler = std::move(caller);
                 entry(arguments, &context, x, y, z);

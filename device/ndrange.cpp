@@ -77,11 +77,19 @@ void runGroups(void *opaque, uint64_t first, uint64_t last) {
     }
     if (launch.work_item_entry && items > 1) {
       if (!runWorkGroupOnFibers(launch.work_item_entry, launch.arguments,
-                                context)) {
+                                context,
+                                fiberStackSizeFor(launch.work_item_stack))) {
         state.failed = true;
         return;
       }
       context.barrier = noBarrier;
+    } else if (launch.group_stack > kLargestFrameOnThreadStack) {
+      if (!runWorkGroupOnLargeStack(launch.group_entry, launch.arguments,
+                                    context,
+                                    fiberStackSizeFor(launch.group_stack))) {
+        state.failed = true;
+        return;
+      }
     } else {
       launch.group_entry(launch.arguments, &context);
     }

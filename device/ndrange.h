@@ -20,8 +20,15 @@ struct NDRangeLaunch {
   uint64_t global_size[3] = {1, 1, 1};
   uint64_t local_size[3] = {1, 1, 1};
   uint64_t local_memory_size = 0;
-  uint64_t private_memory_size = 0; // per work-item stack need
+  // Stack bytes a work-item fiber needs (fiber path), and the work-item
+  // loop (loop path); the compiler measured both frames.
+  uint64_t work_item_stack = 0;
+  uint64_t group_stack = 0;
 };
+
+// Frames above this run on a pooled fiber stack instead of the stack of the
+// thread that picks the group (which may be the application's own).
+constexpr uint64_t kLargestFrameOnThreadStack = 64 * 1024;
 
 enum class LaunchStatus { Success, OutOfResources };
 

@@ -41,7 +41,7 @@ void chooseLocalSize(const Kernel &kernel, cl_uint work_dim,
       local[d] = required[d];
     return;
   }
-  size_t budget = 256;
+  size_t budget = kernel.maxWorkGroupSize(256);
   for (cl_uint d = 0; d < work_dim; ++d) {
     local[d] = largestDivisorAtMost(global[d], budget);
     budget = std::max<size_t>(1, budget / local[d]);
@@ -222,7 +222,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(
   case CL_KERNEL_GLOBAL_WORK_SIZE:
     return CL_INVALID_VALUE; // only for custom devices and built-in kernels
   case CL_KERNEL_WORK_GROUP_SIZE:
-    return out.value(props.max_work_group_size);
+    return out.value(kernel->maxWorkGroupSize(props.max_work_group_size));
   case CL_KERNEL_COMPILE_WORK_GROUP_SIZE: {
     size_t sizes[3] = {d.reqd_work_group_size[0], d.reqd_work_group_size[1],
                        d.reqd_work_group_size[2]};
@@ -282,7 +282,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(
       local[d] = local_work_size[d];
       total *= local[d];
     }
-    if (total > props.max_work_group_size)
+    if (total > kernel->maxWorkGroupSize(props.max_work_group_size))
       return CL_INVALID_WORK_GROUP_SIZE;
   } else {
     chooseLocalSize(*kernel, work_dim, global_work_size, local);

@@ -1,5 +1,6 @@
 #include "runtime/kernel.h"
 
+#include "device/fiber_group.h"
 #include "device/ndrange.h"
 #include "runtime/device.h"
 #include "runtime/event.h"
@@ -18,6 +19,12 @@ using compiler::ArgumentKind;
 
 // Every __local argument starts at this alignment: enough for any OpenCL type.
 constexpr uint64_t kLocalArgumentAlignment = 128;
+// Stack beyond a kernel's measured frame, for the calls it makes into the C
+// library (libm) and the entry point's own frame.
+constexpr uint64_t kStackReserve = 32 * 1024;
+// Fiber stacks a work-group may map (address space; only touched pages cost
+// memory).
+constexpr uint64_t kFiberStackBudgetPerGroup = uint64_t(2) << 30;
 
 uint64_t alignUp(uint64_t value, uint64_t alignment) {
   return (value + alignment - 1) / alignment * alignment;
@@ -122,6 +129,14 @@ uint64_t Kernel::localMemorySize() const {
   return total;
 }
 
+size_t Kernel::maxWorkGroupSize(size_t device_limit) const {
+  if (!description_.reaches_barrier)
+    return device_limit;
+  uint64_t stack = fiberStackSizeFor(description_.private_memory + kStackReserve);
+  uint64_t fitting = kFiberStackBudgetPerGroup / stack;
+  return static_cast<size_t>(std::max<uint64_t>(1, std::min<uint64_t>(device_limit, fitting)));
+}
+
 cl_int Kernel::enqueue(Queue &queue, cl_uint work_dim, const size_t *offset,
                        const size_t *global, const size_t *local,
                        std::vector<Ref<Event>> wait_list, Ref<Event> &command) {
@@ -131,6 +146,8 @@ cl_int Kernel::enqueue(Queue &queue, cl_uint work_dim, const size_t *offset,
   launch.group_entry = description_.entry;
   launch.work_item_entry = description_.work_item_entry;
   launch.work_dim = work_dim;
+  launch.work_item_stack = description_.private_memory + kStackReserve;
+  launch.group_stack = description_.group_entry_frame + kStackReserve;
   for (cl_uint d = 0; d < work_dim; ++d) {
     launch.global_offset[d] = offset ? offset[d] : 0;
     launch.global_size[d] = global[d];

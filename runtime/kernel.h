@@ -39,6 +39,9 @@ public:
   bool allArgumentsSet() const;
   // Bytes of local memory a launch needs: static variables plus arguments.
   uint64_t localMemorySize() const;
+  // CL_KERNEL_WORK_GROUP_SIZE: the device's limit, lowered for kernels whose
+  // work-item fibers need large stacks.
+  size_t maxWorkGroupSize(size_t device_limit) const;
 
   // Queues a launch with a snapshot of the current arguments. Fails with
   // CL_INVALID_KERNEL_ARGS when a buffer argument was released since.

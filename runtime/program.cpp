@@ -3,6 +3,7 @@
 #include "device/kernel_library.h"
 #include "runtime/compiler_loader.h"
 #include "runtime/context.h"
+#include "runtime/debug_log.h"
 #include "runtime/device.h"
 #include "runtime/program_cache.h"
 
@@ -36,6 +37,14 @@ std::shared_ptr<ProgramExecutable> instantiate(const ProgramImage &image,
     }
   }
   executable->binary = std::move(binary);
+  if (debugLogEnabled())
+    for (const compiler::KernelDescription &kernel : executable->kernels)
+      debugLog("kernel %s: %s, %llu bytes of private memory per work-item",
+               kernel.name.c_str(),
+               kernel.reaches_barrier
+                   ? "reaches a barrier: work-items run on fibers"
+                   : "no barrier: work-groups run as a loop over work-items",
+               static_cast<unsigned long long>(kernel.private_memory));
   return executable;
 }
 
@@ -64,6 +73,7 @@ cl_int Program::build(const std::string &options) {
     auto executable = instantiate(binary_image_, given_binary_, error);
     if (!executable)
       return finishBuild(CL_INVALID_BINARY, error, nullptr);
+    debugLog("program %p loaded from a binary", static_cast<void *>(this));
     return finishBuild(CL_SUCCESS, binary_image_.build_log,
                        std::move(executable));
   }
@@ -91,6 +101,7 @@ cl_int Program::buildFromSource(const std::string &options, std::string &log,
         image.target == device.codeTarget()) {
       executable = instantiate(image, std::move(binary), why);
       if (executable) {
+        debugLog("program %p loaded from the cache", static_cast<void *>(this));
         log = image.build_log;
         return CL_SUCCESS;
       }
@@ -129,6 +140,7 @@ cl_int Program::buildFromSource(const std::string &options, std::string &log,
   }
   if (!key.empty())
     cache.store(key, binary);
+  debugLog("program %p compiled", static_cast<void *>(this));
   return CL_SUCCESS;
 }
 

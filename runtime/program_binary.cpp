@@ -18,7 +18,7 @@ using compiler::KernelDescription;
 
 constexpr char kMagic[8] = {'W', 'E', 'F', 'T', 'P', 'R', 'G', '\0'};
 // Bump when the payload layout or the launch ABI changes.
-constexpr uint32_t kFormatVersion = 2;
+constexpr uint32_t kFormatVersion = 3;
 
 struct Header {
   char magic[8];
@@ -111,6 +111,7 @@ void writeKernel(Writer &w, const KernelDescription &k) {
     w.scalar(v);
   w.scalar(k.static_local_memory);
   w.scalar(k.private_memory);
+  w.scalar(k.group_entry_frame);
   w.scalar(k.preferred_work_group_multiple);
   w.scalar<uint8_t>(k.reaches_barrier);
   w.scalar<uint8_t>(k.uniform_work_group_size);
@@ -153,6 +154,7 @@ bool readKernel(Reader &r, KernelDescription &k, std::string &why) {
     v = r.scalar<uint64_t>();
   k.static_local_memory = r.scalar<uint64_t>();
   k.private_memory = r.scalar<uint64_t>();
+  k.group_entry_frame = r.scalar<uint64_t>();
   k.preferred_work_group_multiple = r.scalar<uint32_t>();
   k.reaches_barrier = r.scalar<uint8_t>() != 0;
   k.uniform_work_group_size = r.scalar<uint8_t>() != 0;

@@ -218,3 +218,51 @@ TEST_CASE_METHOD(WeftFixture, "non-uniform work-groups follow the language versi
     CHECK(values[i] == (i < 8 ? 4 : 2));
   clReleaseMemObject(out);
 }
+
+TEST_CASE_METHOD(WeftFixture, "large private arrays get stacks sized for them",
+                 "[api]") {
+  // 512 KiB of private memory per work-item, with and without a barrier:
+  // more than a thread stack of the application could hold for the loop,
+  // and far more than a default fiber stack.
+  const char *source = R"(
+    #define N (128 * 1024)
+    kernel void loop(global int *out) {
+      volatile int a[N];
+      for (int i = 0; i < N; ++i) a[i] = i + (int)get_global_id(0);
+      out[get_global_id(0)] = a[N - 1];
+    }
+    kernel void fibers(global int *out, local int *l) {
+      volatile int a[N];
+      for (int i = 0; i < N; ++i) a[i] = i + (int)get_local_id(0);
+      l[get_local_id(0)] = a[N - 1];
+      barrier(CLK_LOCAL_MEM_FENCE);
+      out[get_global_id(0)] = l[(get_local_id(0) + 1) % get_local_size(0)];
+    })";
+  for (const char *name : {"loop", "fibers"}) {
+    INFO(name);
+    cl_kernel k = kernel(source, name);
+    cl_ulong private_size = 0;
+    REQUIRE(clGetKernelWorkGroupInfo(k, device, CL_KERNEL_PRIVATE_MEM_SIZE,
+                                     sizeof(private_size), &private_size,
+                                     nullptr) == CL_SUCCESS);
+    CHECK(private_size >= 512 * 1024);
+    CHECK(private_size < 600 * 1024);
+    int values[8] = {};
+    cl_mem out = buffer(sizeof(values), values);
+    REQUIRE(clSetKernelArg(k, 0, sizeof(out), &out) == CL_SUCCESS);
+    if (std::string(name) == "fibers")
+      REQUIRE(clSetKernelArg(k, 1, 8 * sizeof(int), nullptr) == CL_SUCCESS);
+    size_t global = 8, local = 4;
+    REQUIRE(clEnqueueNDRangeKernel(queue, k, 1, nullptr, &global, &local, 0,
+                                   nullptr, nullptr) == CL_SUCCESS);
+    REQUIRE(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, sizeof(values), values,
+                                0, nullptr, nullptr) == CL_SUCCESS);
+    for (int i = 0; i < 8; ++i) {
+      int expected = std::string(name) == "loop" ? 128 * 1024 - 1 + i
+                                                 : 128 * 1024 - 1 + (i + 1) % 4;
+      CHECK(values[i] == expected);
+    }
+    clReleaseMemObject(out);
+    clReleaseKernel(k);
+  }
+}
