@@ -70,6 +70,17 @@ void inlineIntoKernels(llvm::Module &module) {
   passes.run(module, mam);
 }
 
+// CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE: the program's variables in
+// the global address space (program scope and function-scope static).
+uint64_t globalVariableBytes(const llvm::Module &module) {
+  const llvm::DataLayout &layout = module.getDataLayout();
+  uint64_t total = 0;
+  for (const llvm::GlobalVariable &g : module.globals())
+    if (!g.isDeclaration() && g.getAddressSpace() == 1)
+      total += layout.getTypeAllocSize(g.getValueType());
+  return total;
+}
+
 void setHostTarget(llvm::Module &module) {
   const HostTarget &host = hostTarget();
   for (llvm::Function &f : module) {
@@ -121,6 +132,7 @@ public:
     }
     setHostTarget(*module);
 
+    result.global_variable_bytes = globalVariableBytes(*module);
     std::vector<KernelDescription> kernels;
     if (!buildWorkGroupFunctions(*module, kernels, error)) {
       result.status = BuildResult::Status::CompileError;

@@ -89,6 +89,7 @@ struct BuildResult {
   // runtime finds them in the shared object once it has loaded it.
   std::vector<KernelDescription> kernels;
   std::vector<unsigned char> shared_object; // an ELF shared object
+  uint64_t global_variable_bytes = 0; // program-scope __global variables
 };
 
 class Compiler {

@@ -5,6 +5,8 @@
 # (binary relative to the CTS build's test_conformance/). Prints pass/fail/
 # skip per test and the totals; exits non-zero if any test failed.
 set -uo pipefail
+# Test names are passed as written in the subset ('*' included), never globbed.
+set -f
 here="$(cd "$(dirname "$0")" && pwd)"
 cts="${1:?usage: run_cts.sh <CTS build dir> <subset>}"
 subset="${2:?usage: run_cts.sh <CTS build dir> <subset>}"

@@ -234,9 +234,11 @@ cl_int deviceInfo(Device &device, cl_device_info param, InfoWriter &out) {
   case CL_DEVICE_IMAGE3D_MAX_DEPTH:
   case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE:
   case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE:
-  case CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE:
-  case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE:
     return out.value<size_t>(0);
+  case CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE:
+    return out.value(weft::kMaxGlobalVariableSize);
+  case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE:
+    return out.value(weft::kPreferredGlobalVariablesTotal);
   // All cl_bitfield types.
   case CL_DEVICE_HALF_FP_CONFIG:
   case CL_DEVICE_SVM_CAPABILITIES:

@@ -217,8 +217,11 @@ CL_API_ENTRY cl_int CL_API_CALL clGetProgramBuildInfo(
     return out.string(program->buildLog());
   case CL_PROGRAM_BINARY_TYPE:
     return out.value(program->binaryType());
-  case CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE:
-    return out.value(size_t{0});
+  case CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE: {
+    auto executable = program->executable();
+    return out.value(
+        static_cast<size_t>(executable ? executable->global_variable_bytes : 0));
+  }
   default:
     return CL_INVALID_VALUE;
   }

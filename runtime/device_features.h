@@ -33,7 +33,15 @@ inline constexpr ExtensionEntry kDeviceExtensions[] = {
 inline constexpr FeatureEntry kOpenClCFeatures[] = {
     {"__opencl_c_fp64", CL_MAKE_VERSION(3, 0, 0)},
     {"__opencl_c_int64", CL_MAKE_VERSION(3, 0, 0)},
+    // Program-scope variables live in each program's own loaded copy of its
+    // shared object.
+    {"__opencl_c_program_scope_global_variables", CL_MAKE_VERSION(3, 0, 0)},
 };
+
+// Largest program-scope variable (the spec's minimum), and what a program
+// should stay under in total.
+inline constexpr size_t kMaxGlobalVariableSize = size_t{64} << 10;
+inline constexpr size_t kPreferredGlobalVariablesTotal = size_t{1} << 20;
 
 inline constexpr FeatureEntry kOpenClCVersions[] = {
     {"OpenCL C", CL_MAKE_VERSION(1, 0, 0)},

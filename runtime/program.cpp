@@ -23,6 +23,7 @@ std::shared_ptr<ProgramExecutable> instantiate(const ProgramImage &image,
     return nullptr;
   }
   executable->kernels = image.kernels;
+  executable->global_variable_bytes = image.global_variable_bytes;
   for (compiler::KernelDescription &kernel : executable->kernels) {
     kernel.entry = reinterpret_cast<WorkGroupFunction>(
         executable->library->symbol(compiler::groupEntrySymbol(kernel.name)));
@@ -132,6 +133,7 @@ cl_int Program::buildFromSource(const std::string &options, std::string &log,
   image.build_log = result.log;
   image.kernels = std::move(result.kernels);
   image.shared_object = std::move(result.shared_object);
+  image.global_variable_bytes = result.global_variable_bytes;
   std::vector<unsigned char> binary = serializeProgramImage(image);
   executable = instantiate(image, binary, error);
   if (!executable) {

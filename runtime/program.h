@@ -24,6 +24,7 @@ struct ProgramExecutable {
   ~ProgramExecutable();
   std::vector<compiler::KernelDescription> kernels; // with entry addresses
   std::vector<unsigned char> binary; // what CL_PROGRAM_BINARIES returns
+  uint64_t global_variable_bytes = 0;
   std::unique_ptr<KernelLibrary> library;
 };
 

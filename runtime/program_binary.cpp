@@ -18,7 +18,7 @@ using compiler::KernelDescription;
 
 constexpr char kMagic[8] = {'W', 'E', 'F', 'T', 'P', 'R', 'G', '\0'};
 // Bump when the payload layout or the launch ABI changes.
-constexpr uint32_t kFormatVersion = 3;
+constexpr uint32_t kFormatVersion = 4;
 
 struct Header {
   char magic[8];
@@ -201,6 +201,7 @@ std::vector<unsigned char> serializeProgramImage(const ProgramImage &image) {
   w.string(image.target);
   w.string(image.build_options);
   w.string(image.build_log);
+  w.scalar(image.global_variable_bytes);
   w.scalar<uint32_t>(static_cast<uint32_t>(image.kernels.size()));
   for (const KernelDescription &k : image.kernels)
     writeKernel(w, k);
@@ -243,6 +244,7 @@ bool parseProgramImage(const unsigned char *data, size_t size,
   image.target = r.string();
   image.build_options = r.string();
   image.build_log = r.string();
+  image.global_variable_bytes = r.scalar<uint64_t>();
   uint32_t count = r.scalar<uint32_t>();
   if (!r.ok() || count > 65536) {
     why = "malformed kernel table";

@@ -23,6 +23,7 @@ struct ProgramImage {
   std::string build_log;
   std::vector<compiler::KernelDescription> kernels; // without entry addresses
   std::vector<unsigned char> shared_object;
+  uint64_t global_variable_bytes = 0;
 };
 
 std::vector<unsigned char> serializeProgramImage(const ProgramImage &image);
