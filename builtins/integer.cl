@@ -28,12 +28,6 @@
     T##N lo = __builtin_elementwise_min(x, y);                                 \
     return as_##UT##N(hi) - as_##UT##N(lo);                                                        \
   }                                                                            \
-  OVERLOADABLE T##N add_sat(T##N x, T##N y) {                                  \
-    return __builtin_elementwise_add_sat(x, y);                                \
-  }                                                                            \
-  OVERLOADABLE T##N sub_sat(T##N x, T##N y) {                                  \
-    return __builtin_elementwise_sub_sat(x, y);                                \
-  }                                                                            \
   /* Halving each operand first cannot overflow; the dropped low bits        \
      contribute the carry. */                                                  \
   OVERLOADABLE T##N hadd(T##N x, T##N y) {                                     \
@@ -59,6 +53,24 @@
     return as_##T##N(r);                                                       \
   }                                                                            \
   OVERLOADABLE T##N mad_hi(T##N a, T##N b, T##N c) { return mul_hi(a, b) + c; }
+
+// Scalar char and short would be promoted to int and saturate at its limits;
+// a two-element vector keeps the element type.
+#define SATURATING(T)                                                          \
+  OVERLOADABLE T add_sat(T x, T y) {                                           \
+    return __builtin_elementwise_add_sat((T##2)(x), (T##2)(y)).x;              \
+  }                                                                            \
+  OVERLOADABLE T sub_sat(T x, T y) {                                           \
+    return __builtin_elementwise_sub_sat((T##2)(x), (T##2)(y)).x;              \
+  }                                                                            \
+  FOR_EACH_VECTOR_WIDTH(SATURATING_VECTOR, T)
+#define SATURATING_VECTOR(T, N)                                                \
+  OVERLOADABLE T##N add_sat(T##N x, T##N y) {                                  \
+    return __builtin_elementwise_add_sat(x, y);                                \
+  }                                                                            \
+  OVERLOADABLE T##N sub_sat(T##N x, T##N y) {                                  \
+    return __builtin_elementwise_sub_sat(x, y);                                \
+  }
 
 #define SCALAR_ARGUMENT_FORMS(T, N)                                            \
   OVERLOADABLE T##N max(T##N x, T y) { return max(x, (T##N)y); }               \
@@ -91,6 +103,8 @@
   FOR_EACH_VECTOR_WIDTH(SCALAR_ARGUMENT_FORMS, UT)                             \
   FOR_EACH_WIDTH(SIGNED_ABS, T, UT)                                            \
   FOR_EACH_WIDTH(UNSIGNED_ABS, UT)                                             \
+  SATURATING(T)                                                                \
+  SATURATING(UT)                                                               \
   BIT_COUNTS(T, UT, BITS)                                                      \
   BIT_COUNTS(UT, UT, BITS)
 
