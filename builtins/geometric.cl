@@ -61,17 +61,25 @@ static inline double sum_elements4(double4 v) {
       return p;                                                                \
     return __builtin_convertvector(w / __builtin_sqrt(sum), float##N);         \
   }                                                                            \
+  /* Rescales as the CTS reference does, so that components whose quotient \
+     is subnormal round alike. */                                              \
   OVERLOADABLE double##N normalize(double##N p) {                              \
-    if (any(isinf(p)))                                                         \
-      p = INFINITE_AS_UNIT(double, N, p);                                      \
     double sum = dot(p, p);                                                    \
-    if (sum == 0.0)                                                            \
-      return p;                                                                \
-    if (sum == (double)INFINITY)                                               \
-      p *= DOUBLE_DOWN;                                                        \
-    else if (sum < DOUBLE_TINY_SUM)                                            \
-      p *= DOUBLE_UP;                                                          \
-    return p / __builtin_sqrt(dot(p, p));                                      \
+    if (sum < N * DBL_MIN / DBL_EPSILON) {                                     \
+      double##N q = p * 0x1p700;                                               \
+      sum = dot(q, q);                                                         \
+      if (sum == 0.0)                                                          \
+        return p;                                                              \
+      p = q;                                                                   \
+    } else if (sum == (double)INFINITY) {                                      \
+      p *= 0x1p-512 / N;                                                       \
+      sum = dot(p, p);                                                         \
+      if (sum == (double)INFINITY) {                                           \
+        p = INFINITE_AS_UNIT(double, N, p);                                    \
+        sum = dot(p, p);                                                       \
+      }                                                                        \
+    }                                                                          \
+    return p / __builtin_sqrt(sum);                                            \
   }                                                                            \
   OVERLOADABLE float fast_length(float##N p) { return length(p); }             \
   OVERLOADABLE float fast_distance(float##N a, float##N b) {                   \
