@@ -42,10 +42,7 @@
   }                                                                            \
   /* Zeros keep their sign; NaN gives 0. */                                    \
   OVERLOADABLE F##N sign(F##N x) {                                             \
-    return x > (F)0   ? (F##N)1                                                \
-           : x < (F)0 ? (F##N)(-1)                                             \
-           : x == x   ? x                                                      \
-                      : (F##N)0;                                               \
+    return x > (F)0 ? (F##N)1 : x < (F)0 ? (F##N)(-1) : x == x ? x : (F##N)0;  \
   }
 
 #define SCALAR_ARGUMENT_FORMS(F, N)                                            \

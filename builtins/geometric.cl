@@ -34,7 +34,8 @@ static inline double sum_elements4(double4 v) {
   static inline double length_of_double##N(double##N p) {                      \
     double sum = dot(p, p);                                                    \
     if (sum == (double)INFINITY)                                               \
-      return __builtin_sqrt(dot(p * DOUBLE_DOWN, p * DOUBLE_DOWN)) * DOUBLE_UP; \
+      return __builtin_sqrt(dot(p * DOUBLE_DOWN, p * DOUBLE_DOWN)) *           \
+             DOUBLE_UP;                                                        \
     if (sum < DOUBLE_TINY_SUM)                                                 \
       return __builtin_sqrt(dot(p * DOUBLE_UP, p * DOUBLE_UP)) * DOUBLE_DOWN;  \
     return __builtin_sqrt(sum);                                                \
@@ -61,7 +62,7 @@ static inline double sum_elements4(double4 v) {
       return p;                                                                \
     return __builtin_convertvector(w / __builtin_sqrt(sum), float##N);         \
   }                                                                            \
-  /* Rescales as the CTS reference does, so that components whose quotient \
+  /* Rescales as the CTS reference does, so that components whose quotient     \
      is subnormal round alike. */                                              \
   OVERLOADABLE double##N normalize(double##N p) {                              \
     double sum = dot(p, p);                                                    \

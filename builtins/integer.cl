@@ -26,15 +26,15 @@
   OVERLOADABLE UT##N abs_diff(T##N x, T##N y) {                                \
     T##N hi = __builtin_elementwise_max(x, y);                                 \
     T##N lo = __builtin_elementwise_min(x, y);                                 \
-    return as_##UT##N(hi) - as_##UT##N(lo);                                                        \
+    return as_##UT##N(hi) - as_##UT##N(lo);                                    \
   }                                                                            \
-  /* Halving each operand first cannot overflow; the dropped low bits        \
+  /* Halving each operand first cannot overflow; the dropped low bits          \
      contribute the carry. */                                                  \
   OVERLOADABLE T##N hadd(T##N x, T##N y) {                                     \
-    return (x >> (T)1) + (y >> (T)1) + (x & y & (T)1);                                  \
+    return (x >> (T)1) + (y >> (T)1) + (x & y & (T)1);                         \
   }                                                                            \
   OVERLOADABLE T##N rhadd(T##N x, T##N y) {                                    \
-    return (x >> (T)1) + (y >> (T)1) + ((x | y) & (T)1);                                \
+    return (x >> (T)1) + (y >> (T)1) + ((x | y) & (T)1);                       \
   }                                                                            \
   OVERLOADABLE T##N max(T##N x, T##N y) {                                      \
     return __builtin_elementwise_max(x, y);                                    \
@@ -49,7 +49,7 @@
   OVERLOADABLE T##N rotate(T##N v, T##N i) {                                   \
     UT##N u = as_##UT##N(v);                                                   \
     UT##N s = as_##UT##N(i) & (UT)(BITS - 1);                                  \
-    UT##N r = (u << s) | (u >> (((UT)BITS - s) & (UT)(BITS - 1)));            \
+    UT##N r = (u << s) | (u >> (((UT)BITS - s) & (UT)(BITS - 1)));             \
     return as_##T##N(r);                                                       \
   }                                                                            \
   OVERLOADABLE T##N mad_hi(T##N a, T##N b, T##N c) { return mul_hi(a, b) + c; }
@@ -138,7 +138,7 @@ INTEGER_PAIR(long, ulong, 64)
     return (WT##N)(upsample(hi.lo, lo.lo), upsample(hi.hi, lo.hi));            \
   }
 #define UPSAMPLE(WT, HT, LT, BITS)                                             \
-  OVERLOADABLE WT upsample(HT hi, LT lo) { return ((WT)hi << BITS) | lo; }   \
+  OVERLOADABLE WT upsample(HT hi, LT lo) { return ((WT)hi << BITS) | lo; }     \
   OVERLOADABLE WT##3 upsample(HT##3 hi, LT##3 lo) {                            \
     return (WT##3)(upsample(hi.s0, lo.s0), upsample(hi.s1, lo.s1),             \
                    upsample(hi.s2, lo.s2));                                    \

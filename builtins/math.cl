@@ -124,7 +124,7 @@ WEFT_VECTORIZE_UNARY(double, exp10, double)
 
 // Float forms evaluated in double and rounded once are within an ulp.
 #define FLOAT_VIA_DOUBLE_UNARY(NAME)                                           \
-  OVERLOADABLE float NAME(float x) { return (float)NAME((double)x); }         \
+  OVERLOADABLE float NAME(float x) { return (float)NAME((double)x); }          \
   WEFT_VECTORIZE_UNARY(float, NAME, float)                                     \
   WEFT_VECTORIZE_UNARY(double, NAME, double)
 #define FLOAT_VIA_DOUBLE_BINARY(NAME)                                          \
@@ -235,7 +235,9 @@ FOR_EACH_VECTOR_WIDTH(WITH_INT_EXPONENT, double, ldexp)
 OVERLOADABLE float pown(float x, int n) {
   return (float)__builtin_pow((double)x, (double)n);
 }
-OVERLOADABLE double pown(double x, int n) { return __builtin_pow(x, (double)n); }
+OVERLOADABLE double pown(double x, int n) {
+  return __builtin_pow(x, (double)n);
+}
 #define POWN_VECTOR(F, N)                                                      \
   OVERLOADABLE F##N pown(F##N x, int##N n) {                                   \
     F##N r;                                                                    \
@@ -283,8 +285,7 @@ FOR_EACH_VECTOR_WIDTH(ROOTN_VECTOR, double)
   OVERLOADABLE F powr(F x, F y) {                                              \
     F ax = __builtin_elementwise_abs(x), ay = __builtin_elementwise_abs(y);    \
     if (x < (F)0 || x != x || y != y || (ax == (F)0 && ay == (F)0) ||          \
-        (x == (F)1 && ay == (F)INFINITY) ||                                    \
-        (ax == (F)INFINITY && ay == (F)0))                                     \
+        (x == (F)1 && ay == (F)INFINITY) || (ax == (F)INFINITY && ay == (F)0)) \
       return (F)NAN;                                                           \
     return pow(ax, y);                                                         \
   }                                                                            \
@@ -307,7 +308,7 @@ FOR_EACH_VECTOR_WIDTH(NAN_WITH_CODE, double, ulong, 0x7ff8000000000000ul,
 // the rest finds the rounded quotient of what is left, with fma giving the
 // exact residue for each candidate.
 #define REMQUO_CORE(F, MAX)                                                    \
-  static OVERLOADABLE F remquo_private(F x, F y, int *quo) {                                \
+  static OVERLOADABLE F remquo_private(F x, F y, int *quo) {                   \
     F ax = __builtin_elementwise_abs(x), ay = __builtin_elementwise_abs(y);    \
     if (x != x || y != y || ax == (F)INFINITY || ay == (F)0) {                 \
       *quo = 0;                                                                \
@@ -349,8 +350,8 @@ static OVERLOADABLE double lgamma_r_private(double x, int *sign) {
 
 // fract is x - floor(x), kept below 1 for tiny negative x; infinities give
 // a zero of their sign, NaN itself.
-#define FRACT_CORE(F, BELOW_ONE, SUFFIX)                                               \
-  static OVERLOADABLE F fract_private(F x, F *whole) {                                      \
+#define FRACT_CORE(F, BELOW_ONE, SUFFIX)                                       \
+  static OVERLOADABLE F fract_private(F x, F *whole) {                         \
     F fl = floor(x);                                                           \
     *whole = fl;                                                               \
     if (x != x)                                                                \
@@ -359,9 +360,13 @@ static OVERLOADABLE double lgamma_r_private(double x, int *sign) {
       return __builtin_elementwise_copysign((F)0, x);                          \
     return __builtin_elementwise_min(x - fl, (F)(BELOW_ONE));                  \
   }                                                                            \
-  static OVERLOADABLE F frexp_private(F x, int *e) { return __builtin_frexp##SUFFIX(x, e); }        \
-  static OVERLOADABLE F modf_private(F x, F *whole) { return __builtin_modf##SUFFIX(x, whole); }    \
-  static OVERLOADABLE F sincos_private(F x, F *c) {                                         \
+  static OVERLOADABLE F frexp_private(F x, int *e) {                           \
+    return __builtin_frexp##SUFFIX(x, e);                                      \
+  }                                                                            \
+  static OVERLOADABLE F modf_private(F x, F *whole) {                          \
+    return __builtin_modf##SUFFIX(x, whole);                                   \
+  }                                                                            \
+  static OVERLOADABLE F sincos_private(F x, F *c) {                            \
     *c = cos(x);                                                               \
     return sin(x);                                                             \
   }

@@ -23,31 +23,29 @@
 
 // Comparisons. IT is the result integer type of the element width.
 #define COMPARE(F, IT, N)                                                      \
-  OVERLOADABLE IT##N isequal(F##N x, F##N y) { return x == y; }               \
-  OVERLOADABLE IT##N isnotequal(F##N x, F##N y) { return x != y; }            \
-  OVERLOADABLE IT##N isgreater(F##N x, F##N y) { return x > y; }              \
-  OVERLOADABLE IT##N isgreaterequal(F##N x, F##N y) { return x >= y; }        \
-  OVERLOADABLE IT##N isless(F##N x, F##N y) { return x < y; }                 \
-  OVERLOADABLE IT##N islessequal(F##N x, F##N y) { return x <= y; }           \
-  OVERLOADABLE IT##N islessgreater(F##N x, F##N y) {                          \
+  OVERLOADABLE IT##N isequal(F##N x, F##N y) { return x == y; }                \
+  OVERLOADABLE IT##N isnotequal(F##N x, F##N y) { return x != y; }             \
+  OVERLOADABLE IT##N isgreater(F##N x, F##N y) { return x > y; }               \
+  OVERLOADABLE IT##N isgreaterequal(F##N x, F##N y) { return x >= y; }         \
+  OVERLOADABLE IT##N isless(F##N x, F##N y) { return x < y; }                  \
+  OVERLOADABLE IT##N islessequal(F##N x, F##N y) { return x <= y; }            \
+  OVERLOADABLE IT##N islessgreater(F##N x, F##N y) {                           \
     return (x < y) | (x > y);                                                  \
   }                                                                            \
   OVERLOADABLE IT##N isordered(F##N x, F##N y) { return (x == x) & (y == y); } \
-  OVERLOADABLE IT##N isunordered(F##N x, F##N y) {                            \
-    return (x != x) | (y != y);                                                \
-  }
+  OVERLOADABLE IT##N isunordered(F##N x, F##N y) { return (x != x) | (y != y); }
 
 // Classification by magnitude; MIN is the smallest normal value. signbit
 // reads the sign bit so that it sees -0.0 and negative NaNs.
 #define CLASSIFY(F, IT, MIN, N)                                                \
-  OVERLOADABLE IT##N isfinite(F##N x) {                                       \
+  OVERLOADABLE IT##N isfinite(F##N x) {                                        \
     return __builtin_elementwise_abs(x) < (F)INFINITY;                         \
   }                                                                            \
-  OVERLOADABLE IT##N isinf(F##N x) {                                          \
+  OVERLOADABLE IT##N isinf(F##N x) {                                           \
     return __builtin_elementwise_abs(x) == (F)INFINITY;                        \
   }                                                                            \
-  OVERLOADABLE IT##N isnan(F##N x) { return x != x; }                         \
-  OVERLOADABLE IT##N isnormal(F##N x) {                                       \
+  OVERLOADABLE IT##N isnan(F##N x) { return x != x; }                          \
+  OVERLOADABLE IT##N isnormal(F##N x) {                                        \
     F##N m = __builtin_elementwise_abs(x);                                     \
     return (m >= MIN) & (m < (F)INFINITY);                                     \
   }
@@ -86,8 +84,8 @@ FOR_EACH_VECTOR_WIDTH(ANY_ALL_VECTOR, long)
 #define BITSELECT(T, UT, N)                                                    \
   OVERLOADABLE T##N bitselect(T##N a, T##N b, T##N c) {                        \
     UT##N m = as_##UT##N(c);                                                   \
-    UT##N r = (as_##UT##N(a) & ~m) | (as_##UT##N(b) & m);                    \
-    return as_##T##N(r);              \
+    UT##N r = (as_##UT##N(a) & ~m) | (as_##UT##N(b) & m);                      \
+    return as_##T##N(r);                                                       \
   }
 
 // A scalar selector picks b when non-zero; a vector one when its element's
