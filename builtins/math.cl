@@ -111,3 +111,334 @@ OVERLOADABLE float exp10(float x) { return __builtin_exp2f(x * 3.321928094887362
 OVERLOADABLE double exp10(double x) { return __builtin_pow(10.0, x); }
 WEFT_VECTORIZE_UNARY(float, exp10, float)
 WEFT_VECTORIZE_UNARY(double, exp10, double)
+
+// ---------------------------------------------------------------------------
+// The rest of the OpenCL C 3.0 math list.
+
+#define FOR_EACH_VECTOR_WIDTH(M, ...)                                          \
+  M(__VA_ARGS__, 2)                                                            \
+  M(__VA_ARGS__, 3)                                                            \
+  M(__VA_ARGS__, 4)                                                            \
+  M(__VA_ARGS__, 8)                                                            \
+  M(__VA_ARGS__, 16)
+
+// Float forms evaluated in double and rounded once are within an ulp.
+#define FLOAT_VIA_DOUBLE_UNARY(NAME)                                           \
+  OVERLOADABLE float NAME(float x) { return (float)NAME((double)x); }          \
+  WEFT_VECTORIZE_UNARY(float, NAME, float)                                     \
+  WEFT_VECTORIZE_UNARY(double, NAME, double)
+#define FLOAT_VIA_DOUBLE_BINARY(NAME)                                          \
+  OVERLOADABLE float NAME(float x, float y) {                                  \
+    return (float)NAME((double)x, (double)y);                                  \
+  }                                                                            \
+  WEFT_VECTORIZE_BINARY(float, NAME, float)                                    \
+  WEFT_VECTORIZE_BINARY(double, NAME, double)
+
+OVERLOADABLE double acospi(double x) { return __builtin_acos(x) * M_1_PI; }
+OVERLOADABLE double asinpi(double x) { return __builtin_asin(x) * M_1_PI; }
+OVERLOADABLE double atanpi(double x) { return __builtin_atan(x) * M_1_PI; }
+OVERLOADABLE double atan2pi(double y, double x) {
+  return __builtin_atan2(y, x) * M_1_PI;
+}
+FLOAT_VIA_DOUBLE_UNARY(acospi)
+FLOAT_VIA_DOUBLE_UNARY(asinpi)
+FLOAT_VIA_DOUBLE_UNARY(atanpi)
+FLOAT_VIA_DOUBLE_BINARY(atan2pi)
+
+// The pi functions reduce x exactly (fmod by 2 is exact) and fold it to
+// [0, 1/2] before multiplying by pi, so large arguments keep full accuracy
+// and integers and half-integers give exact zeros and ones.
+static double sin_pi_folded(double y) { // y in [0, 1/2]
+  return y <= 0.25 ? __builtin_sin(M_PI * y) : __builtin_cos(M_PI * (0.5 - y));
+}
+OVERLOADABLE double sinpi(double x) {
+  double y = __builtin_fmod(__builtin_fabs(x), 2.0);
+  double sign = __builtin_copysign(1.0, x);
+  if (y >= 1.0) {
+    y -= 1.0;
+    sign = -sign;
+  }
+  if (y > 0.5)
+    y = 1.0 - y;
+  // y is 0 for integers: the zero takes the sign of x.
+  return y == 0.0 ? __builtin_copysign(0.0, x) : sign * sin_pi_folded(y);
+}
+OVERLOADABLE double cospi(double x) {
+  double y = __builtin_fmod(__builtin_fabs(x), 2.0);
+  if (y > 1.0)
+    y = 2.0 - y;
+  double sign = 1.0;
+  if (y > 0.5) {
+    y = 1.0 - y;
+    sign = -1.0;
+  }
+  if (y == 0.5)
+    return 0.0;
+  return sign * sin_pi_folded(0.5 - y);
+}
+OVERLOADABLE double tanpi(double x) {
+  // Integers give a zero signed as the spec requires (copysign(0, x) for
+  // even, copysign(0, -x) for odd), half-integers +-infinity.
+  return sinpi(x) / cospi(x);
+}
+FLOAT_VIA_DOUBLE_UNARY(sinpi)
+FLOAT_VIA_DOUBLE_UNARY(cospi)
+FLOAT_VIA_DOUBLE_UNARY(tanpi)
+
+#define MAXMAG_MINMAG(F)                                                       \
+  OVERLOADABLE F maxmag(F x, F y) {                                            \
+    F ax = __builtin_elementwise_abs(x), ay = __builtin_elementwise_abs(y);    \
+    return ax > ay ? x : ay > ax ? y : __builtin_elementwise_max(x, y);        \
+  }                                                                            \
+  OVERLOADABLE F minmag(F x, F y) {                                            \
+    F ax = __builtin_elementwise_abs(x), ay = __builtin_elementwise_abs(y);    \
+    return ax < ay ? x : ay < ax ? y : __builtin_elementwise_min(x, y);        \
+  }                                                                            \
+  WEFT_VECTORIZE_BINARY(F, maxmag, F)                                          \
+  WEFT_VECTORIZE_BINARY(F, minmag, F)
+MAXMAG_MINMAG(float)
+MAXMAG_MINMAG(double)
+
+// fmax and fmin with a scalar second argument.
+#define FMAX_FMIN_SCALAR(F, N)                                                 \
+  OVERLOADABLE F##N fmax(F##N x, F y) { return fmax(x, (F##N)y); }             \
+  OVERLOADABLE F##N fmin(F##N x, F y) { return fmin(x, (F##N)y); }
+FOR_EACH_VECTOR_WIDTH(FMAX_FMIN_SCALAR, float)
+FOR_EACH_VECTOR_WIDTH(FMAX_FMIN_SCALAR, double)
+
+// ilogb: OpenCL's FP_ILOGBNAN (INT_MAX) differs from glibc's.
+OVERLOADABLE int ilogb(float x) {
+  return x != x ? FP_ILOGBNAN : __builtin_ilogbf(x);
+}
+OVERLOADABLE int ilogb(double x) {
+  return x != x ? FP_ILOGBNAN : __builtin_ilogb(x);
+}
+WEFT_VECTORIZE_UNARY(int, ilogb, float)
+WEFT_VECTORIZE_UNARY(int, ilogb, double)
+
+#define WITH_INT_EXPONENT(F, NAME, N)                                          \
+  OVERLOADABLE F##N NAME(F##N x, int##N n) {                                   \
+    F##N r;                                                                    \
+    for (int i = 0; i < N; ++i)                                                \
+      r[i] = NAME(x[i], n[i]);                                                 \
+    return r;                                                                  \
+  }                                                                            \
+  OVERLOADABLE F##N NAME(F##N x, int n) { return NAME(x, (int##N)n); }
+
+OVERLOADABLE float ldexp(float x, int n) { return __builtin_ldexpf(x, n); }
+OVERLOADABLE double ldexp(double x, int n) { return __builtin_ldexp(x, n); }
+FOR_EACH_VECTOR_WIDTH(WITH_INT_EXPONENT, float, ldexp)
+FOR_EACH_VECTOR_WIDTH(WITH_INT_EXPONENT, double, ldexp)
+
+// pown: n converts exactly to double, and pow's special cases for an integral
+// exponent are pown's. The float form rounds a double result once.
+OVERLOADABLE float pown(float x, int n) {
+  return (float)__builtin_pow((double)x, (double)n);
+}
+OVERLOADABLE double pown(double x, int n) {
+  return __builtin_pow(x, (double)n);
+}
+#define POWN_VECTOR(F, N)                                                      \
+  OVERLOADABLE F##N pown(F##N x, int##N n) {                                   \
+    F##N r;                                                                    \
+    for (int i = 0; i < N; ++i)                                                \
+      r[i] = pown(x[i], n[i]);                                                 \
+    return r;                                                                  \
+  }
+FOR_EACH_VECTOR_WIDTH(POWN_VECTOR, float)
+FOR_EACH_VECTOR_WIDTH(POWN_VECTOR, double)
+
+// rootn: the float form is pow in double, whose rounded 1/n is far below a
+// float ulp. In double that error scales with log(x), so one Newton step on
+// the relative residual x' = pow(r, n) / |x| corrects it.
+OVERLOADABLE double rootn(double x, int n) {
+  if (n == 0 || (x < 0.0 && (n & 1) == 0))
+    return __builtin_nan("");
+  double ax = __builtin_fabs(x);
+  double r = __builtin_pow(ax, 1.0 / (double)n);
+  if (ax >= DBL_MIN && ax < (double)INFINITY && r != 0.0 &&
+      r < (double)INFINITY) {
+    double q = __builtin_pow(r, (double)n) / ax;
+    if (q < (double)INFINITY && q > 0.0)
+      r -= r * (q - 1.0) / (double)n;
+  }
+  return (n & 1) ? __builtin_copysign(r, x) : r;
+}
+OVERLOADABLE float rootn(float x, int n) {
+  if (n == 0 || (x < 0.0f && (n & 1) == 0))
+    return __builtin_nanf("");
+  double r = __builtin_pow(__builtin_fabs((double)x), 1.0 / (double)n);
+  return (float)((n & 1) ? __builtin_copysign(r, (double)x) : r);
+}
+#define ROOTN_VECTOR(F, N)                                                     \
+  OVERLOADABLE F##N rootn(F##N x, int##N n) {                                  \
+    F##N r;                                                                    \
+    for (int i = 0; i < N; ++i)                                                \
+      r[i] = rootn(x[i], n[i]);                                                \
+    return r;                                                                  \
+  }
+FOR_EACH_VECTOR_WIDTH(ROOTN_VECTOR, float)
+FOR_EACH_VECTOR_WIDTH(ROOTN_VECTOR, double)
+
+// powr is pow for x >= 0, with NaN for the cases pow defines by convention.
+#define POWR(F)                                                                \
+  OVERLOADABLE F powr(F x, F y) {                                              \
+    F ax = __builtin_elementwise_abs(x), ay = __builtin_elementwise_abs(y);    \
+    if (x < (F)0 || x != x || y != y || (ax == (F)0 && ay == (F)0) ||          \
+        (x == (F)1 && ay == (F)INFINITY) || (ax == (F)INFINITY && ay == (F)0)) \
+      return (F)NAN;                                                           \
+    return pow(ax, y);                                                         \
+  }                                                                            \
+  WEFT_VECTORIZE_BINARY(F, powr, F)
+POWR(float)
+POWR(double)
+
+#define NAN_WITH_CODE(F, U, QUIET, PAYLOAD, N)                                 \
+  OVERLOADABLE F##N nan(U##N code) {                                           \
+    return as_##F##N((U##N)(QUIET) | (code & (U)(PAYLOAD)));                   \
+  }
+NAN_WITH_CODE(float, uint, 0x7fc00000u, 0x003fffffu, )
+NAN_WITH_CODE(double, ulong, 0x7ff8000000000000ul, 0x0007fffffffffffful, )
+FOR_EACH_VECTOR_WIDTH(NAN_WITH_CODE, float, uint, 0x7fc00000u, 0x003fffffu)
+FOR_EACH_VECTOR_WIDTH(NAN_WITH_CODE, double, ulong, 0x7ff8000000000000ul,
+                      0x0007fffffffffffful)
+
+// remquo: glibc returns only three bits of the quotient and OpenCL wants
+// seven. fmod by 128|y| is exact and keeps the quotient's low seven bits;
+// the rest finds the rounded quotient of what is left, with fma giving the
+// exact residue for each candidate.
+#define REMQUO_CORE(F, MAX)                                                    \
+  static OVERLOADABLE F remquo_private(F x, F y, int *quo) {                   \
+    F ax = __builtin_elementwise_abs(x), ay = __builtin_elementwise_abs(y);    \
+    if (x != x || y != y || ax == (F)INFINITY || ay == (F)0) {                 \
+      *quo = 0;                                                                \
+      return (F)NAN;                                                           \
+    }                                                                          \
+    F rest = ay <= (F)(MAX) / (F)128 ? fmod(ax, (F)128 * ay) : ax;             \
+    F q = trunc(rest / ay);                                                    \
+    F r = fma(-q, ay, rest);                                                   \
+    while (r < (F)0) {                                                         \
+      q -= (F)1;                                                               \
+      r = fma(-q, ay, rest);                                                   \
+    }                                                                          \
+    while (r >= ay) {                                                          \
+      q += (F)1;                                                               \
+      r = fma(-q, ay, rest);                                                   \
+    }                                                                          \
+    /* Round to nearest, ties to the even quotient. */                         \
+    F other = ay - r;                                                          \
+    if (r > other || (r == other && ((int)q & 1))) {                           \
+      q += (F)1;                                                               \
+      r = -other;                                                              \
+    }                                                                          \
+    int bits = (int)q & 127;                                                   \
+    *quo = (x < (F)0) != (y < (F)0) ? -bits : bits;                            \
+    return __builtin_elementwise_copysign(r, x);                               \
+  }
+REMQUO_CORE(float, FLT_MAX)
+REMQUO_CORE(double, DBL_MAX)
+
+// lgamma_r: glibc's reentrant lgamma reports the sign of gamma.
+float glibc_lgammaf_r(float x, int *sign) __asm__("lgammaf_r");
+double glibc_lgamma_r(double x, int *sign) __asm__("lgamma_r");
+static OVERLOADABLE float lgamma_r_private(float x, int *sign) {
+  return glibc_lgammaf_r(x, sign);
+}
+static OVERLOADABLE double lgamma_r_private(double x, int *sign) {
+  return glibc_lgamma_r(x, sign);
+}
+
+// fract is x - floor(x), kept below 1 for tiny negative x; infinities give
+// a zero of their sign, NaN itself.
+#define FRACT_CORE(F, BELOW_ONE, SUFFIX)                                       \
+  static OVERLOADABLE F fract_private(F x, F *whole) {                         \
+    F fl = floor(x);                                                           \
+    *whole = fl;                                                               \
+    if (x != x)                                                                \
+      return x;                                                                \
+    if (__builtin_elementwise_abs(x) == (F)INFINITY)                           \
+      return __builtin_elementwise_copysign((F)0, x);                          \
+    return __builtin_elementwise_min(x - fl, (F)(BELOW_ONE));                  \
+  }                                                                            \
+  static OVERLOADABLE F frexp_private(F x, int *e) {                           \
+    return __builtin_frexp##SUFFIX(x, e);                                      \
+  }                                                                            \
+  static OVERLOADABLE F modf_private(F x, F *whole) {                          \
+    return __builtin_modf##SUFFIX(x, whole);                                   \
+  }                                                                            \
+  static OVERLOADABLE F sincos_private(F x, F *c) {                            \
+    *c = cos(x);                                                               \
+    return sin(x);                                                             \
+  }
+FRACT_CORE(float, 0x1.fffffep-1f, f)
+FRACT_CORE(double, 0x1.fffffffffffffp-1, )
+
+// Each function with a result through a pointer gets an overload per address
+// space the caller may pass; all go through the private-pointer core.
+#define OUT_SCALAR(F, NAME, OUT, AS)                                           \
+  OVERLOADABLE F NAME(F x, AS OUT *p) {                                        \
+    OUT o;                                                                     \
+    F r = NAME##_private(x, &o);                                               \
+    *p = o;                                                                    \
+    return r;                                                                  \
+  }
+#define OUT_VECTOR(F, NAME, OUT, AS, N)                                        \
+  OVERLOADABLE F##N NAME(F##N x, AS OUT##N *p) {                               \
+    F##N r;                                                                    \
+    OUT##N o;                                                                  \
+    for (int i = 0; i < N; ++i) {                                              \
+      OUT e;                                                                   \
+      r[i] = NAME##_private(x[i], &e);                                         \
+      o[i] = e;                                                                \
+    }                                                                          \
+    *p = o;                                                                    \
+    return r;                                                                  \
+  }
+#define OUT2_SCALAR(F, NAME, OUT, AS)                                          \
+  OVERLOADABLE F NAME(F x, F y, AS OUT *p) {                                   \
+    OUT o;                                                                     \
+    F r = NAME##_private(x, y, &o);                                            \
+    *p = o;                                                                    \
+    return r;                                                                  \
+  }
+#define OUT2_VECTOR(F, NAME, OUT, AS, N)                                       \
+  OVERLOADABLE F##N NAME(F##N x, F##N y, AS OUT##N *p) {                       \
+    F##N r;                                                                    \
+    OUT##N o;                                                                  \
+    for (int i = 0; i < N; ++i) {                                              \
+      OUT e;                                                                   \
+      r[i] = NAME##_private(x[i], y[i], &e);                                   \
+      o[i] = e;                                                                \
+    }                                                                          \
+    *p = o;                                                                    \
+    return r;                                                                  \
+  }
+#define OUT_ALL_WIDTHS(F, NAME, OUT, AS)                                       \
+  OUT_SCALAR(F, NAME, OUT, AS)                                                 \
+  FOR_EACH_VECTOR_WIDTH(OUT_VECTOR, F, NAME, OUT, AS)
+#define OUT2_ALL_WIDTHS(F, NAME, OUT, AS)                                      \
+  OUT2_SCALAR(F, NAME, OUT, AS)                                                \
+  FOR_EACH_VECTOR_WIDTH(OUT2_VECTOR, F, NAME, OUT, AS)
+#define OUT_FUNCTIONS(F, AS)                                                   \
+  OUT_ALL_WIDTHS(F, fract, F, AS)                                              \
+  OUT_ALL_WIDTHS(F, frexp, int, AS)                                            \
+  OUT_ALL_WIDTHS(F, modf, F, AS)                                               \
+  OUT_ALL_WIDTHS(F, sincos, F, AS)                                             \
+  OUT_ALL_WIDTHS(F, lgamma_r, int, AS)                                         \
+  OUT2_ALL_WIDTHS(F, remquo, int, AS)
+OUT_FUNCTIONS(float, __global)
+OUT_FUNCTIONS(float, __local)
+OUT_FUNCTIONS(float, __private)
+OUT_FUNCTIONS(double, __global)
+OUT_FUNCTIONS(double, __local)
+OUT_FUNCTIONS(double, __private)
+
+// half_ variants: at least 11 bits, which the full-precision ones give.
+OVERLOADABLE float half_divide(float x, float y) { return x / y; }
+WEFT_VECTORIZE_BINARY(float, half_divide, float)
+OVERLOADABLE float half_recip(float x) { return 1.0f / x; }
+WEFT_VECTORIZE_UNARY(float, half_recip, float)
+OVERLOADABLE float half_powr(float x, float y) { return powr(x, y); }
+WEFT_VECTORIZE_BINARY(float, half_powr, float)
+NATIVE_ALIAS(half_, exp10)
+NATIVE_ALIAS(half_, log10)
