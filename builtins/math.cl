@@ -107,7 +107,9 @@ WEFT_VECTORIZE_BINARY(float, native_divide, float)
 OVERLOADABLE float native_powr(float x, float y) { return __builtin_powf(x, y); }
 WEFT_VECTORIZE_BINARY(float, native_powr, float)
 
-OVERLOADABLE float exp10(float x) { return __builtin_exp2f(x * 3.32192809488736234787f); }
+// exp2(x * log2(10)) in float loses ~|x| ulps to the rounded product; pow in
+// double rounded once is exact to the float ulp.
+OVERLOADABLE float exp10(float x) { return (float)__builtin_pow(10.0, (double)x); }
 OVERLOADABLE double exp10(double x) { return __builtin_pow(10.0, x); }
 WEFT_VECTORIZE_UNARY(float, exp10, float)
 WEFT_VECTORIZE_UNARY(double, exp10, double)
@@ -255,6 +257,14 @@ OVERLOADABLE double rootn(double x, int n) {
   if (n == 0 || (x < 0.0 && (n & 1) == 0))
     return __builtin_nan("");
   double ax = __builtin_fabs(x);
+  // A subnormal x is scaled by 2^(|n|k), whose root 2^(+-k) is exact.
+  double unscale = 1.0;
+  int an = n < 0 ? -n : n;
+  if (ax < DBL_MIN && ax != 0.0 && an <= 600) {
+    int k = 600 / an;
+    ax = __builtin_ldexp(ax, an * k);
+    unscale = __builtin_ldexp(1.0, n > 0 ? -k : k);
+  }
   double r = __builtin_pow(ax, 1.0 / (double)n);
   if (ax >= DBL_MIN && ax < (double)INFINITY && r != 0.0 &&
       r < (double)INFINITY) {
@@ -262,6 +272,7 @@ OVERLOADABLE double rootn(double x, int n) {
     if (q < (double)INFINITY && q > 0.0)
       r -= r * (q - 1.0) / (double)n;
   }
+  r *= unscale;
   return (n & 1) ? __builtin_copysign(r, x) : r;
 }
 OVERLOADABLE float rootn(float x, int n) {
@@ -333,7 +344,7 @@ FOR_EACH_VECTOR_WIDTH(NAN_WITH_CODE, double, ulong, 0x7ff8000000000000ul,
     }                                                                          \
     int bits = (int)q & 127;                                                   \
     *quo = (x < (F)0) != (y < (F)0) ? -bits : bits;                            \
-    return __builtin_elementwise_copysign(r, x);                               \
+    return __builtin_elementwise_copysign((F)1, x) * r;                        \
   }
 REMQUO_CORE(float, FLT_MAX)
 REMQUO_CORE(double, DBL_MAX)
