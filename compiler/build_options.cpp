@@ -102,4 +102,26 @@ bool parseBuildOptions(const std::string &options, BuildOptions &result,
   return true;
 }
 
+bool parseLinkOptions(const std::string &options, LinkOptions &result,
+                      std::string &error) {
+  static const std::set<std::string> kMathOptions = {
+      "-cl-denorms-are-zero", "-cl-no-signed-zeros",
+      "-cl-unsafe-math-optimizations", "-cl-finite-math-only",
+      "-cl-fast-relaxed-math", "-cl-no-subgroup-ifp"};
+  std::vector<std::string> tokens;
+  if (!tokenize(options, tokens, error))
+    return false;
+  for (const std::string &token : tokens) {
+    if (token == "-create-library")
+      result.create_library = true;
+    else if (token == "-enable-link-options" || kMathOptions.count(token))
+      continue; // the math options were applied when compiling
+    else {
+      error = "unknown link option '" + token + "'";
+      return false;
+    }
+  }
+  return true;
+}
+
 } // namespace weft::compiler

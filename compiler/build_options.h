@@ -17,4 +17,13 @@ struct BuildOptions {
 bool parseBuildOptions(const std::string &options, BuildOptions &result,
                        std::string &error);
 
+struct LinkOptions {
+  bool create_library = false;
+  bool optimize = true;
+};
+
+// The options clLinkProgram accepts (spec 5.8.7).
+bool parseLinkOptions(const std::string &options, LinkOptions &result,
+                      std::string &error);
+
 } // namespace weft::compiler

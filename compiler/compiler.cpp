@@ -5,11 +5,15 @@
 #include "compiler/clang_frontend.h"
 #include "compiler/compiler_interface.h"
 #include "compiler/native_code.h"
+#include "compiler/scratch_directory.h"
 #include "compiler/shared_object_linker.h"
 #include "compiler/stack_sizes.h"
 #include "compiler/workgroup_function.h"
 
 #include <llvm/Bitcode/BitcodeReader.h>
+#include <llvm/Bitcode/BitcodeWriter.h>
+#include <llvm/IR/DiagnosticInfo.h>
+#include <llvm/IR/DiagnosticPrinter.h>
 #include <llvm/IR/CallingConv.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
@@ -112,7 +116,6 @@ public:
       result.log = "error: " + error + "\n";
       return result;
     }
-
     auto context = std::make_unique<llvm::LLVMContext>();
     FrontendResult frontend =
         compileOpenCLC(source, parsed, device.opencl_c_features,
@@ -122,32 +125,142 @@ public:
       result.status = BuildResult::Status::CompileError;
       return result;
     }
-    std::unique_ptr<llvm::Module> module = std::move(frontend.module);
+    finishExecutable(std::move(frontend.module), parsed.optimize, result);
+    return result;
+  }
 
+  CompileResult compileToBitcode(const std::string &source,
+                                 const std::string &options,
+                                 const std::vector<EmbeddedHeader> &headers,
+                                 const DeviceDescription &device) override {
+    CompileResult result;
+    BuildOptions parsed;
+    std::string error;
+    if (!parseBuildOptions(options, parsed, error)) {
+      result.status = CompileResult::Status::InvalidOptions;
+      result.log = "error: " + error + "\n";
+      return result;
+    }
+    // Clang reads included files from disk: the embedded headers go to a
+    // private directory searched before any -I of the application.
+    ScratchDirectory header_directory("weft-headers");
+    if (!headers.empty()) {
+      if (!header_directory.valid()) {
+        result.log = "error: cannot create a directory for the headers\n";
+        return result;
+      }
+      for (const EmbeddedHeader &header : headers)
+        if (!header_directory.write(header.include_name, header.source)) {
+          result.log = "error: cannot use the header name '" +
+                       header.include_name + "'\n";
+          return result;
+        }
+      parsed.frontend_arguments.insert(parsed.frontend_arguments.begin(),
+                                       {"-I", header_directory.path()});
+    }
+    llvm::LLVMContext context;
+    FrontendResult frontend = compileOpenCLC(
+        source, parsed, device.opencl_c_features, kFrontendCpu, context);
+    result.log = frontend.log;
+    if (!frontend.module)
+      return result;
+    result.bitcode = writeBitcode(*frontend.module);
+    result.status = CompileResult::Status::Success;
+    return result;
+  }
+
+  BuildResult linkBitcode(const std::vector<std::vector<unsigned char>> &objects,
+                          const std::string &options,
+                          const DeviceDescription &device,
+                          CompileResult &library) override {
+    BuildResult result;
+    LinkOptions parsed;
+    std::string error;
+    if (!parseLinkOptions(options, parsed, error)) {
+      result.status = BuildResult::Status::InvalidOptions;
+      result.log = "error: " + error + "\n";
+      return result;
+    }
+    auto context = std::make_unique<llvm::LLVMContext>();
+    std::unique_ptr<llvm::Module> linked;
+    for (const std::vector<unsigned char> &object : objects) {
+      llvm::StringRef bytes(reinterpret_cast<const char *>(object.data()),
+                            object.size());
+      auto module = llvm::parseBitcodeFile(
+          llvm::MemoryBufferRef(bytes, "program"), *context);
+      if (!module) {
+        result.status = BuildResult::Status::LinkError;
+        result.log += "error: cannot read a compiled program: " +
+                      llvm::toString(module.takeError()) + "\n";
+        return result;
+      }
+      if (!linked) {
+        linked = std::move(*module);
+        continue;
+      }
+      // Linker diagnostics (duplicate definitions, ...) go to the log.
+      std::string messages;
+      llvm::raw_string_ostream stream(messages);
+      context->setDiagnosticHandlerCallBack(
+          [](const llvm::DiagnosticInfo *info, void *out) {
+            llvm::DiagnosticPrinterRawOStream printer(
+                *static_cast<llvm::raw_string_ostream *>(out));
+            info->print(printer);
+            *static_cast<llvm::raw_string_ostream *>(out) << "\n";
+          },
+          &stream);
+      bool failed = llvm::Linker::linkModules(*linked, std::move(*module));
+      context->setDiagnosticHandlerCallBack(nullptr, nullptr);
+      if (failed) {
+        result.status = BuildResult::Status::LinkError;
+        result.log += "error: linking the programs failed: " + stream.str();
+        return result;
+      }
+    }
+    if (!linked) {
+      result.status = BuildResult::Status::LinkError;
+      result.log = "error: nothing to link\n";
+      return result;
+    }
+    if (parsed.create_library) {
+      library.bitcode = writeBitcode(*linked);
+      library.status = CompileResult::Status::Success;
+      result.status = BuildResult::Status::Success;
+      return result;
+    }
+    finishExecutable(std::move(linked), parsed.optimize, result);
+    return result;
+  }
+
+private:
+  // The rest of every build: inline, link the builtins, make the entry
+  // points, emit native code and link it into a shared object. `module`'s
+  // context must outlive the call.
+  void finishExecutable(std::unique_ptr<llvm::Module> module, bool optimize,
+                        BuildResult &result) {
+    std::string error;
     inlineIntoKernels(*module);
     if (!linkBuiltins(*module, error)) {
       result.status = BuildResult::Status::LinkError;
       result.log += error;
-      return result;
+      return;
     }
     setHostTarget(*module);
-
     result.global_variable_bytes = globalVariableBytes(*module);
     std::vector<KernelDescription> kernels;
     if (!buildWorkGroupFunctions(*module, kernels, error)) {
       result.status = BuildResult::Status::CompileError;
       result.log += "error: " + error + "\n";
-      return result;
+      return;
     }
     for (KernelDescription &k : kernels)
       k.preferred_work_group_multiple = preferredMultiple();
-
     std::vector<char> object;
-    if (!emitObject(*module, kernels, parsed.optimize, object, error) ||
+    if (!emitObject(*module, kernels, optimize, object, error) ||
         !linkSharedObject(object, result.shared_object, error)) {
       result.status = BuildResult::Status::LinkError;
       result.log += error;
-      return result;
+      return;
     }
     std::map<std::string, uint64_t> frames =
         readStackSizes(result.shared_object);
@@ -161,10 +274,15 @@ public:
     }
     result.kernels = std::move(kernels);
     result.status = BuildResult::Status::Success;
-    return result;
   }
 
-private:
+  static std::vector<unsigned char> writeBitcode(const llvm::Module &module) {
+    llvm::SmallVector<char, 0> buffer;
+    llvm::raw_svector_ostream stream(buffer);
+    llvm::WriteBitcodeToFile(module, stream);
+    return std::vector<unsigned char>(buffer.begin(), buffer.end());
+  }
+
   bool linkBuiltins(llvm::Module &module, std::string &error) {
     auto builtins = llvm::getLazyBitcodeModule(builtins_->getMemBufferRef(),
                                                module.getContext());

@@ -81,6 +81,21 @@ inline std::string workItemEntrySymbol(const std::string &kernel) {
   return "__weft_item_" + kernel;
 }
 
+// The result of clCompileProgram, or of clLinkProgram with -create-library:
+// LLVM bitcode, linked into an executable later.
+struct CompileResult {
+  enum class Status { Success, InvalidOptions, CompileError, LinkError };
+  Status status = Status::CompileError;
+  std::string log;
+  std::vector<unsigned char> bitcode; // set on success
+};
+
+// An embedded header of clCompileProgram: the name #include uses.
+struct EmbeddedHeader {
+  std::string include_name;
+  std::string source;
+};
+
 struct BuildResult {
   enum class Status { Success, InvalidOptions, CompileError, LinkError };
   Status status = Status::CompileError;
@@ -102,6 +117,18 @@ public:
   // Checks options without compiling (for CL_INVALID_BUILD_OPTIONS).
   virtual bool validateOptions(const std::string &options,
                                std::string &error) = 0;
+  // clCompileProgram: source to bitcode, with its embedded headers.
+  virtual CompileResult compileToBitcode(const std::string &source,
+                                         const std::string &options,
+                                         const std::vector<EmbeddedHeader> &headers,
+                                         const DeviceDescription &device) = 0;
+  // clLinkProgram: links compiled objects and libraries; with
+  // -create-library the result is bitcode again (in `library`), otherwise a
+  // shared object as from buildFromSource.
+  virtual BuildResult linkBitcode(
+      const std::vector<std::vector<unsigned char>> &objects,
+      const std::string &options, const DeviceDescription &device,
+      CompileResult &library) = 0;
 };
 
 } // namespace weft::compiler

@@ -78,8 +78,9 @@ bool checkResolvable(const llvm::Module &module, std::string &error) {
     std::string name = f.getName().str();
     if (llvm::sys::DynamicLibrary::SearchForAddressOfSymbol(name))
       continue;
-    error += "error: the builtin function '" + llvm::demangle(name) +
-             "' is not implemented by Weft yet\n";
+    error += "error: '" + llvm::demangle(name) +
+             "' is called but defined nowhere: neither the program nor "
+             "Weft's builtin library provides it\n";
   }
   return error.empty();
 }

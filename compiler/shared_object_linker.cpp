@@ -1,5 +1,7 @@
 #include "compiler/shared_object_linker.h"
 
+#include "compiler/scratch_directory.h"
+
 #include <lld/Common/Driver.h>
 #include <llvm/Support/raw_ostream.h>
 
@@ -46,41 +48,12 @@ const std::vector<std::string> &runtimeLibraries() {
   return libraries;
 }
 
-// A private directory for the linker's input and output files, removed with
-// its contents when the link is over.
-class ScratchDirectory {
-public:
-  ScratchDirectory() {
-    const char *base = std::getenv("TMPDIR");
-    std::string pattern = std::string(base && *base ? base : "/tmp") +
-                          "/weft-link-XXXXXX";
-    if (mkdtemp(pattern.data()))
-      path_ = pattern;
-  }
-  ~ScratchDirectory() {
-    if (path_.empty())
-      return;
-    for (const std::string &file : files_)
-      unlink(file.c_str());
-    rmdir(path_.c_str());
-  }
-  bool valid() const { return !path_.empty(); }
-  std::string file(const char *name) {
-    files_.push_back(path_ + "/" + name);
-    return files_.back();
-  }
-
-private:
-  std::string path_;
-  std::vector<std::string> files_;
-};
-
 } // namespace
 
 bool linkSharedObject(const std::vector<char> &object,
                       std::vector<unsigned char> &shared_object,
                       std::string &error) {
-  ScratchDirectory scratch;
+  ScratchDirectory scratch("weft-link");
   if (!scratch.valid()) {
     error = "error: cannot create a temporary directory for linking\n";
     return false;

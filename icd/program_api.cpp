@@ -227,6 +227,75 @@ CL_API_ENTRY cl_int CL_API_CALL clGetProgramBuildInfo(
   }
 }
 
+CL_API_ENTRY cl_int CL_API_CALL clCompileProgram(
+    cl_program handle, cl_uint num_devices, const cl_device_id *devices,
+    const char *options, cl_uint num_input_headers,
+    const cl_program *input_headers, const char **header_include_names,
+    void(CL_CALLBACK *pfn_notify)(cl_program, void *), void *user_data) {
+  Program *program = Program::fromHandle(handle);
+  if (!program)
+    return CL_INVALID_PROGRAM;
+  if (cl_int err = checkDevices(*program, num_devices, devices))
+    return err;
+  if ((num_input_headers == 0) != (input_headers == nullptr) ||
+      (num_input_headers == 0) != (header_include_names == nullptr))
+    return CL_INVALID_VALUE;
+  if (!pfn_notify && user_data)
+    return CL_INVALID_VALUE;
+  std::vector<compiler::EmbeddedHeader> headers;
+  for (cl_uint i = 0; i < num_input_headers; ++i) {
+    Program *header = Program::fromHandle(input_headers[i]);
+    if (!header)
+      return CL_INVALID_PROGRAM;
+    if (!header_include_names[i])
+      return CL_INVALID_VALUE;
+    headers.push_back({header_include_names[i], header->source()});
+  }
+  cl_int result = program->compile(options ? options : "", headers);
+  if (pfn_notify && result != CL_INVALID_OPERATION)
+    pfn_notify(program, user_data);
+  return result;
+}
+
+CL_API_ENTRY cl_program CL_API_CALL clLinkProgram(
+    cl_context context_handle, cl_uint num_devices, const cl_device_id *devices,
+    const char *options, cl_uint num_input_programs,
+    const cl_program *input_programs,
+    void(CL_CALLBACK *pfn_notify)(cl_program, void *), void *user_data,
+    cl_int *errcode_ret) {
+  Context *context = Context::fromHandle(context_handle);
+  if (!context) {
+    setError(errcode_ret, CL_INVALID_CONTEXT);
+    return nullptr;
+  }
+  if ((num_devices == 0) != (devices == nullptr) || num_input_programs == 0 ||
+      !input_programs || (!pfn_notify && user_data)) {
+    setError(errcode_ret, CL_INVALID_VALUE);
+    return nullptr;
+  }
+  for (cl_uint i = 0; i < num_devices; ++i)
+    if (!Device::fromHandle(devices[i]) || !context->hasDevice(devices[i])) {
+      setError(errcode_ret, CL_INVALID_DEVICE);
+      return nullptr;
+    }
+  std::vector<Program *> inputs;
+  for (cl_uint i = 0; i < num_input_programs; ++i) {
+    Program *input = Program::fromHandle(input_programs[i]);
+    if (!input || &input->context() != context) {
+      setError(errcode_ret, CL_INVALID_PROGRAM);
+      return nullptr;
+    }
+    inputs.push_back(input);
+  }
+  cl_int error = CL_SUCCESS;
+  Program *program =
+      Program::link(*context, inputs, options ? options : "", error);
+  setError(errcode_ret, error);
+  if (program && pfn_notify)
+    pfn_notify(program, user_data);
+  return program;
+}
+
 CL_API_ENTRY cl_int CL_API_CALL clUnloadCompiler(void) { return CL_SUCCESS; }
 
 CL_API_ENTRY cl_int CL_API_CALL clUnloadPlatformCompiler(cl_platform_id) {

@@ -192,7 +192,7 @@ CL_API_ENTRY cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel kernel,
   return Kernel::fromHandle(kernel) ? CL_INVALID_OPERATION : CL_INVALID_KERNEL;
 }
 
-// --- Programs from IL, built-in kernels; separate compilation. ---
+// --- Programs from IL and built-in kernels. ---
 CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithIL(cl_context context,
                                                           const void *, size_t,
                                                           cl_int *errcode_ret) {
@@ -205,20 +205,6 @@ CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBuiltInKernels(
     cl_int *errcode_ret) {
   // CL_DEVICE_BUILT_IN_KERNELS is empty: no name can be valid.
   return failWith<_cl_program>(errcode_ret, contextOr(context, CL_INVALID_VALUE));
-}
-CL_API_ENTRY cl_int CL_API_CALL clCompileProgram(
-    cl_program program, cl_uint, const cl_device_id *, const char *, cl_uint,
-    const cl_program *, const char **,
-    void(CL_CALLBACK *)(cl_program, void *), void *) {
-  return Program::fromHandle(program) ? CL_INVALID_OPERATION
-                                      : CL_INVALID_PROGRAM;
-}
-CL_API_ENTRY cl_program CL_API_CALL clLinkProgram(
-    cl_context context, cl_uint, const cl_device_id *, const char *, cl_uint,
-    const cl_program *, void(CL_CALLBACK *)(cl_program, void *), void *,
-    cl_int *errcode_ret) {
-  return failWith<_cl_program>(errcode_ret,
-                               contextOr(context, CL_INVALID_OPERATION));
 }
 CL_API_ENTRY cl_int CL_API_CALL clSetProgramReleaseCallback(
     cl_program program, void(CL_CALLBACK *)(cl_program, void *), void *) {

@@ -59,7 +59,21 @@ Program::Program(Context &context, std::string source)
 Program::Program(Context &context, ProgramImage image,
                  std::vector<unsigned char> binary)
     : context_(&context), from_binary_(true), binary_image_(std::move(image)),
-      given_binary_(std::move(binary)) {}
+      given_binary_(std::move(binary)) {
+  switch (binary_image_.kind) {
+  case ProgramImageKind::Executable:
+    binary_type_ = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+    break;
+  case ProgramImageKind::CompiledObject:
+    binary_type_ = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
+    bitcode_ = binary_image_.bitcode;
+    break;
+  case ProgramImageKind::Library:
+    binary_type_ = CL_PROGRAM_BINARY_TYPE_LIBRARY;
+    bitcode_ = binary_image_.bitcode;
+    break;
+  }
+}
 
 cl_int Program::build(const std::string &options) {
   {
@@ -70,6 +84,13 @@ cl_int Program::build(const std::string &options) {
     options_ = options;
   }
   if (from_binary_) {
+    // Only an executable binary can be built; objects and libraries are
+    // for clLinkProgram (spec).
+    if (binary_image_.kind != ProgramImageKind::Executable)
+      return finishBuild(CL_INVALID_BINARY,
+                         "error: a compiled object or library binary must be "
+                         "linked with clLinkProgram\n",
+                         nullptr);
     std::string error;
     auto executable = instantiate(binary_image_, given_binary_, error);
     if (!executable)
@@ -152,7 +173,108 @@ cl_int Program::finishBuild(cl_int status, std::string log,
   log_ = std::move(log);
   status_ = status == CL_SUCCESS ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
   executable_ = std::move(executable);
+  if (executable_)
+    binary_type_ = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+  else if (!from_binary_)
+    binary_type_ = CL_PROGRAM_BINARY_TYPE_NONE;
+  if (executable_ || !from_binary_)
+    bitcode_.clear();
   return status;
+}
+
+cl_int Program::compile(const std::string &options,
+                        const std::vector<compiler::EmbeddedHeader> &headers) {
+  if (from_binary_ || source_.empty())
+    return CL_INVALID_OPERATION; // no source to compile
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (status_ == CL_BUILD_IN_PROGRESS || hasKernels())
+      return CL_INVALID_OPERATION;
+    status_ = CL_BUILD_IN_PROGRESS;
+    options_ = options;
+  }
+  std::string error;
+  compiler::Compiler *compiler = loadCompiler(error);
+  if (!compiler)
+    return finishBuild(CL_COMPILER_NOT_AVAILABLE, "error: " + error + "\n",
+                       nullptr);
+  compiler::CompileResult result = compiler->compileToBitcode(
+      source_, options, headers, context_->device().compilerDescription());
+  cl_int status = CL_SUCCESS;
+  if (result.status == compiler::CompileResult::Status::InvalidOptions)
+    status = CL_INVALID_COMPILER_OPTIONS;
+  else if (result.status != compiler::CompileResult::Status::Success)
+    status = CL_COMPILE_PROGRAM_FAILURE;
+  finishBuild(status, result.log, nullptr);
+  if (status == CL_SUCCESS) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    binary_type_ = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
+    bitcode_ = std::move(result.bitcode);
+  }
+  return status;
+}
+
+bool Program::bitcode(std::vector<unsigned char> &out) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (bitcode_.empty())
+    return false;
+  out = bitcode_;
+  return true;
+}
+
+Program *Program::link(Context &context, const std::vector<Program *> &inputs,
+                       const std::string &options, cl_int &error) {
+  std::vector<std::vector<unsigned char>> objects(inputs.size());
+  for (size_t i = 0; i < inputs.size(); ++i)
+    if (!inputs[i]->bitcode(objects[i])) {
+      error = CL_INVALID_OPERATION;
+      return nullptr;
+    }
+  std::string why;
+  compiler::Compiler *compiler = loadCompiler(why);
+  if (!compiler) {
+    error = CL_LINKER_NOT_AVAILABLE;
+    return nullptr;
+  }
+  const Device &device = context.device();
+  compiler::CompileResult library;
+  compiler::BuildResult result = compiler->linkBitcode(
+      objects, options, device.compilerDescription(), library);
+  if (result.status == compiler::BuildResult::Status::InvalidOptions) {
+    error = CL_INVALID_LINKER_OPTIONS;
+    return nullptr;
+  }
+  auto *program = new (std::nothrow) Program(context, std::string());
+  if (!program) {
+    error = CL_OUT_OF_HOST_MEMORY;
+    return nullptr;
+  }
+  program->options_ = options;
+  if (result.status != compiler::BuildResult::Status::Success) {
+    program->finishBuild(CL_LINK_PROGRAM_FAILURE, result.log, nullptr);
+    error = CL_LINK_PROGRAM_FAILURE;
+    return program;
+  }
+  if (library.status == compiler::CompileResult::Status::Success) {
+    program->finishBuild(CL_SUCCESS, result.log, nullptr);
+    program->binary_type_ = CL_PROGRAM_BINARY_TYPE_LIBRARY;
+    program->bitcode_ = std::move(library.bitcode);
+    error = CL_SUCCESS;
+    return program;
+  }
+  ProgramImage image;
+  image.target = device.codeTarget();
+  image.build_options = options;
+  image.build_log = result.log;
+  image.kernels = std::move(result.kernels);
+  image.shared_object = std::move(result.shared_object);
+  image.global_variable_bytes = result.global_variable_bytes;
+  std::vector<unsigned char> binary = serializeProgramImage(image);
+  auto executable = instantiate(image, std::move(binary), why);
+  error = executable ? CL_SUCCESS : CL_LINK_PROGRAM_FAILURE;
+  program->finishBuild(error, executable ? result.log : result.log + why,
+                       std::move(executable));
+  return program;
 }
 
 cl_build_status Program::buildStatus() const {
@@ -172,14 +294,24 @@ std::string Program::buildOptions() const {
 
 cl_program_binary_type Program::binaryType() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return executable_ || from_binary_ ? CL_PROGRAM_BINARY_TYPE_EXECUTABLE
-                                     : CL_PROGRAM_BINARY_TYPE_NONE;
+  return binary_type_;
 }
 
 std::vector<unsigned char> Program::binary() const {
   std::lock_guard<std::mutex> lock(mutex_);
   if (executable_)
     return executable_->binary;
+  if (!bitcode_.empty()) {
+    ProgramImage image;
+    image.kind = binary_type_ == CL_PROGRAM_BINARY_TYPE_LIBRARY
+                     ? ProgramImageKind::Library
+                     : ProgramImageKind::CompiledObject;
+    image.bitcode = bitcode_;
+    image.target = context_->device().codeTarget();
+    image.build_options = options_;
+    image.build_log = log_;
+    return serializeProgramImage(image);
+  }
   return from_binary_ ? given_binary_ : std::vector<unsigned char>();
 }
 

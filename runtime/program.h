@@ -48,6 +48,21 @@ public:
   // or CL_INVALID_OPERATION (kernels are attached or a build is running).
   cl_int build(const std::string &options);
 
+  // clCompileProgram: source (with embedded headers) to a compiled object.
+  // Returns CL_SUCCESS, CL_COMPILE_PROGRAM_FAILURE,
+  // CL_INVALID_COMPILER_OPTIONS, CL_COMPILER_NOT_AVAILABLE or
+  // CL_INVALID_OPERATION.
+  cl_int compile(const std::string &options,
+                 const std::vector<compiler::EmbeddedHeader> &headers);
+
+  // clLinkProgram: a new program from compiled objects and libraries.
+  // `error` is CL_SUCCESS, CL_LINK_PROGRAM_FAILURE (the program is still
+  // returned, with the log), CL_INVALID_LINKER_OPTIONS,
+  // CL_LINKER_NOT_AVAILABLE or CL_INVALID_OPERATION (an input is not
+  // compiled); null for the last three.
+  static Program *link(Context &context, const std::vector<Program *> &inputs,
+                       const std::string &options, cl_int &error);
+
   cl_build_status buildStatus() const;
   std::string buildLog() const;
   std::string buildOptions() const;
@@ -66,6 +81,8 @@ private:
                          std::shared_ptr<ProgramExecutable> &executable);
   cl_int finishBuild(cl_int status, std::string log,
                      std::shared_ptr<ProgramExecutable> executable);
+  // The bitcode of a compiled object or library, if this is one.
+  bool bitcode(std::vector<unsigned char> &out) const;
 
   Ref<Context> context_;
   const std::string source_;
@@ -80,6 +97,8 @@ private:
   std::string log_;                        // guarded by mutex_
   std::string options_;                    // guarded by mutex_
   std::shared_ptr<const ProgramExecutable> executable_; // by mutex_
+  cl_program_binary_type binary_type_ = CL_PROGRAM_BINARY_TYPE_NONE; // by mutex_
+  std::vector<unsigned char> bitcode_; // compiled object or library, by mutex_
 };
 
 } // namespace weft

@@ -18,7 +18,7 @@ using compiler::KernelDescription;
 
 constexpr char kMagic[8] = {'W', 'E', 'F', 'T', 'P', 'R', 'G', '\0'};
 // Bump when the payload layout or the launch ABI changes.
-constexpr uint32_t kFormatVersion = 4;
+constexpr uint32_t kFormatVersion = 5;
 
 struct Header {
   char magic[8];
@@ -198,6 +198,8 @@ uint64_t checksum(const unsigned char *data, size_t size) {
 std::vector<unsigned char> serializeProgramImage(const ProgramImage &image) {
   Writer w;
   w.scalar(Header{});
+  w.scalar(static_cast<uint32_t>(image.kind));
+  w.bytes(image.bitcode.data(), image.bitcode.size());
   w.string(image.target);
   w.string(image.build_options);
   w.string(image.build_log);
@@ -241,6 +243,13 @@ bool parseProgramImage(const unsigned char *data, size_t size,
     return false;
   }
   Reader r(data + sizeof(header), header.payload_size);
+  uint32_t kind = r.scalar<uint32_t>();
+  image.kind = static_cast<ProgramImageKind>(kind);
+  image.bitcode = r.bytes();
+  if (!r.ok() || kind > static_cast<uint32_t>(ProgramImageKind::Library)) {
+    why = "malformed program binary";
+    return false;
+  }
   image.target = r.string();
   image.build_options = r.string();
   image.build_log = r.string();
@@ -255,8 +264,19 @@ bool parseProgramImage(const unsigned char *data, size_t size,
     if (!readKernel(r, k, why))
       return false;
   image.shared_object = r.bytes();
-  if (!r.ok() || !r.atEnd() || !isHostSharedObject(image.shared_object)) {
-    why = "the program binary holds no x86-64 shared object";
+  if (!r.ok() || !r.atEnd()) {
+    why = "malformed program binary";
+    return false;
+  }
+  if (image.kind == ProgramImageKind::Executable) {
+    if (!isHostSharedObject(image.shared_object)) {
+      why = "the program binary holds no x86-64 shared object";
+      return false;
+    }
+  } else if (image.bitcode.size() < 4 || image.bitcode[0] != 'B' ||
+             image.bitcode[1] != 'C' || image.bitcode[2] != 0xc0 ||
+             image.bitcode[3] != 0xde) {
+    why = "the program binary holds no LLVM bitcode";
     return false;
   }
   return true;

@@ -15,7 +15,13 @@
 
 namespace weft {
 
+// What a binary holds: native code, or bitcode from clCompileProgram or a
+// library from clLinkProgram -create-library.
+enum class ProgramImageKind : uint32_t { Executable, CompiledObject, Library };
+
 struct ProgramImage {
+  ProgramImageKind kind = ProgramImageKind::Executable;
+  std::vector<unsigned char> bitcode; // compiled objects and libraries
   // The CPU the code was generated for (Device::codeTarget()): a binary
   // only loads on a device with the same one.
   std::string target;

@@ -216,3 +216,89 @@ TEST_CASE_METHOD(WeftFixture, "programs loaded at the same time keep their own c
     clReleaseKernel(k);
   clReleaseMemObject(out);
 }
+
+TEST_CASE_METHOD(WeftFixture, "separate compilation: headers, objects, libraries",
+                 "[api][binary]") {
+  auto source = [this](const char *text) {
+    cl_int err;
+    cl_program p = clCreateProgramWithSource(context, 1, &text, nullptr, &err);
+    REQUIRE(err == CL_SUCCESS);
+    return p;
+  };
+  cl_program header = source("#define TWICE(x) ((x) * 2)\n");
+  cl_program helper = source("#include \"lib/twice.h\"\n"
+                             "int twice(int x) { return TWICE(x); }\n");
+  cl_program main_unit = source("int twice(int x);\n"
+                                "kernel void k(global int *p) {\n"
+                                "  p[get_global_id(0)] = twice(p[get_global_id(0)]);\n"
+                                "}\n");
+  const char *name = "lib/twice.h";
+  REQUIRE(clCompileProgram(helper, 1, &device, "", 1, &header, &name, nullptr,
+                           nullptr) == CL_SUCCESS);
+  REQUIRE(clCompileProgram(main_unit, 1, &device, "", 0, nullptr, nullptr,
+                           nullptr, nullptr) == CL_SUCCESS);
+  cl_program_binary_type type;
+  clGetProgramBuildInfo(helper, device, CL_PROGRAM_BINARY_TYPE, sizeof(type),
+                        &type, nullptr);
+  CHECK(type == CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT);
+  cl_int err;
+  // Without the header the helper does not compile, with a log.
+  cl_program lonely = source("#include \"lib/twice.h\"\nint f(int x) { return TWICE(x); }\n");
+  CHECK(clCompileProgram(lonely, 1, &device, "", 0, nullptr, nullptr, nullptr,
+                         nullptr) == CL_COMPILE_PROGRAM_FAILURE);
+  clReleaseProgram(lonely);
+
+  // A library made of the helper, then linked with the kernel's object,
+  // whose binary went through clCreateProgramWithBinary on the way.
+  cl_program library = clLinkProgram(context, 1, &device, "-create-library", 1,
+                                     &helper, nullptr, nullptr, &err);
+  REQUIRE(err == CL_SUCCESS);
+  clGetProgramBuildInfo(library, device, CL_PROGRAM_BINARY_TYPE, sizeof(type),
+                        &type, nullptr);
+  CHECK(type == CL_PROGRAM_BINARY_TYPE_LIBRARY);
+  std::vector<unsigned char> object_binary = programBinary(main_unit);
+  cl_int status;
+  cl_program reloaded = fromBinary(*this, object_binary, status, err);
+  REQUIRE(err == CL_SUCCESS);
+  CHECK(clBuildProgram(reloaded, 1, &device, nullptr, nullptr, nullptr) ==
+        CL_INVALID_BINARY);
+  cl_program inputs[2] = {reloaded, library};
+  cl_program linked =
+      clLinkProgram(context, 1, &device, "", 2, inputs, nullptr, nullptr, &err);
+  REQUIRE(err == CL_SUCCESS);
+  cl_kernel k = clCreateKernel(linked, "k", &err);
+  REQUIRE(err == CL_SUCCESS);
+  int values[4] = {1, 2, 3, 4};
+  cl_mem data = buffer(sizeof(values), values);
+  REQUIRE(clSetKernelArg(k, 0, sizeof(data), &data) == CL_SUCCESS);
+  size_t global = 4;
+  REQUIRE(clEnqueueNDRangeKernel(queue, k, 1, nullptr, &global, nullptr, 0,
+                                 nullptr, nullptr) == CL_SUCCESS);
+  REQUIRE(clEnqueueReadBuffer(queue, data, CL_TRUE, 0, sizeof(values), values,
+                              0, nullptr, nullptr) == CL_SUCCESS);
+  CHECK(values[0] == 2);
+  CHECK(values[3] == 8);
+
+  // An unresolved function fails the link but still returns a program
+  // whose log explains; bad options and uncompiled inputs are refused.
+  cl_program failed = clLinkProgram(context, 1, &device, "", 1, &main_unit,
+                                    nullptr, nullptr, &err);
+  CHECK(err == CL_LINK_PROGRAM_FAILURE);
+  REQUIRE(failed != nullptr);
+  char log[4096] = {};
+  clGetProgramBuildInfo(failed, device, CL_PROGRAM_BUILD_LOG, sizeof(log), log,
+                        nullptr);
+  CHECK(std::string(log).find("twice") != std::string::npos);
+  CHECK(clLinkProgram(context, 1, &device, "-no-such-option", 1, &helper,
+                      nullptr, nullptr, &err) == nullptr);
+  CHECK(err == CL_INVALID_LINKER_OPTIONS);
+  CHECK(clLinkProgram(context, 1, &device, "", 1, &header, nullptr, nullptr,
+                      &err) == nullptr);
+  CHECK(err == CL_INVALID_OPERATION);
+
+  clReleaseProgram(failed);
+  clReleaseMemObject(data);
+  clReleaseKernel(k);
+  for (cl_program p : {linked, reloaded, library, main_unit, helper, header})
+    clReleaseProgram(p);
+}
