@@ -83,7 +83,7 @@ static float half_bits_to_float(ushort h) {
 enum weft_rounding { ROUND_TE, ROUND_TZ, ROUND_TP, ROUND_TN };
 
 // Rounds straight from double so double sources are rounded only once (a
-// float sources converts to double exactly).
+// float source converts to double exactly).
 static ushort double_to_half_bits(double x, enum weft_rounding mode) {
   ulong bits = as_ulong(x);
   ushort sign = (ushort)((bits >> 48) & 0x8000);
