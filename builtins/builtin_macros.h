@@ -3,6 +3,23 @@
 #pragma once
 #define OVERLOADABLE __attribute__((overloadable))
 
+// Instantiate M(args..., N) for the scalar (N empty) and every vector width,
+// or for the vector widths only.
+#define FOR_EACH_WIDTH(M, ...)                                                 \
+  M(__VA_ARGS__, )                                                             \
+  M(__VA_ARGS__, 2)                                                            \
+  M(__VA_ARGS__, 3)                                                            \
+  M(__VA_ARGS__, 4)                                                            \
+  M(__VA_ARGS__, 8)                                                            \
+  M(__VA_ARGS__, 16)
+
+#define FOR_EACH_VECTOR_WIDTH(M, ...)                                          \
+  M(__VA_ARGS__, 2)                                                            \
+  M(__VA_ARGS__, 3)                                                            \
+  M(__VA_ARGS__, 4)                                                            \
+  M(__VA_ARGS__, 8)                                                            \
+  M(__VA_ARGS__, 16)
+
 // Applies a scalar function element by element to vectors of 2..16.
 #define WEFT_VECTORIZE_UNARY(RET, NAME, ARG)                                   \
   OVERLOADABLE RET##2 NAME(ARG##2 x) { return (RET##2)(NAME(x.lo), NAME(x.hi)); } \

@@ -3,22 +3,6 @@
 // also apply to scalars; a vector comparison inside ?: selects per element.
 #include "builtin_macros.h"
 
-// N is empty for the scalar overload.
-#define FOR_EACH_WIDTH(M, ...)                                                 \
-  M(__VA_ARGS__, )                                                             \
-  M(__VA_ARGS__, 2)                                                            \
-  M(__VA_ARGS__, 3)                                                            \
-  M(__VA_ARGS__, 4)                                                            \
-  M(__VA_ARGS__, 8)                                                            \
-  M(__VA_ARGS__, 16)
-
-#define FOR_EACH_VECTOR_WIDTH(M, ...)                                          \
-  M(__VA_ARGS__, 2)                                                            \
-  M(__VA_ARGS__, 3)                                                            \
-  M(__VA_ARGS__, 4)                                                            \
-  M(__VA_ARGS__, 8)                                                            \
-  M(__VA_ARGS__, 16)
-
 // F is float or double.
 #define COMMON(F, N)                                                           \
   OVERLOADABLE F##N max(F##N x, F##N y) {                                      \

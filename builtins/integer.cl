@@ -3,22 +3,6 @@
 // and vectors alike; the bit-counting and widening ones go element by element.
 #include "builtin_macros.h"
 
-// N is empty for the scalar overload.
-#define FOR_EACH_WIDTH(M, ...)                                                 \
-  M(__VA_ARGS__, )                                                             \
-  M(__VA_ARGS__, 2)                                                            \
-  M(__VA_ARGS__, 3)                                                            \
-  M(__VA_ARGS__, 4)                                                            \
-  M(__VA_ARGS__, 8)                                                            \
-  M(__VA_ARGS__, 16)
-
-#define FOR_EACH_VECTOR_WIDTH(M, ...)                                          \
-  M(__VA_ARGS__, 2)                                                            \
-  M(__VA_ARGS__, 3)                                                            \
-  M(__VA_ARGS__, 4)                                                            \
-  M(__VA_ARGS__, 8)                                                            \
-  M(__VA_ARGS__, 16)
-
 // T is the type, UT its unsigned counterpart, BITS its element width.
 // Scalar char and short arithmetic is done in int and narrowed on return,
 // hence the typed temporaries.

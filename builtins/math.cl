@@ -117,13 +117,6 @@ WEFT_VECTORIZE_UNARY(double, exp10, double)
 // ---------------------------------------------------------------------------
 // The rest of the OpenCL C 3.0 math list.
 
-#define FOR_EACH_VECTOR_WIDTH(M, ...)                                          \
-  M(__VA_ARGS__, 2)                                                            \
-  M(__VA_ARGS__, 3)                                                            \
-  M(__VA_ARGS__, 4)                                                            \
-  M(__VA_ARGS__, 8)                                                            \
-  M(__VA_ARGS__, 16)
-
 // Float forms evaluated in double and rounded once are within an ulp.
 #define FLOAT_VIA_DOUBLE_UNARY(NAME)                                           \
   OVERLOADABLE float NAME(float x) { return (float)NAME((double)x); }          \

@@ -5,22 +5,6 @@
 // expression serves both.
 #include "builtin_macros.h"
 
-// N is empty for the scalar overload.
-#define FOR_EACH_WIDTH(M, ...)                                                 \
-  M(__VA_ARGS__, )                                                             \
-  M(__VA_ARGS__, 2)                                                            \
-  M(__VA_ARGS__, 3)                                                            \
-  M(__VA_ARGS__, 4)                                                            \
-  M(__VA_ARGS__, 8)                                                            \
-  M(__VA_ARGS__, 16)
-
-#define FOR_EACH_VECTOR_WIDTH(M, ...)                                          \
-  M(__VA_ARGS__, 2)                                                            \
-  M(__VA_ARGS__, 3)                                                            \
-  M(__VA_ARGS__, 4)                                                            \
-  M(__VA_ARGS__, 8)                                                            \
-  M(__VA_ARGS__, 16)
-
 // Comparisons. IT is the result integer type of the element width.
 #define COMPARE(F, IT, N)                                                      \
   OVERLOADABLE IT##N isequal(F##N x, F##N y) { return x == y; }                \

@@ -31,19 +31,19 @@
   SHUFFLE(T, U, N, 16)
 
 // U is the unsigned integer type with T's element size.
-#define FOR_EACH_WIDTH(T, U)                                                   \
+#define FOR_EACH_SOURCE_WIDTH(T, U)                                                   \
   FOR_EACH_MASK_WIDTH(T, U, 2)                                                 \
   FOR_EACH_MASK_WIDTH(T, U, 4)                                                 \
   FOR_EACH_MASK_WIDTH(T, U, 8)                                                 \
   FOR_EACH_MASK_WIDTH(T, U, 16)
 
-FOR_EACH_WIDTH(char, uchar)
-FOR_EACH_WIDTH(uchar, uchar)
-FOR_EACH_WIDTH(short, ushort)
-FOR_EACH_WIDTH(ushort, ushort)
-FOR_EACH_WIDTH(int, uint)
-FOR_EACH_WIDTH(uint, uint)
-FOR_EACH_WIDTH(long, ulong)
-FOR_EACH_WIDTH(ulong, ulong)
-FOR_EACH_WIDTH(float, uint)
-FOR_EACH_WIDTH(double, ulong)
+FOR_EACH_SOURCE_WIDTH(char, uchar)
+FOR_EACH_SOURCE_WIDTH(uchar, uchar)
+FOR_EACH_SOURCE_WIDTH(short, ushort)
+FOR_EACH_SOURCE_WIDTH(ushort, ushort)
+FOR_EACH_SOURCE_WIDTH(int, uint)
+FOR_EACH_SOURCE_WIDTH(uint, uint)
+FOR_EACH_SOURCE_WIDTH(long, ulong)
+FOR_EACH_SOURCE_WIDTH(ulong, ulong)
+FOR_EACH_SOURCE_WIDTH(float, uint)
+FOR_EACH_SOURCE_WIDTH(double, ulong)
