@@ -100,11 +100,6 @@ public:
   explicit ClangCompiler(std::unique_ptr<llvm::MemoryBuffer> builtins)
       : builtins_(std::move(builtins)) {}
 
-  bool validateOptions(const std::string &options, std::string &error) override {
-    BuildOptions parsed;
-    return parseBuildOptions(options, parsed, error);
-  }
-
   BuildResult buildFromSource(const std::string &source,
                               const std::string &options,
                               const DeviceDescription &device) override {

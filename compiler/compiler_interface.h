@@ -114,9 +114,6 @@ public:
   virtual BuildResult buildFromSource(const std::string &source,
                                       const std::string &options,
                                       const DeviceDescription &device) = 0;
-  // Checks options without compiling (for CL_INVALID_BUILD_OPTIONS).
-  virtual bool validateOptions(const std::string &options,
-                               std::string &error) = 0;
   // clCompileProgram: source to bitcode, with its embedded headers.
   virtual CompileResult compileToBitcode(const std::string &source,
                                          const std::string &options,

@@ -49,6 +49,19 @@ std::shared_ptr<ProgramExecutable> instantiate(const ProgramImage &image,
   return executable;
 }
 
+// What a successful build from source or link is stored and returned as.
+ProgramImage executableImage(const Device &device, const std::string &options,
+                             compiler::BuildResult &result) {
+  ProgramImage image;
+  image.target = device.codeTarget();
+  image.build_options = options;
+  image.build_log = result.log;
+  image.kernels = std::move(result.kernels);
+  image.shared_object = std::move(result.shared_object);
+  image.global_variable_bytes = result.global_variable_bytes;
+  return image;
+}
+
 } // namespace
 
 ProgramExecutable::~ProgramExecutable() = default;
@@ -148,13 +161,7 @@ cl_int Program::buildFromSource(const std::string &options, std::string &log,
     return CL_BUILD_PROGRAM_FAILURE;
   }
 
-  ProgramImage image;
-  image.target = device.codeTarget();
-  image.build_options = options;
-  image.build_log = result.log;
-  image.kernels = std::move(result.kernels);
-  image.shared_object = std::move(result.shared_object);
-  image.global_variable_bytes = result.global_variable_bytes;
+  ProgramImage image = executableImage(device, options, result);
   std::vector<unsigned char> binary = serializeProgramImage(image);
   executable = instantiate(image, binary, error);
   if (!executable) {
@@ -262,13 +269,7 @@ Program *Program::link(Context &context, const std::vector<Program *> &inputs,
     error = CL_SUCCESS;
     return program;
   }
-  ProgramImage image;
-  image.target = device.codeTarget();
-  image.build_options = options;
-  image.build_log = result.log;
-  image.kernels = std::move(result.kernels);
-  image.shared_object = std::move(result.shared_object);
-  image.global_variable_bytes = result.global_variable_bytes;
+  ProgramImage image = executableImage(device, options, result);
   std::vector<unsigned char> binary = serializeProgramImage(image);
   auto executable = instantiate(image, std::move(binary), why);
   error = executable ? CL_SUCCESS : CL_LINK_PROGRAM_FAILURE;

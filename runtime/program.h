@@ -41,7 +41,6 @@ public:
 
   Context &context() const { return *context_; }
   const std::string &source() const { return source_; }
-  bool createdFromBinary() const { return from_binary_; }
 
   // Builds synchronously; returns CL_SUCCESS, CL_BUILD_PROGRAM_FAILURE,
   // CL_INVALID_BUILD_OPTIONS, CL_COMPILER_NOT_AVAILABLE, CL_INVALID_BINARY

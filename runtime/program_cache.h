@@ -22,7 +22,6 @@ public:
   explicit ProgramCache(std::string directory);
 
   bool enabled() const { return !directory_.empty(); }
-  const std::string &directory() const { return directory_; }
 
   // Everything the code of a program built from source depends on.
   static std::string sourceKey(const std::string &source,
