@@ -1,6 +1,7 @@
 #include "compiler/clang_frontend.h"
 
 #include <clang/Basic/DiagnosticOptions.h>
+#include <clang/Basic/OpenCLOptions.h>
 #include <clang/CodeGen/CodeGenAction.h>
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/CompilerInvocation.h>
@@ -14,6 +15,10 @@ namespace weft::compiler {
 namespace {
 
 constexpr const char *kInputName = "<program source>";
+constexpr const char *kDeclarationsName = "/weft/extension_declarations.h";
+constexpr const char *kExtensionDeclarations =
+#include "extension_declarations.inc"
+    ;
 
 std::vector<std::string>
 frontendArguments(const BuildOptions &options,
@@ -36,9 +41,17 @@ frontendArguments(const BuildOptions &options,
       // The platform's OpenCL version; Clang leaves this macro to drivers.
       "-D__OPENCL_VERSION__=300"};
   std::string ext = "-cl-ext=-all";
-  for (const std::string &name : extensions)
+  const clang::OpenCLOptions known_to_clang;
+  for (const std::string &name : extensions) {
     ext += ",+" + name;
+    // Clang defines the macro of each extension it knows; Weft defines the
+    // rest (the extended async copies, the copy fence).
+    if (!known_to_clang.isKnown(name))
+      args.push_back("-D" + name + "=1");
+  }
   args.push_back(ext);
+  args.push_back("-include");
+  args.push_back(kDeclarationsName);
   for (const std::string &arg : options.frontend_arguments)
     args.push_back(arg);
   args.push_back("-x");
@@ -78,6 +91,9 @@ FrontendResult compileOpenCLC(const std::string &source,
   instance->getInvocation().getDiagnosticOpts().ShowCarets = false;
   instance->getPreprocessorOpts().addRemappedFile(
       kInputName, llvm::MemoryBuffer::getMemBufferCopy(source).release());
+  instance->getPreprocessorOpts().addRemappedFile(
+      kDeclarationsName,
+      llvm::MemoryBuffer::getMemBuffer(kExtensionDeclarations).release());
 
   clang::EmitLLVMOnlyAction action(&context);
   bool ok = instance->ExecuteAction(action);

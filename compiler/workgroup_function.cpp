@@ -10,6 +10,7 @@
 #include <llvm/IR/Module.h>
 #include <llvm/IR/ReplaceConstant.h>
 #include <llvm/Support/MathExtras.h>
+#include <llvm/Transforms/Utils/Cloning.h>
 
 #include <cstddef>
 #include <functional>
@@ -149,6 +150,10 @@ const std::map<std::string, QueryLowering> &workItemQueries() {
          }
          return linear;
        }},
+      // The builtins that keep per-group state (the async copies) ask for
+      // the context itself.
+      {"__weft_group_context",
+       [](auto &, auto &body, auto &) { return body.context; }},
       {"_Z19get_local_linear_idv",
        [](auto &b, auto &body, auto &) {
          Value *linear = b.getInt64(0);
@@ -166,6 +171,58 @@ const std::map<std::string, QueryLowering> &workItemQueries() {
 bool isBarrier(llvm::StringRef name) {
   return name == "_Z7barrierj" || name == "_Z18work_group_barrierj" ||
          name == "_Z18work_group_barrierj12memory_scope";
+}
+
+// Builtins that ask for work-item state or the group context (the async
+// copies) are inlined into each kernel, where those questions have answers.
+// Returns every defined function that reaches such a call.
+llvm::SmallPtrSet<llvm::Function *, 16> groupAwareFunctions(llvm::Module &module) {
+  const auto &queries = workItemQueries();
+  llvm::SmallPtrSet<llvm::Function *, 16> aware;
+  bool grew = true;
+  while (grew) {
+    grew = false;
+    for (llvm::Function &f : module) {
+      if (f.isDeclaration() || aware.count(&f) ||
+          f.getCallingConv() == llvm::CallingConv::SPIR_KERNEL)
+        continue;
+      for (llvm::Instruction &inst : llvm::instructions(f)) {
+        auto *call = llvm::dyn_cast<llvm::CallInst>(&inst);
+        llvm::Function *callee = call ? call->getCalledFunction() : nullptr;
+        if (callee && (aware.count(callee) || queries.count(callee->getName().str()) ||
+                       isBarrier(callee->getName()))) {
+          aware.insert(&f);
+          grew = true;
+          break;
+        }
+      }
+    }
+  }
+  return aware;
+}
+
+bool inlineGroupAwareCalls(llvm::Function &body,
+                           const llvm::SmallPtrSet<llvm::Function *, 16> &aware,
+                           std::string &error) {
+  for (bool inlined = true; inlined;) {
+    inlined = false;
+    for (llvm::Instruction &inst : llvm::instructions(body)) {
+      auto *call = llvm::dyn_cast<llvm::CallInst>(&inst);
+      if (!call || !call->getCalledFunction() ||
+          !aware.count(call->getCalledFunction()))
+        continue;
+      llvm::InlineFunctionInfo info;
+      llvm::InlineResult result = llvm::InlineFunction(*call, info);
+      if (!result.isSuccess()) {
+        error = "cannot inline " + call->getCalledFunction()->getName().str() +
+                " into a kernel: " + result.getFailureReason();
+        return false;
+      }
+      inlined = true;
+      break; // the instruction list changed
+    }
+  }
+  return true;
 }
 
 // Replaces work-item queries and barriers inside `body`. Returns whether a
@@ -417,6 +474,7 @@ bool buildWorkGroupFunctions(llvm::Module &module,
         f.getCallingConv() == llvm::CallingConv::SPIR_KERNEL)
       sources.push_back(&f);
 
+  const auto group_aware = groupAwareFunctions(module);
   for (llvm::Function *kernel : sources) {
     KernelDescription description;
     if (!describeKernel(*kernel, description, error))
@@ -426,6 +484,8 @@ bool buildWorkGroupFunctions(llvm::Module &module,
     BodyValues values{body->getArg(n),
                       {body->getArg(n + 1), body->getArg(n + 2),
                        body->getArg(n + 3)}};
+    if (!inlineGroupAwareCalls(*body, group_aware, error))
+      return false;
     description.reaches_barrier = lowerWorkItemCalls(*body, values);
     description.static_local_memory =
         lowerLocalVariables(module, *body, values.context);
@@ -439,6 +499,20 @@ bool buildWorkGroupFunctions(llvm::Module &module,
     kernel->eraseFromParent();
   }
 
+  // The group-aware builtins now live inside the kernels.
+  std::vector<llvm::Function *> pending(group_aware.begin(), group_aware.end());
+  for (bool erased = true; erased;) {
+    erased = false;
+    for (auto it = pending.begin(); it != pending.end();) {
+      if (!(*it)->use_empty()) {
+        ++it;
+        continue;
+      }
+      (*it)->eraseFromParent();
+      it = pending.erase(it);
+      erased = true;
+    }
+  }
   // A query left anywhere else would read no context: refuse it.
   for (const auto &[name, lowering] : workItemQueries()) {
     llvm::Function *f = module.getFunction(name);

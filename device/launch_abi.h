@@ -9,6 +9,43 @@
 namespace weft {
 #endif
 
+// Per work-group state of the async copies (builtins/async_copy_engine.c).
+// The first work-item to reach a group's n-th copy performs it whole; every
+// other work-item's n-th call finds it done.
+struct AsyncCopyState {
+  uint64_t performed; // copies the group has performed
+  // Per work-item (by local linear id): copies it has issued. Null until the
+  // group's first copy asks the device for a zeroed array.
+  uint32_t *issued;
+};
+
+// Which builtin a work-item called, for the checking mode's reports.
+enum AsyncCopyFunction {
+  kAsyncCopy = 0,        // async_work_group_copy
+  kAsyncStridedCopy = 1, // async_work_group_strided_copy
+  kAsyncCopy2D2D = 2,
+  kAsyncCopy3D3D = 3,
+  kWaitGroupEvents = 4,
+};
+
+// One async copy or wait as a work-item called it. Geometry is in elements,
+// as in async_work_group_copy_3D3D; addresses already include the offsets.
+struct AsyncCopyCall {
+  uint32_t function; // AsyncCopyFunction
+  uint32_t num_events;
+  uint64_t work_item; // local linear id
+  uint64_t sequence;  // the work-item's n-th copy (copies only)
+  uint64_t dst;
+  uint64_t src;
+  uint64_t element_bytes;
+  uint64_t elements_per_line;
+  uint64_t lines;
+  uint64_t planes;
+  uint64_t src_line, src_plane, dst_line, dst_plane;
+  void *event;         // the event argument of a copy
+  void *const *events; // the list of a wait
+};
+
 // Per work-group state. The arrays have a fourth slot that holds the value an
 // out-of-range dimension index must yield (0 for ids and offsets, 1 for
 // sizes), so generated code can clamp the index instead of branching.
@@ -28,6 +65,14 @@ struct WorkGroupContext {
   // context when a work-item arrives at a barrier. Unused on the loop path.
   void (*barrier)(struct WorkGroupContext *context);
   void *device_state;
+  struct AsyncCopyState async_copies;
+  // Returns a zeroed counter per work-item of this group (null when out of
+  // memory); set by the device for every group.
+  uint32_t *(*async_copy_counters)(struct WorkGroupContext *context);
+  // Set only in checking mode: sees every async copy and wait of every
+  // work-item.
+  void (*async_copy_check)(struct WorkGroupContext *context,
+                           const struct AsyncCopyCall *call);
 };
 
 // Generated per kernel: runs every work-item of one work-group.

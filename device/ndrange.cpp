@@ -1,11 +1,14 @@
 #include "device/ndrange.h"
 
+#include "device/async_copy_checker.h"
 #include "device/fiber_group.h"
 #include "device/thread_pool.h"
 
 #include <atomic>
 #include <cstdlib>
 #include <memory>
+#include <mutex>
+#include <vector>
 
 namespace weft {
 namespace {
@@ -31,11 +34,45 @@ thread_local LocalMemory local_memory;
 
 void noBarrier(WorkGroupContext *) {}
 
+// The async copies' per-work-item counters for the group running on this
+// thread; zeroed when the group's first copy asks.
+uint32_t *asyncCopyCounters(WorkGroupContext *context) {
+  thread_local std::vector<uint32_t> counters;
+  uint64_t items =
+      context->local_size[0] * context->local_size[1] * context->local_size[2];
+  try {
+    counters.assign(items, 0);
+  } catch (...) {
+    return nullptr;
+  }
+  return counters.data();
+}
+
 struct LaunchState {
   const NDRangeLaunch *launch;
   uint64_t groups[3];
   std::atomic<bool> failed{false};
+  std::mutex violation_mutex;
+  std::string violation; // guarded by violation_mutex; the first one found
 };
+
+// Runs one group on whichever path the kernel takes.
+bool runGroup(const NDRangeLaunch &launch, WorkGroupContext &context,
+              uint64_t items) {
+  if (launch.work_item_entry && items > 1) {
+    bool ran = runWorkGroupOnFibers(launch.work_item_entry, launch.arguments,
+                                    context,
+                                    fiberStackSizeFor(launch.work_item_stack));
+    context.barrier = noBarrier;
+    return ran;
+  }
+  if (launch.group_stack > kLargestFrameOnThreadStack)
+    return runWorkGroupOnLargeStack(launch.group_entry, launch.arguments,
+                                    context,
+                                    fiberStackSizeFor(launch.group_stack));
+  launch.group_entry(launch.arguments, &context);
+  return true;
+}
 
 void runGroups(void *opaque, uint64_t first, uint64_t last) {
   auto &state = *static_cast<LaunchState *>(opaque);
@@ -56,6 +93,12 @@ void runGroups(void *opaque, uint64_t first, uint64_t last) {
   context.group_id[3] = 0;
   context.work_dim = launch.work_dim;
   context.barrier = noBarrier;
+  context.async_copy_counters = asyncCopyCounters;
+  thread_local AsyncCopyGroupCheck check;
+  if (asyncCopyCheckingEnabled()) {
+    context.async_copy_check = recordAsyncCopyCall;
+    setCurrentAsyncCopyCheck(&check);
+  }
   context.local_memory = local_memory.get(launch.local_memory_size + 1);
   if (!context.local_memory) {
     state.failed = true;
@@ -75,30 +118,27 @@ void runGroups(void *opaque, uint64_t first, uint64_t last) {
           std::min(launch.local_size[d], launch.global_size[d] - start);
       items *= context.local_size[d];
     }
-    if (launch.work_item_entry && items > 1) {
-      if (!runWorkGroupOnFibers(launch.work_item_entry, launch.arguments,
-                                context,
-                                fiberStackSizeFor(launch.work_item_stack))) {
-        state.failed = true;
-        return;
+    context.async_copies = AsyncCopyState{0, nullptr};
+    if (context.async_copy_check)
+      check.begin(context);
+    if (!runGroup(launch, context, items)) {
+      state.failed = true;
+      return;
+    }
+    if (context.async_copy_check) {
+      std::string violation = check.finish();
+      if (!violation.empty()) {
+        std::lock_guard<std::mutex> lock(state.violation_mutex);
+        if (state.violation.empty())
+          state.violation = std::move(violation);
       }
-      context.barrier = noBarrier;
-    } else if (launch.group_stack > kLargestFrameOnThreadStack) {
-      if (!runWorkGroupOnLargeStack(launch.group_entry, launch.arguments,
-                                    context,
-                                    fiberStackSizeFor(launch.group_stack))) {
-        state.failed = true;
-        return;
-      }
-    } else {
-      launch.group_entry(launch.arguments, &context);
     }
   }
 }
 
 } // namespace
 
-LaunchStatus runNDRange(ThreadPool &pool, const NDRangeLaunch &launch) {
+LaunchResult runNDRange(ThreadPool &pool, const NDRangeLaunch &launch) {
   LaunchState state;
   state.launch = &launch;
   uint64_t total = 1;
@@ -107,10 +147,18 @@ LaunchStatus runNDRange(ThreadPool &pool, const NDRangeLaunch &launch) {
         (launch.global_size[d] + launch.local_size[d] - 1) / launch.local_size[d];
     total *= state.groups[d];
   }
+  LaunchResult result;
   if (total == 0)
-    return LaunchStatus::Success;
+    return result;
   pool.parallelFor(total, runGroups, &state);
-  return state.failed ? LaunchStatus::OutOfResources : LaunchStatus::Success;
+  if (state.failed) {
+    result.status = LaunchStatus::OutOfResources;
+  } else if (!state.violation.empty()) {
+    result.status = LaunchStatus::AsyncCopyMisuse;
+    result.message = "async copy check failed in kernel '" +
+                     std::string(launch.kernel_name) + "', " + state.violation;
+  }
+  return result;
 }
 
 } // namespace weft

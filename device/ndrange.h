@@ -12,6 +12,7 @@ namespace weft {
 class ThreadPool;
 
 struct NDRangeLaunch {
+  const char *kernel_name = "";
   WorkGroupFunction group_entry = nullptr;
   WorkItemFunction work_item_entry = nullptr; // set: the kernel has barriers
   const void *arguments = nullptr;
@@ -30,8 +31,17 @@ struct NDRangeLaunch {
 // thread that picks the group (which may be the application's own).
 constexpr uint64_t kLargestFrameOnThreadStack = 64 * 1024;
 
-enum class LaunchStatus { Success, OutOfResources };
+enum class LaunchStatus {
+  Success,
+  OutOfResources,
+  AsyncCopyMisuse, // the checking mode found a violation
+};
 
-LaunchStatus runNDRange(ThreadPool &pool, const NDRangeLaunch &launch);
+struct LaunchResult {
+  LaunchStatus status = LaunchStatus::Success;
+  std::string message; // what went wrong, for the application's eyes
+};
+
+LaunchResult runNDRange(ThreadPool &pool, const NDRangeLaunch &launch);
 
 } // namespace weft

@@ -28,6 +28,9 @@ inline constexpr ExtensionEntry kDeviceExtensions[] = {
     {"cl_khr_global_int32_extended_atomics", CL_MAKE_VERSION(1, 0, 0), true},
     {"cl_khr_local_int32_base_atomics", CL_MAKE_VERSION(1, 0, 0), true},
     {"cl_khr_local_int32_extended_atomics", CL_MAKE_VERSION(1, 0, 0), true},
+    // Weft declares their builtins itself (builtins/extension_declarations.h).
+    {"cl_khr_extended_async_copies", CL_MAKE_VERSION(1, 0, 0), true},
+    {"cl_khr_async_work_group_copy_fence", CL_MAKE_VERSION(1, 0, 0), true},
 };
 
 inline constexpr FeatureEntry kOpenClCFeatures[] = {

@@ -9,6 +9,7 @@
 #include "runtime/queue.h"
 
 #include <cstdlib>
+#include <cstdio>
 #include <cstring>
 #include <new>
 
@@ -143,6 +144,7 @@ cl_int Kernel::enqueue(Queue &queue, cl_uint work_dim, const size_t *offset,
   auto snapshot = std::make_shared<LaunchSnapshot>();
   snapshot->kernel = Ref<Kernel>(this);
   NDRangeLaunch &launch = snapshot->launch;
+  launch.kernel_name = description_.name.c_str();
   launch.group_entry = description_.entry;
   launch.work_item_entry = description_.work_item_entry;
   launch.work_dim = work_dim;
@@ -183,11 +185,20 @@ cl_int Kernel::enqueue(Queue &queue, cl_uint work_dim, const size_t *offset,
   ThreadPool &pool = queue.device().pool();
   command = queue.enqueue(CL_COMMAND_NDRANGE_KERNEL, std::move(wait_list),
                           [snapshot, &pool]() -> cl_int {
-                            LaunchStatus status =
+                            LaunchResult result =
                                 runNDRange(pool, snapshot->launch);
-                            return status == LaunchStatus::Success
-                                       ? CL_SUCCESS
-                                       : CL_OUT_OF_RESOURCES;
+                            switch (result.status) {
+                            case LaunchStatus::Success:
+                              return CL_SUCCESS;
+                            case LaunchStatus::AsyncCopyMisuse:
+                              // The application asked for these reports.
+                              std::fprintf(stderr, "weft: %s\n",
+                                           result.message.c_str());
+                              return CL_INVALID_OPERATION;
+                            case LaunchStatus::OutOfResources:
+                              break;
+                            }
+                            return CL_OUT_OF_RESOURCES;
                           });
   return CL_SUCCESS;
 }

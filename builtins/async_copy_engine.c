@@ -1,0 +1,146 @@
+// The engine behind the async work-group copies (async_copy.cl): one bulk
+// transfer per work-group, done by the first work-item that reaches the call.
+// Written in C because it works on the device's WorkGroupContext.
+//
+// The functions that read the group context (__weft_group_context and the
+// work-item queries) are inlined into each kernel by the compiler, which then
+// answers those queries; the bulk transfer itself is an ordinary function.
+#include "device/launch_abi.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+// Answered by the compiler inside each kernel (compiler/workgroup_function.cpp).
+struct WorkGroupContext *__weft_group_context(void);
+uint64_t _Z19get_local_linear_idv(void);
+
+// Element types that only promise byte alignment: the CTS copies packed
+// structs of any size.
+typedef uint16_t u16_unaligned __attribute__((aligned(1)));
+typedef uint32_t u32_unaligned __attribute__((aligned(1)));
+typedef uint64_t u64_unaligned __attribute__((aligned(1)));
+typedef struct {
+  uint64_t half[2];
+} __attribute__((packed, aligned(1))) u128_unaligned;
+
+// Element-by-element gather/scatter: lines of one element each, which is
+// what async_work_group_strided_copy is. Typed loops for the common element
+// sizes so LLVM emits plain (vectorizable) loads and stores.
+#define STRIDED_LOOP(T)                                                        \
+  for (uint64_t i = 0; i < count; ++i)                                         \
+    ((T *)dst)[i * dst_step] = ((const T *)src)[i * src_step];                 \
+  return;
+
+static void copyElements(char *dst, const char *src, uint64_t element_bytes,
+                         uint64_t count, uint64_t src_step, uint64_t dst_step) {
+  switch (element_bytes) {
+  case 1:
+    STRIDED_LOOP(uint8_t)
+  case 2:
+    STRIDED_LOOP(u16_unaligned)
+  case 4:
+    STRIDED_LOOP(u32_unaligned)
+  case 8:
+    STRIDED_LOOP(u64_unaligned)
+  case 16:
+    STRIDED_LOOP(u128_unaligned)
+  default:
+    for (uint64_t i = 0; i < count; ++i)
+      __builtin_memcpy(dst + i * dst_step * element_bytes,
+                       src + i * src_step * element_bytes, element_bytes);
+  }
+}
+
+// Copies `planes` planes of `lines` lines of `per_line` elements. Strides are
+// in elements. Source and destination never overlap: one is local memory.
+__attribute__((noinline)) void
+__weft_copy_bulk(char *dst, const char *src, uint64_t element_bytes,
+                 uint64_t per_line, uint64_t lines, uint64_t planes,
+                 uint64_t src_line, uint64_t src_plane, uint64_t dst_line,
+                 uint64_t dst_plane) {
+  if (per_line == 0 || lines == 0 || planes == 0 || element_bytes == 0)
+    return;
+  uint64_t line_bytes = per_line * element_bytes;
+  int lines_packed = lines == 1 || (src_line == per_line && dst_line == per_line);
+  int planes_packed = planes == 1 || (src_plane == lines * src_line &&
+                                      dst_plane == lines * dst_line);
+  if (lines_packed && planes_packed) {
+    __builtin_memcpy(dst, src, line_bytes * lines * planes);
+    return;
+  }
+  for (uint64_t p = 0; p < planes; ++p) {
+    char *dst_plane_start = dst + p * dst_plane * element_bytes;
+    const char *src_plane_start = src + p * src_plane * element_bytes;
+    if (per_line == 1) {
+      copyElements(dst_plane_start, src_plane_start, element_bytes, lines,
+                   src_line, dst_line);
+      continue;
+    }
+    for (uint64_t l = 0; l < lines; ++l)
+      __builtin_memcpy(dst_plane_start + l * dst_line * element_bytes,
+                       src_plane_start + l * src_line * element_bytes,
+                       line_bytes);
+  }
+}
+
+// Every async copy builtin ends here. Returns the event the copy belongs to:
+// the one passed in, or a new one naming this copy.
+void *__weft_async_copy(uint64_t dst, uint64_t src, uint64_t element_bytes,
+                        uint64_t per_line, uint64_t lines, uint64_t planes,
+                        uint64_t src_line, uint64_t src_plane,
+                        uint64_t dst_line, uint64_t dst_plane, void *event,
+                        uint32_t function) {
+  struct WorkGroupContext *context = __weft_group_context();
+  uint64_t item = _Z19get_local_linear_idv();
+  struct AsyncCopyState *state = &context->async_copies;
+  if (!state->issued)
+    state->issued = context->async_copy_counters(context);
+  // Without counters (out of memory) every work-item copies: slower, and
+  // still correct for a program that follows the spec.
+  uint64_t sequence = state->issued ? state->issued[item]++ : state->performed;
+  if (__builtin_expect(context->async_copy_check != 0, 0)) {
+    struct AsyncCopyCall call = {function,  0,          item,
+                                 sequence,  dst,        src,
+                                 element_bytes, per_line, lines,
+                                 planes,    src_line,   src_plane,
+                                 dst_line,  dst_plane,  event,
+                                 0};
+    context->async_copy_check(context, &call);
+  }
+  if (sequence >= state->performed) {
+    __weft_copy_bulk((char *)dst, (const char *)src, element_bytes, per_line,
+                     lines, planes, src_line, src_plane, dst_line, dst_plane);
+    state->performed = sequence + 1;
+  }
+  return event ? event : (void *)(uintptr_t)(sequence + 1);
+}
+
+// wait_group_events(int, event_t *) with its generic-address-space pointer,
+// under its mangled name. Copies are complete once issued, so waiting only
+// matters to the checking mode.
+void _Z17wait_group_eventsiPU9CLgeneric9ocl_event(
+    int num_events, void *__attribute__((address_space(4))) * event_list) {
+  struct WorkGroupContext *context = __weft_group_context();
+  if (__builtin_expect(context->async_copy_check != 0, 0)) {
+    struct AsyncCopyCall call = {0};
+    call.function = kWaitGroupEvents;
+    call.num_events = num_events < 0 ? 0 : (uint32_t)num_events;
+    call.work_item = _Z19get_local_linear_idv();
+    call.events = (void *const *)event_list;
+    context->async_copy_check(context, &call);
+  }
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+}
+
+// prefetch(): hints for the cache lines of the range. Prefetch instructions
+// never fault, so any range is safe; past a few hundred KiB more hints would
+// only evict what the first ones brought in.
+void __weft_prefetch(uint64_t address, uint64_t bytes) {
+  const uint64_t kLine = 64, kMostBytes = 256 * 1024;
+  if (bytes > kMostBytes)
+    bytes = kMostBytes;
+  uint64_t first = address & ~(kLine - 1);
+  for (uint64_t line = first; line - first < bytes + (address - first);
+       line += kLine)
+    __builtin_prefetch((const void *)line, 0, 3);
+}
