@@ -25,6 +25,9 @@
 
 #include <dlfcn.h>
 
+#include <functional>
+#include <map>
+
 namespace weft::compiler {
 namespace {
 
@@ -92,7 +95,44 @@ void setHostTarget(llvm::Module &module) {
       continue;
     f.addFnAttr("target-cpu", host.cpu_name);
     f.addFnAttr("target-features", host.cpu_features);
+    // Frames larger than a page touch each page on the way down, so running
+    // off a fiber stack always hits its guard (device/fiber_group.cpp)
+    // instead of jumping over it into other memory.
+    f.addFnAttr("probe-stack", "inline-asm");
   }
+}
+
+// OpenCL C forbids recursion, and Weft sizes each work-item's stack from its
+// frames: a program with a call cycle gets a build error that names it.
+bool rejectRecursion(const llvm::Module &module, std::string &error) {
+  std::map<const llvm::Function *, int> state; // 1: on the path, 2: done
+  std::function<const llvm::Function *(const llvm::Function &)> visit =
+      [&](const llvm::Function &f) -> const llvm::Function * {
+    state[&f] = 1;
+    for (const llvm::BasicBlock &block : f)
+      for (const llvm::Instruction &inst : block) {
+        const auto *call = llvm::dyn_cast<llvm::CallBase>(&inst);
+        const llvm::Function *callee = call ? call->getCalledFunction() : nullptr;
+        if (!callee || callee->isDeclaration())
+          continue;
+        int seen = state[callee];
+        if (seen == 1)
+          return callee;
+        if (seen == 0)
+          if (const llvm::Function *cycle = visit(*callee))
+            return cycle;
+      }
+    state[&f] = 2;
+    return nullptr;
+  };
+  for (const llvm::Function &f : module)
+    if (!f.isDeclaration() && state[&f] == 0)
+      if (const llvm::Function *cycle = visit(f)) {
+        error = "error: function '" + cycle->getName().str() +
+                "' is recursive; OpenCL C does not allow recursion\n";
+        return false;
+      }
+  return true;
 }
 
 class ClangCompiler : public Compiler {
@@ -234,6 +274,11 @@ private:
   void finishExecutable(std::unique_ptr<llvm::Module> module, bool optimize,
                         BuildResult &result) {
     std::string error;
+    if (!rejectRecursion(*module, error)) {
+      result.status = BuildResult::Status::CompileError;
+      result.log += error;
+      return;
+    }
     inlineIntoKernels(*module);
     if (!linkBuiltins(*module, error)) {
       result.status = BuildResult::Status::LinkError;

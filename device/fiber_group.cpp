@@ -3,11 +3,14 @@
 #include <boost/context/fiber.hpp>
 #include <boost/context/stack_context.hpp>
 
+#include <setjmp.h>
+#include <signal.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include <map>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 namespace weft {
@@ -18,6 +21,9 @@ namespace ctx = boost::context;
 // The smallest stack: room for a small kernel frame plus the libm calls it
 // makes.
 constexpr uint64_t kMinimumStackSize = 64 * 1024;
+// Below each stack, never mapped readable. Compiled kernels probe frames
+// larger than a page ("probe-stack"), so an overflow lands here first.
+constexpr size_t kGuardSize = 64 * 1024;
 
 // Stacks are mapped once per thread and size class, each with a guard page
 // below it, and reused by every later launch: no system call per launch or
@@ -31,14 +37,13 @@ public:
   bool allocate(size_t size, ctx::stack_context &out) {
     std::vector<void *> &free = free_[size];
     if (free.empty()) {
-      size_t guard = static_cast<size_t>(sysconf(_SC_PAGESIZE));
-      void *base = mmap(nullptr, size + guard, PROT_READ | PROT_WRITE,
+      void *base = mmap(nullptr, size + kGuardSize, PROT_READ | PROT_WRITE,
                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
       if (base == MAP_FAILED)
         return false;
-      mprotect(base, guard, PROT_NONE);
-      mappings_.emplace_back(base, size + guard);
-      free.push_back(static_cast<char *>(base) + guard + size);
+      mprotect(base, kGuardSize, PROT_NONE);
+      mappings_.emplace_back(base, size + kGuardSize);
+      free.push_back(static_cast<char *>(base) + kGuardSize + size);
     }
     out.sp = free.back();
     out.size = size;
@@ -48,6 +53,16 @@ public:
   void deallocate(ctx::stack_context &stack) {
     free_[stack.size].push_back(stack.sp);
   }
+  // Called from the fault handler: reads only, allocates nothing.
+  bool isGuard(const void *address) const {
+    auto a = reinterpret_cast<uintptr_t>(address);
+    for (const auto &[base, size] : mappings_) {
+      auto b = reinterpret_cast<uintptr_t>(base);
+      if (a >= b && a < b + kGuardSize)
+        return true;
+    }
+    return false;
+  }
 
 private:
   std::vector<std::pair<void *, size_t>> mappings_;
@@ -55,6 +70,81 @@ private:
 };
 
 thread_local StackPool stack_pool;
+
+// Stack overflow recovery. A work-item that runs off its stack faults in the
+// guard below it; the SIGSEGV handler, on this thread's alternate signal
+// stack, jumps back to the group runner, which abandons the group's fibers
+// (never resuming or unwinding them) and reports the overflow. Faults
+// anywhere else go to the handler that was installed before Weft's. The
+// handler is installed once, at the first fiber launch: an application that
+// installs its own SIGSEGV handler later takes such faults itself.
+struct OverflowRecovery {
+  sigjmp_buf jump;
+};
+thread_local OverflowRecovery *active_recovery = nullptr;
+struct sigaction previous_segv_action;
+
+void onSegmentationFault(int signal, siginfo_t *info, void *ucontext) {
+  if (active_recovery && stack_pool.isGuard(info->si_addr))
+    siglongjmp(active_recovery->jump, 1);
+  if (previous_segv_action.sa_flags & SA_SIGINFO) {
+    previous_segv_action.sa_sigaction(signal, info, ucontext);
+  } else if (previous_segv_action.sa_handler == SIG_DFL) {
+    // Returning re-runs the faulting instruction under the default action.
+    struct sigaction default_action = {};
+    default_action.sa_handler = SIG_DFL;
+    sigaction(SIGSEGV, &default_action, nullptr);
+  } else if (previous_segv_action.sa_handler != SIG_IGN) {
+    previous_segv_action.sa_handler(signal);
+  }
+}
+
+// The handler needs a stack of its own (the faulting one is exhausted): one
+// per thread that runs fibers, kept for the thread's life.
+bool prepareOverflowRecovery() {
+  static std::once_flag installed;
+  std::call_once(installed, [] {
+    struct sigaction action = {};
+    action.sa_sigaction = onSegmentationFault;
+    action.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGSEGV, &action, &previous_segv_action);
+  });
+  thread_local bool has_signal_stack = false;
+  if (has_signal_stack)
+    return true;
+  stack_t current = {};
+  if (sigaltstack(nullptr, &current) == 0 && !(current.ss_flags & SS_DISABLE)) {
+    has_signal_stack = true; // the application gave this thread one
+    return true;
+  }
+  constexpr size_t kSignalStackSize = 64 * 1024;
+  void *memory = mmap(nullptr, kSignalStackSize, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (memory == MAP_FAILED)
+    return false;
+  stack_t stack = {};
+  stack.ss_sp = memory;
+  stack.ss_size = kSignalStackSize;
+  if (sigaltstack(&stack, nullptr) != 0) {
+    munmap(memory, kSignalStackSize);
+    return false;
+  }
+  has_signal_stack = true;
+  return true;
+}
+
+// Arms recovery for this thread while `run` resumes fibers.
+class OverflowGuard {
+public:
+  OverflowGuard() : previous_(active_recovery) { active_recovery = &recovery_; }
+  ~OverflowGuard() { active_recovery = previous_; }
+  sigjmp_buf &jump() { return recovery_.jump; }
+
+private:
+  OverflowRecovery recovery_;
+  OverflowRecovery *previous_;
+};
 
 struct PooledStackAllocator {
   size_t size;
@@ -95,27 +185,44 @@ uint64_t fiberStackSizeFor(uint64_t bytes_needed) {
   return size;
 }
 
-bool runWorkGroupOnLargeStack(WorkGroupFunction entry, const void *arguments,
-                              WorkGroupContext &context, uint64_t stack_size) {
+FiberRunStatus runWorkGroupOnLargeStack(WorkGroupFunction entry,
+                                        const void *arguments,
+                                        WorkGroupContext &context,
+                                        uint64_t stack_size) {
+  if (!prepareOverflowRecovery())
+    return FiberRunStatus::OutOfMemory;
+  // Heap-held so an overflow can abandon it without running its destructor.
+  auto fiber = std::make_unique<ctx::fiber>();
   try {
-    ctx::fiber fiber(std::allocator_arg,
-                     PooledStackAllocator{static_cast<size_t>(stack_size)},
-                     [entry, arguments, &context](ctx::fiber &&caller) {
-                       entry(arguments, &context);
-                       return std::move(caller);
-                     });
-    std::move(fiber).resume();
+    *fiber = ctx::fiber(std::allocator_arg,
+                        PooledStackAllocator{static_cast<size_t>(stack_size)},
+                        [entry, arguments, &context](ctx::fiber &&caller) {
+                          entry(arguments, &context);
+                          return std::move(caller);
+                        });
   } catch (const std::bad_alloc &) {
-    return false;
+    return FiberRunStatus::OutOfMemory;
   }
-  return true;
+  OverflowGuard guard;
+  if (sigsetjmp(guard.jump(), 1)) {
+    (void)fiber.release(); // its stack is lost with it
+    return FiberRunStatus::StackOverflow;
+  }
+  *fiber = std::move(*fiber).resume();
+  return FiberRunStatus::Completed;
 }
 
-bool runWorkGroupOnFibers(WorkItemFunction entry, const void *arguments,
-                          WorkGroupContext &context, uint64_t stack_size) {
+FiberRunStatus runWorkGroupOnFibers(WorkItemFunction entry,
+                                    const void *arguments,
+                                    WorkGroupContext &context,
+                                    uint64_t stack_size) {
+  if (!prepareOverflowRecovery())
+    return FiberRunStatus::OutOfMemory;
   uint64_t sx = context.local_size[0], sy = context.local_size[1],
            sz = context.local_size[2];
-  GroupState group;
+  // Heap-held so an overflow can abandon the fibers without unwinding them.
+  auto owned_group = std::make_unique<GroupState>();
+  GroupState &group = *owned_group;
   group.items.resize(sx * sy * sz);
   context.device_state = &group;
   context.barrier = arriveAtBarrier;
@@ -137,9 +244,14 @@ bool runWorkGroupOnFibers(WorkItemFunction entry, const void *arguments,
               });
         }
   } catch (const std::bad_alloc &) {
-    return false;
+    return FiberRunStatus::OutOfMemory;
   }
 
+  OverflowGuard guard;
+  if (sigsetjmp(guard.jump(), 1)) {
+    (void)owned_group.release(); // its fibers' stacks are lost with it
+    return FiberRunStatus::StackOverflow;
+  }
   // Each round runs every work-item up to its next barrier (or its end).
   bool any_running = true;
   while (any_running) {
@@ -153,7 +265,7 @@ bool runWorkGroupOnFibers(WorkItemFunction entry, const void *arguments,
       any_running |= !item.finished;
     }
   }
-  return true;
+  return FiberRunStatus::Completed;
 }
 
 } // namespace weft

@@ -11,15 +11,25 @@ namespace weft {
 // Rounds a stack need up to the size class the stack pools hand out.
 uint64_t fiberStackSizeFor(uint64_t bytes_needed);
 
+enum class FiberRunStatus {
+  Completed,
+  OutOfMemory,   // the fibers could not be given stacks
+  StackOverflow, // a work-item ran into the guard below its stack; the
+                 // group's fibers were abandoned where they stood
+};
+
 // Runs every work-item of the group on its own fiber with a stack of
-// `stack_size` bytes (a size class). Returns false if the fibers could not
-// be given stacks.
-bool runWorkGroupOnFibers(WorkItemFunction entry, const void *arguments,
-                          WorkGroupContext &context, uint64_t stack_size);
+// `stack_size` bytes (a size class).
+FiberRunStatus runWorkGroupOnFibers(WorkItemFunction entry,
+                                    const void *arguments,
+                                    WorkGroupContext &context,
+                                    uint64_t stack_size);
 
 // Runs the work-item loop of a group on one fiber: for kernels whose frame
 // is too big for the stack of whatever thread runs the group.
-bool runWorkGroupOnLargeStack(WorkGroupFunction entry, const void *arguments,
-                              WorkGroupContext &context, uint64_t stack_size);
+FiberRunStatus runWorkGroupOnLargeStack(WorkGroupFunction entry,
+                                        const void *arguments,
+                                        WorkGroupContext &context,
+                                        uint64_t stack_size);
 
 } // namespace weft

@@ -52,26 +52,27 @@ struct LaunchState {
   const NDRangeLaunch *launch;
   uint64_t groups[3];
   std::atomic<bool> failed{false};
+  std::atomic<bool> overflowed{false};
   std::mutex violation_mutex;
   std::string violation; // guarded by violation_mutex; the first one found
 };
 
 // Runs one group on whichever path the kernel takes.
-bool runGroup(const NDRangeLaunch &launch, WorkGroupContext &context,
-              uint64_t items) {
+FiberRunStatus runGroup(const NDRangeLaunch &launch, WorkGroupContext &context,
+                        uint64_t items) {
   if (launch.work_item_entry && items > 1) {
-    bool ran = runWorkGroupOnFibers(launch.work_item_entry, launch.arguments,
-                                    context,
-                                    fiberStackSizeFor(launch.work_item_stack));
+    FiberRunStatus status = runWorkGroupOnFibers(
+        launch.work_item_entry, launch.arguments, context,
+        fiberStackSizeFor(launch.work_item_stack));
     context.barrier = noBarrier;
-    return ran;
+    return status;
   }
   if (launch.group_stack > kLargestFrameOnThreadStack)
     return runWorkGroupOnLargeStack(launch.group_entry, launch.arguments,
                                     context,
                                     fiberStackSizeFor(launch.group_stack));
   launch.group_entry(launch.arguments, &context);
-  return true;
+  return FiberRunStatus::Completed;
 }
 
 void runGroups(void *opaque, uint64_t first, uint64_t last) {
@@ -106,6 +107,8 @@ void runGroups(void *opaque, uint64_t first, uint64_t last) {
   }
 
   for (uint64_t index = first; index < last; ++index) {
+    if (state.failed || state.overflowed)
+      return; // the launch has already failed
     uint64_t g[3] = {index % state.groups[0],
                      (index / state.groups[0]) % state.groups[1],
                      index / (state.groups[0] * state.groups[1])};
@@ -121,8 +124,10 @@ void runGroups(void *opaque, uint64_t first, uint64_t last) {
     context.async_copies = AsyncCopyState{0, nullptr};
     if (context.async_copy_check)
       check.begin(context);
-    if (!runGroup(launch, context, items)) {
-      state.failed = true;
+    FiberRunStatus status = runGroup(launch, context, items);
+    if (status != FiberRunStatus::Completed) {
+      (status == FiberRunStatus::StackOverflow ? state.overflowed
+                                                : state.failed) = true;
       return;
     }
     if (context.async_copy_check) {
@@ -151,7 +156,12 @@ LaunchResult runNDRange(ThreadPool &pool, const NDRangeLaunch &launch) {
   if (total == 0)
     return result;
   pool.parallelFor(total, runGroups, &state);
-  if (state.failed) {
+  if (state.overflowed) {
+    result.status = LaunchStatus::StackOverflow;
+    result.message = "a work-item of kernel '" +
+                     std::string(launch.kernel_name) +
+                     "' overflowed its stack; the launch was abandoned";
+  } else if (state.failed) {
     result.status = LaunchStatus::OutOfResources;
   } else if (!state.violation.empty()) {
     result.status = LaunchStatus::AsyncCopyMisuse;

@@ -34,6 +34,7 @@ constexpr uint64_t kLargestFrameOnThreadStack = 64 * 1024;
 enum class LaunchStatus {
   Success,
   OutOfResources,
+  StackOverflow,   // a work-item ran off its stack (groups were abandoned)
   AsyncCopyMisuse, // the checking mode found a violation
 };
 

@@ -2,6 +2,7 @@
 
 #include "device/fiber_group.h"
 #include "device/ndrange.h"
+#include "runtime/debug_log.h"
 #include "runtime/device.h"
 #include "runtime/event.h"
 #include "runtime/memory.h"
@@ -195,6 +196,9 @@ cl_int Kernel::enqueue(Queue &queue, cl_uint work_dim, const size_t *offset,
                               std::fprintf(stderr, "weft: %s\n",
                                            result.message.c_str());
                               return CL_INVALID_OPERATION;
+                            case LaunchStatus::StackOverflow:
+                              debugLog("%s", result.message.c_str());
+                              break;
                             case LaunchStatus::OutOfResources:
                               break;
                             }

@@ -28,6 +28,20 @@ TEST_CASE_METHOD(WeftFixture, "a source with errors fails with a build log",
               program, log) == CL_BUILD_PROGRAM_FAILURE);
   CHECK(log.find("nowhere") != std::string::npos);
   clReleaseProgram(program);
+  // Recursion, which OpenCL C forbids (and which would outgrow any stack
+  // sized from the frames), is a build error naming the function.
+  CHECK(build("int depth(int n) { return n <= 0 ? 0 : 1 + depth(n - 1); }\n"
+              "kernel void k(global int *p) { p[0] = depth(p[0]); }",
+              program, log) == CL_BUILD_PROGRAM_FAILURE);
+  CHECK(log.find("'depth' is recursive") != std::string::npos);
+  clReleaseProgram(program);
+  CHECK(build("int ping(int n);\n"
+              "int pong(int n) { return n > 0 ? ping(n - 1) : 0; }\n"
+              "int ping(int n) { return n > 0 ? pong(n - 1) : 1; }\n"
+              "kernel void k(global int *p) { p[0] = ping(p[0]); }",
+              program, log) == CL_BUILD_PROGRAM_FAILURE);
+  CHECK(log.find("is recursive") != std::string::npos);
+  clReleaseProgram(program);
 }
 
 TEST_CASE_METHOD(WeftFixture, "kernels calling kernels and helpers",

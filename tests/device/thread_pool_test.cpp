@@ -1,5 +1,7 @@
 // The thread pool runs every index exactly once, also with many submitters.
 #define CATCH_CONFIG_MAIN
+// Weft handles SIGSEGV itself (stack overflow recovery, fiber_group.cpp).
+#define CATCH_CONFIG_NO_POSIX_SIGNALS
 #include "device/thread_pool.h"
 
 #include <catch2/catch.hpp>
