@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the benchmarks with Weft (build tree) and PoCL (if installed) side by
-# side: launch latency, rebuild from cache and vector add in one process, then
-# what each driver adds to `clinfo -l` and `clinfo` (time and peak RSS).
+# side: launch latency, rebuild from cache and vector add in one process, the
+# work-group and async-copy kernels, then what each driver adds to
+# `clinfo -l` and `clinfo` (time and peak RSS).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=$(mktemp -d)
@@ -16,8 +17,16 @@ if [ -f /etc/OpenCL/vendors/pocl.icd ]; then
   drivers+=("PoCL=$dir/pocl")
 fi
 OCL_ICD_VENDORS="$dir/both" build/bin/launch_bench "$@"
+# A kernel benchmark whose results are wrong exits nonzero: the rest still
+# runs, and this script's exit status reports the failure at the end.
+status=0
+echo
+OCL_ICD_VENDORS="$dir/both" build/bin/workgroup_bench "$@" || status=1
+echo
+OCL_ICD_VENDORS="$dir/both" build/bin/async_copy_bench "$@" || status=1
 echo
 echo "clinfo -l (median of 41 runs):"
 build/bin/loader_cost 41 "${drivers[@]}" -- clinfo -l
 echo "clinfo, full listing (median of 41 runs):"
 build/bin/loader_cost 41 "${drivers[@]}" -- clinfo
+exit $status
