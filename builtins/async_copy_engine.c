@@ -83,15 +83,17 @@ __weft_copy_bulk(char *dst, const char *src, uint64_t element_bytes,
   }
 }
 
-// Every async copy builtin ends here. Returns the event the copy belongs to:
-// the one passed in, or a new one naming this copy.
-void *__weft_async_copy(uint64_t dst, uint64_t src, uint64_t element_bytes,
-                        uint64_t per_line, uint64_t lines, uint64_t planes,
-                        uint64_t src_line, uint64_t src_plane,
-                        uint64_t dst_line, uint64_t dst_plane, void *event,
-                        uint32_t function) {
-  struct WorkGroupContext *context = __weft_group_context();
-  uint64_t item = _Z19get_local_linear_idv();
+// Work-item `item` of the group of `context` reaches an async copy. Returns
+// the event the copy belongs to: the one passed in, or a new one naming this
+// copy. The compiler knows this function by name: in kernels without
+// barriers it runs only in work-item (0,0,0), which performs every copy of
+// the group, and the other work-items only take the event value.
+void *__weft_async_copy_for(struct WorkGroupContext *context, uint64_t item,
+                            uint64_t dst, uint64_t src, uint64_t element_bytes,
+                            uint64_t per_line, uint64_t lines, uint64_t planes,
+                            uint64_t src_line, uint64_t src_plane,
+                            uint64_t dst_line, uint64_t dst_plane, void *event,
+                            uint32_t function) {
   struct AsyncCopyState *state = &context->async_copies;
   if (!state->issued)
     state->issued = context->async_copy_counters(context);
@@ -115,20 +117,41 @@ void *__weft_async_copy(uint64_t dst, uint64_t src, uint64_t element_bytes,
   return event ? event : (void *)(uintptr_t)(sequence + 1);
 }
 
-// wait_group_events(int, event_t *) with its generic-address-space pointer,
-// under its mangled name. Copies are complete once issued, so waiting only
-// matters to the checking mode.
-void _Z17wait_group_eventsiPU9CLgeneric9ocl_event(
-    int num_events, void *__attribute__((address_space(4))) * event_list) {
-  struct WorkGroupContext *context = __weft_group_context();
+// Every async copy builtin ends here (inlined into the kernel, which answers
+// the context and id questions).
+void *__weft_async_copy(uint64_t dst, uint64_t src, uint64_t element_bytes,
+                        uint64_t per_line, uint64_t lines, uint64_t planes,
+                        uint64_t src_line, uint64_t src_plane,
+                        uint64_t dst_line, uint64_t dst_plane, void *event,
+                        uint32_t function) {
+  return __weft_async_copy_for(__weft_group_context(),
+                               _Z19get_local_linear_idv(), dst, src,
+                               element_bytes, per_line, lines, planes, src_line,
+                               src_plane, dst_line, dst_plane, event, function);
+}
+
+// Copies are complete once issued, so waiting only matters to the checking
+// mode. Known to the compiler by name, like __weft_async_copy_for.
+void __weft_wait_group_events_for(struct WorkGroupContext *context,
+                                  uint64_t item, int num_events,
+                                  void *const *event_list) {
   if (__builtin_expect(context->async_copy_check != 0, 0)) {
     struct AsyncCopyCall call = {0};
     call.function = kWaitGroupEvents;
     call.num_events = num_events < 0 ? 0 : (uint32_t)num_events;
-    call.work_item = _Z19get_local_linear_idv();
-    call.events = (void *const *)event_list;
+    call.work_item = item;
+    call.events = event_list;
     context->async_copy_check(context, &call);
   }
+}
+
+// wait_group_events(int, event_t *) with its generic-address-space pointer,
+// under its mangled name.
+void _Z17wait_group_eventsiPU9CLgeneric9ocl_event(
+    int num_events, void *__attribute__((address_space(4))) * event_list) {
+  __weft_wait_group_events_for(__weft_group_context(),
+                               _Z19get_local_linear_idv(), num_events,
+                               (void *const *)event_list);
   __atomic_signal_fence(__ATOMIC_SEQ_CST);
 }
 

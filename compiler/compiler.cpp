@@ -308,9 +308,12 @@ private:
     constexpr uint64_t kRedZone = 128;
     for (KernelDescription &k : kernels) {
       k.group_entry_frame = frames[groupEntrySymbol(k.name)] + kRedZone;
+      // A kernel without barriers may still have a work-item entry (async
+      // copies, for the checking mode): its stack must fit that one too.
+      uint64_t item_frame = frames[workItemEntrySymbol(k.name)] + kRedZone;
       k.private_memory = k.reaches_barrier
-                             ? frames[workItemEntrySymbol(k.name)] + kRedZone
-                             : k.group_entry_frame;
+                             ? item_frame
+                             : std::max(k.group_entry_frame, item_frame);
     }
     result.kernels = std::move(kernels);
     result.status = BuildResult::Status::Success;

@@ -70,7 +70,8 @@ struct KernelDescription {
   bool uniform_work_group_size = false;
   // Filled by the runtime from the loaded shared object.
   WorkGroupFunction entry = nullptr;          // loop over the work-items
-  WorkItemFunction work_item_entry = nullptr; // set when reaches_barrier
+  // Set when reaches_barrier, and for kernels with async copies.
+  WorkItemFunction work_item_entry = nullptr;
 };
 
 // The symbols a program's shared object exports for each kernel.

@@ -260,6 +260,55 @@ bool lowerWorkItemCalls(llvm::Function &body, const BodyValues &values) {
   return reaches_barrier;
 }
 
+// The engine calls the async copy builtins leave in a kernel once inlined
+// (builtins/async_copy_engine.c).
+constexpr const char *kAsyncCopyEngine = "__weft_async_copy_for";
+constexpr const char *kWaitEngine = "__weft_wait_group_events_for";
+
+bool callsFunction(llvm::Function &body, llvm::StringRef name) {
+  for (llvm::Instruction &inst : llvm::instructions(body))
+    if (auto *call = llvm::dyn_cast<llvm::CallInst>(&inst))
+      if (call->getCalledFunction() &&
+          call->getCalledFunction()->getName() == name)
+        return true;
+  return false;
+}
+
+bool usesAsyncCopies(llvm::Function &body) {
+  return callsFunction(body, kAsyncCopyEngine);
+}
+
+// A copy of `body` for the work-items that find every async copy of their
+// group already done: a copy only yields its event (the one passed in, or
+// any non-null one), and waiting is nothing.
+llvm::Function *makeFollowerBody(llvm::Function &body) {
+  llvm::ValueToValueMapTy map;
+  llvm::Function *follower = llvm::CloneFunction(&body, map);
+  follower->setName(body.getName() + ".follower");
+  std::vector<llvm::CallInst *> calls;
+  for (llvm::Instruction &inst : llvm::instructions(*follower))
+    if (auto *call = llvm::dyn_cast<llvm::CallInst>(&inst))
+      if (llvm::Function *callee = call->getCalledFunction())
+        if (callee->getName() == kAsyncCopyEngine ||
+            callee->getName() == kWaitEngine)
+          calls.push_back(call);
+  for (llvm::CallInst *call : calls) {
+    if (call->getCalledFunction()->getName() == kAsyncCopyEngine) {
+      IRBuilder<> b(call);
+      // The event is the engine's last pointer argument.
+      Value *event = nullptr;
+      for (Value *arg : call->args())
+        if (arg->getType()->isPointerTy())
+          event = arg;
+      Value *any = b.CreateIntToPtr(b.getInt64(1), call->getType());
+      call->replaceAllUsesWith(
+          b.CreateSelect(b.CreateIsNull(event), any, event));
+    }
+    call->eraseFromParent();
+  }
+  return follower;
+}
+
 bool usedIn(const llvm::Constant *constant, const llvm::Function &function) {
   for (const llvm::User *user : constant->users()) {
     if (auto *inst = llvm::dyn_cast<llvm::Instruction>(user)) {
@@ -384,8 +433,14 @@ llvm::Function *declareEntry(llvm::Module &module, llvm::FunctionType *type,
 
 // void group(const void *block, WorkGroupContext *context): three nested
 // loops over the local ids, the innermost over x so it vectorizes.
+//
+// With a `follower` body (kernels with async copies and no barrier), work-item
+// (0,0,0) runs `body`, which performs every copy of the group, and the loops
+// run the others with `follower`, whose copies are already done and reduce to
+// their event value: no per-work-item bookkeeping stays in the loop.
 void buildGroupEntry(llvm::Module &module, llvm::Function &body,
-                     const KernelDescription &kernel) {
+                     const KernelDescription &kernel,
+                     llvm::Function *follower = nullptr) {
   llvm::LLVMContext &ctx = module.getContext();
   IRBuilder<> b(ctx);
   auto *type = llvm::FunctionType::get(b.getVoidTy(),
@@ -402,43 +457,62 @@ void buildGroupEntry(llvm::Module &module, llvm::Function &body,
   for (unsigned d = 0; d < 3; ++d)
     sizes[d] = loadContextField(b, context, offsetof(WorkGroupContext, local_size),
                                 b.getInt64Ty(), b.getInt64(d));
+  auto callBody = [&](llvm::Function &function, Value *x, Value *y, Value *z) {
+    std::vector<Value *> call_args = args;
+    call_args.push_back(context);
+    call_args.insert(call_args.end(), {x, y, z});
+    b.CreateCall(&function, call_args);
+  };
+  if (follower)
+    callBody(body, b.getInt64(0), b.getInt64(0), b.getInt64(0));
+  llvm::Function &loop_body = follower ? *follower : body;
 
-  // Build z { y { x { body } } } with the counters as phis.
+  // z { y { x { body } } }, each loop a header with its counter phi and a
+  // latch that counts and loops or falls through to the next outer latch.
   llvm::BasicBlock *exit = llvm::BasicBlock::Create(ctx, "exit", entry);
-  Value *ids[3] = {nullptr, nullptr, nullptr};
-  llvm::BasicBlock *preheader = setup;
-  llvm::PHINode *phis[3];
+  llvm::BasicBlock *headers[3], *latches[3];
   for (int d = 2; d >= 0; --d) {
-    auto *header = llvm::BasicBlock::Create(ctx, "loop" + std::to_string(d), entry,
-                                            exit);
+    headers[d] = llvm::BasicBlock::Create(ctx, "loop" + std::to_string(d),
+                                          entry, exit);
+    latches[d] = llvm::BasicBlock::Create(ctx, "latch" + std::to_string(d),
+                                          entry, exit);
+  }
+  llvm::PHINode *phis[3];
+  llvm::BasicBlock *preheader = setup;
+  for (int d = 2; d >= 0; --d) {
     b.SetInsertPoint(preheader);
-    b.CreateBr(header);
-    b.SetInsertPoint(header);
+    Value *start = b.getInt64(0);
+    if (d == 0 && follower) {
+      // Work-item (0,0,0) already ran: row (y=0, z=0) starts at x=1.
+      Value *first_row = b.CreateAnd(b.CreateICmpEQ(phis[1], b.getInt64(0)),
+                                     b.CreateICmpEQ(phis[2], b.getInt64(0)));
+      start = b.CreateZExt(first_row, b.getInt64Ty());
+      b.CreateCondBr(b.CreateICmpULT(start, sizes[0]), headers[0], latches[0]);
+    } else {
+      b.CreateBr(headers[d]);
+    }
+    b.SetInsertPoint(headers[d]);
     phis[d] = b.CreatePHI(b.getInt64Ty(), 2, "lid" + std::to_string(d));
-    phis[d]->addIncoming(b.getInt64(0), preheader);
-    ids[d] = phis[d];
-    preheader = header;
+    phis[d]->addIncoming(start, preheader);
+    preheader = headers[d];
   }
-  // Innermost header holds the body call.
-  b.SetInsertPoint(preheader);
-  std::vector<Value *> call_args = args;
-  call_args.push_back(context);
-  call_args.insert(call_args.end(), {ids[0], ids[1], ids[2]});
-  b.CreateCall(&body, call_args);
-  // Latches from the inside out: increment, loop or fall to the outer latch.
-  llvm::BasicBlock *current = preheader;
-  for (unsigned d = 0; d < 3; ++d) {
+  // The innermost header holds the body call; x's latch is that same block
+  // unless the row may be empty (then latch0 is where an empty row lands).
+  b.SetInsertPoint(headers[0]);
+  callBody(loop_body, phis[0], phis[1], phis[2]);
+  Value *next_x = b.CreateAdd(phis[0], b.getInt64(1), "", true, true);
+  b.CreateCondBr(b.CreateICmpULT(next_x, sizes[0]), headers[0], latches[0]);
+  phis[0]->addIncoming(next_x, headers[0]);
+  b.SetInsertPoint(latches[0]);
+  b.CreateBr(latches[1]);
+  for (unsigned d = 1; d < 3; ++d) {
+    b.SetInsertPoint(latches[d]);
     Value *next = b.CreateAdd(phis[d], b.getInt64(1), "", true, true);
-    Value *more = b.CreateICmpULT(next, sizes[d]);
-    llvm::BasicBlock *after = d < 2 ? llvm::BasicBlock::Create(
-                                          ctx, "latch" + std::to_string(d + 1),
-                                          entry, exit)
-                                    : exit;
-    b.CreateCondBr(more, phis[d]->getParent(), after);
-    phis[d]->addIncoming(next, current);
-    current = after;
-    b.SetInsertPoint(after);
+    b.CreateCondBr(b.CreateICmpULT(next, sizes[d]), headers[d],
+                   d < 2 ? latches[d + 1] : exit);
+    phis[d]->addIncoming(next, latches[d]);
   }
+  b.SetInsertPoint(exit);
   b.CreateRetVoid();
 }
 
@@ -489,8 +563,14 @@ bool buildWorkGroupFunctions(llvm::Module &module,
     description.reaches_barrier = lowerWorkItemCalls(*body, values);
     description.static_local_memory =
         lowerLocalVariables(module, *body, values.context);
-    buildGroupEntry(module, *body, description);
-    if (description.reaches_barrier)
+    bool copies = usesAsyncCopies(*body);
+    llvm::Function *follower = nullptr;
+    if (copies && !description.reaches_barrier)
+      follower = makeFollowerBody(*body);
+    buildGroupEntry(module, *body, description, follower);
+    // Kernels with async copies also get a work-item entry: the checking
+    // mode runs their work-items one by one to see each one's calls.
+    if (description.reaches_barrier || copies)
       buildWorkItemEntry(module, *body, description);
     kernels.push_back(std::move(description));
   }

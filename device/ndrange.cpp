@@ -60,7 +60,18 @@ struct LaunchState {
 // Runs one group on whichever path the kernel takes.
 FiberRunStatus runGroup(const NDRangeLaunch &launch, WorkGroupContext &context,
                         uint64_t items) {
-  if (launch.work_item_entry && items > 1) {
+  if (!launch.reaches_barrier && context.async_copy_check &&
+      launch.work_item_entry) {
+    // Checking mode, kernel without barriers: every work-item makes its own
+    // async copy calls (the group entry lets only the first one make them),
+    // one after the other on this thread.
+    for (uint64_t z = 0; z < context.local_size[2]; ++z)
+      for (uint64_t y = 0; y < context.local_size[1]; ++y)
+        for (uint64_t x = 0; x < context.local_size[0]; ++x)
+          launch.work_item_entry(launch.arguments, &context, x, y, z);
+    return FiberRunStatus::Completed;
+  }
+  if (launch.reaches_barrier && launch.work_item_entry && items > 1) {
     FiberRunStatus status = runWorkGroupOnFibers(
         launch.work_item_entry, launch.arguments, context,
         fiberStackSizeFor(launch.work_item_stack));

@@ -14,7 +14,10 @@ class ThreadPool;
 struct NDRangeLaunch {
   const char *kernel_name = "";
   WorkGroupFunction group_entry = nullptr;
-  WorkItemFunction work_item_entry = nullptr; // set: the kernel has barriers
+  // Runs one work-item on a fiber: for kernels with barriers, and for the
+  // async copy checking mode.
+  WorkItemFunction work_item_entry = nullptr;
+  bool reaches_barrier = false;
   const void *arguments = nullptr;
   uint32_t work_dim = 1;
   uint64_t global_offset[3] = {0, 0, 0};

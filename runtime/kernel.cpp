@@ -148,6 +148,7 @@ cl_int Kernel::enqueue(Queue &queue, cl_uint work_dim, const size_t *offset,
   launch.kernel_name = description_.name.c_str();
   launch.group_entry = description_.entry;
   launch.work_item_entry = description_.work_item_entry;
+  launch.reaches_barrier = description_.reaches_barrier;
   launch.work_dim = work_dim;
   launch.work_item_stack = description_.private_memory + kStackReserve;
   launch.group_stack = description_.group_entry_frame + kStackReserve;

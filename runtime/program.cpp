@@ -27,10 +27,9 @@ std::shared_ptr<ProgramExecutable> instantiate(const ProgramImage &image,
   for (compiler::KernelDescription &kernel : executable->kernels) {
     kernel.entry = reinterpret_cast<WorkGroupFunction>(
         executable->library->symbol(compiler::groupEntrySymbol(kernel.name)));
-    if (kernel.reaches_barrier)
-      kernel.work_item_entry = reinterpret_cast<WorkItemFunction>(
-          executable->library->symbol(
-              compiler::workItemEntrySymbol(kernel.name)));
+    // Also kernels with async copies have one (for the checking mode).
+    kernel.work_item_entry = reinterpret_cast<WorkItemFunction>(
+        executable->library->symbol(compiler::workItemEntrySymbol(kernel.name)));
     if (!kernel.entry || (kernel.reaches_barrier && !kernel.work_item_entry)) {
       error = "error: the program's native code lacks kernel '" + kernel.name +
               "'\n";
