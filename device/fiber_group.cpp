@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <vector>
 
 namespace weft {
@@ -25,7 +26,7 @@ constexpr uint64_t kMinimumStackSize = 64 * 1024;
 // larger than a page ("probe-stack"), so an overflow lands here first.
 constexpr size_t kGuardSize = 64 * 1024;
 
-// Stacks are mapped once per thread and size class, each with a guard page
+// Stacks are mapped once per thread and size class, each with a guard
 // below it, and reused by every later launch: no system call per launch or
 // per barrier. Mapped with MAP_NORESERVE: only touched pages cost memory.
 class StackPool {
@@ -134,7 +135,26 @@ bool prepareOverflowRecovery() {
   return true;
 }
 
-// Arms recovery for this thread while `run` resumes fibers.
+// Holds a T on the stack whose destructor can be skipped: an overflowed
+// group's fibers must never be resumed or unwound.
+template <typename T> class Abandonable {
+public:
+  Abandonable() { new (storage_) T(); }
+  ~Abandonable() {
+    if (!abandoned_)
+      get().~T();
+  }
+  T &get() { return *std::launder(reinterpret_cast<T *>(storage_)); }
+  void abandon() { abandoned_ = true; } // what T owns is lost with it
+
+private:
+  alignas(T) unsigned char storage_[sizeof(T)];
+  bool abandoned_ = false;
+};
+
+// Arms recovery for this thread while fibers run. The jump buffer does not
+// save the signal mask (that would be a system call per group): the handler
+// runs with SA_NODEFER, so leaving it by a jump leaves the mask as it was.
 class OverflowGuard {
 public:
   OverflowGuard() : previous_(active_recovery) { active_recovery = &recovery_; }
@@ -191,10 +211,10 @@ FiberRunStatus runWorkGroupOnLargeStack(WorkGroupFunction entry,
                                         uint64_t stack_size) {
   if (!prepareOverflowRecovery())
     return FiberRunStatus::OutOfMemory;
-  // Heap-held so an overflow can abandon it without running its destructor.
-  auto fiber = std::make_unique<ctx::fiber>();
+  Abandonable<ctx::fiber> held;
+  ctx::fiber &fiber = held.get();
   try {
-    *fiber = ctx::fiber(std::allocator_arg,
+    fiber = ctx::fiber(std::allocator_arg,
                         PooledStackAllocator{static_cast<size_t>(stack_size)},
                         [entry, arguments, &context](ctx::fiber &&caller) {
                           entry(arguments, &context);
@@ -204,11 +224,11 @@ FiberRunStatus runWorkGroupOnLargeStack(WorkGroupFunction entry,
     return FiberRunStatus::OutOfMemory;
   }
   OverflowGuard guard;
-  if (sigsetjmp(guard.jump(), 1)) {
-    (void)fiber.release(); // its stack is lost with it
+  if (sigsetjmp(guard.jump(), 0)) {
+    held.abandon();
     return FiberRunStatus::StackOverflow;
   }
-  *fiber = std::move(*fiber).resume();
+  fiber = std::move(fiber).resume();
   return FiberRunStatus::Completed;
 }
 
@@ -220,9 +240,8 @@ FiberRunStatus runWorkGroupOnFibers(WorkItemFunction entry,
     return FiberRunStatus::OutOfMemory;
   uint64_t sx = context.local_size[0], sy = context.local_size[1],
            sz = context.local_size[2];
-  // Heap-held so an overflow can abandon the fibers without unwinding them.
-  auto owned_group = std::make_unique<GroupState>();
-  GroupState &group = *owned_group;
+  Abandonable<GroupState> held;
+  GroupState &group = held.get();
   group.items.resize(sx * sy * sz);
   context.device_state = &group;
   context.barrier = arriveAtBarrier;
@@ -248,8 +267,8 @@ FiberRunStatus runWorkGroupOnFibers(WorkItemFunction entry,
   }
 
   OverflowGuard guard;
-  if (sigsetjmp(guard.jump(), 1)) {
-    (void)owned_group.release(); // its fibers' stacks are lost with it
+  if (sigsetjmp(guard.jump(), 0)) {
+    held.abandon();
     return FiberRunStatus::StackOverflow;
   }
   // Each round runs every work-item up to its next barrier (or its end).
