@@ -35,6 +35,36 @@ void stencil_direct(global const float *in, global float *out) {
 }
 )CLC";
 
+// A 1-D kernel (in, out) over `expected.size()` work-items in groups of 256
+// whose output must equal `expected`; throughput counts one float read and
+// one written per work-item. `in` and `expected` outlive the benchmark.
+static Benchmark inputToOutput(const char *name, const char *source,
+                               const char *kernel,
+                               const std::vector<float> &in,
+                               const std::vector<float> &expected) {
+  const size_t n = expected.size();
+  Benchmark bm;
+  bm.name = name;
+  bm.unit = "GB/s";
+  bm.work = n * 8.0;
+  bm.setup = [=, &in, &expected](const Driver &d, Instance &inst,
+                                 std::string &error) {
+    if (!prepare(d, inst, source, kernel, error))
+      return false;
+    cl_mem bin = bufferWith(d, in), bout = bufferOf(d, n * 4);
+    inst.buffers = {bin, bout};
+    clSetKernelArg(inst.kernel, 0, sizeof(cl_mem), &bin);
+    clSetKernelArg(inst.kernel, 1, sizeof(cl_mem), &bout);
+    inst.global[0] = n;
+    inst.local[0] = 256;
+    inst.verify = [&d, &expected, bout, n](int) {
+      return compareExact(readBack<float>(d, bout, n), expected, "outputs");
+    };
+    return true;
+  };
+  return bm;
+}
+
 static Benchmark stencil(const char *kernel, const char *name) {
   const size_t n = size_t(1) << 24, radius = 4;
   static std::vector<float> in, expected;
@@ -46,25 +76,8 @@ static Benchmark stencil(const char *kernel, const char *name) {
       for (size_t k = 0; k <= 2 * radius; ++k)
         expected[i] += weights[k] * in[i + k];
   }
-  Benchmark bm;
-  bm.name = name;
-  bm.unit = "GB/s";
-  bm.work = n * 8.0; // one element read and one written per work-item
-  bm.setup = [=](const Driver &d, Instance &inst, std::string &error) {
-    if (!prepare(d, inst, kStencil, kernel, error))
-      return false;
-    cl_mem bin = bufferWith(d, in), bout = bufferOf(d, n * 4);
-    inst.buffers = {bin, bout};
-    clSetKernelArg(inst.kernel, 0, sizeof(cl_mem), &bin);
-    clSetKernelArg(inst.kernel, 1, sizeof(cl_mem), &bout);
-    inst.global[0] = n;
-    inst.local[0] = 256;
-    inst.verify = [&d, bout, n](int) {
-      return compareExact(readBack<float>(d, bout, n), expected, "outputs");
-    };
-    return true;
-  };
-  return bm;
+  // One element read and one written per work-item.
+  return inputToOutput(name, kStencil, kernel, in, expected);
 }
 
 // Gathers field 0 of 4-float records (stride 4) and scales it: through
@@ -97,25 +110,8 @@ static Benchmark gather(const char *kernel, const char *name) {
     for (size_t i = 0; i < n; ++i)
       expected[i] = 3.0f * in[i * stride];
   }
-  Benchmark bm;
-  bm.name = name;
-  bm.unit = "GB/s";
-  bm.work = n * 8.0; // elements gathered and written, not the bytes skipped
-  bm.setup = [=](const Driver &d, Instance &inst, std::string &error) {
-    if (!prepare(d, inst, kGather, kernel, error))
-      return false;
-    cl_mem bin = bufferWith(d, in), bout = bufferOf(d, n * 4);
-    inst.buffers = {bin, bout};
-    clSetKernelArg(inst.kernel, 0, sizeof(cl_mem), &bin);
-    clSetKernelArg(inst.kernel, 1, sizeof(cl_mem), &bout);
-    inst.global[0] = n;
-    inst.local[0] = 256;
-    inst.verify = [&d, bout, n](int) {
-      return compareExact(readBack<float>(d, bout, n), expected, "outputs");
-    };
-    return true;
-  };
-  return bm;
+  // Elements gathered and written, not the bytes skipped.
+  return inputToOutput(name, kGather, kernel, in, expected);
 }
 
 // Transpose of an n x n matrix by 32x32 tiles, groups of 32x8 work-items
