@@ -128,6 +128,10 @@ void ThreadPool::workerLoop() {
       lock.lock();
       continue;
     }
+    // The job that woke this worker may have had its last chunk taken since
+    // (chunks are taken without the lock); then there is nothing to do.
+    if (tasks_.empty())
+      continue;
     std::function<void()> task = std::move(tasks_.front());
     tasks_.pop_front();
     lock.unlock();
