@@ -65,6 +65,11 @@ struct KernelDescription {
   uint64_t group_entry_frame = 0;
   uint32_t preferred_work_group_multiple = 1;
   bool reaches_barrier = false;
+  // The group entry runs the kernel's barriers itself, region by region
+  // (compiler/barrier_regions.h); otherwise the work-items of a group with
+  // barriers run on fibers, and split_failure says why.
+  bool split_at_barriers = false;
+  std::string split_failure;
   // Launches must divide the global size evenly (OpenCL C 1.x programs and
   // -cl-uniform-work-group-size).
   bool uniform_work_group_size = false;

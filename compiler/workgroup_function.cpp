@@ -1,5 +1,7 @@
 #include "compiler/workgroup_function.h"
 
+#include "compiler/barrier_regions.h"
+#include "compiler/context_access.h"
 #include "compiler/kernel_signature.h"
 
 #include <llvm/ADT/SmallPtrSet.h>
@@ -23,20 +25,6 @@ using llvm::IRBuilder;
 using llvm::Value;
 
 constexpr unsigned kLocalAddressSpace = 3;
-
-// Reads one field of WorkGroupContext. The fields do not change while a
-// work-group runs, which !invariant.load tells LLVM so it hoists the reads
-// out of the work-item loop instead of fearing the kernel's stores.
-Value *loadContextField(IRBuilder<> &b, Value *context, size_t field_offset,
-                        llvm::Type *type, Value *index = nullptr) {
-  Value *p = b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), context, field_offset);
-  if (index)
-    p = b.CreateInBoundsGEP(b.getInt64Ty(), p, index);
-  llvm::LoadInst *load = b.CreateLoad(type, p);
-  load->setMetadata(llvm::LLVMContext::MD_invariant_load,
-                    llvm::MDNode::get(b.getContext(), {}));
-  return load;
-}
 
 // The dimension argument of a query, clamped to the spare fourth slot that
 // holds the out-of-range answer.
@@ -225,9 +213,11 @@ bool inlineGroupAwareCalls(llvm::Function &body,
   return true;
 }
 
-// Replaces work-item queries and barriers inside `body`. Returns whether a
-// barrier was found.
-bool lowerWorkItemCalls(llvm::Function &body, const BodyValues &values) {
+// Replaces work-item queries inside `body`, and barriers with calls to
+// `marker` (the regions are cut there; the fibers switch there). Returns
+// whether a barrier was found.
+bool lowerWorkItemCalls(llvm::Function &body, const BodyValues &values,
+                        llvm::Function &marker) {
   const auto &queries = workItemQueries();
   std::vector<llvm::CallInst *> calls;
   for (llvm::Instruction &inst : llvm::instructions(body))
@@ -242,11 +232,7 @@ bool lowerWorkItemCalls(llvm::Function &body, const BodyValues &values) {
     IRBuilder<> b(call);
     llvm::StringRef name = call->getCalledFunction()->getName();
     if (isBarrier(name)) {
-      // Barriers call back into the device, which switches work-items.
-      Value *callback = loadContextField(
-          b, values.context, offsetof(WorkGroupContext, barrier), b.getPtrTy());
-      auto *type = llvm::FunctionType::get(b.getVoidTy(), {b.getPtrTy()}, false);
-      b.CreateCall(type, callback, {values.context});
+      b.CreateCall(&marker, {values.context});
       reaches_barrier = true;
       call->eraseFromParent();
       continue;
@@ -258,6 +244,24 @@ bool lowerWorkItemCalls(llvm::Function &body, const BodyValues &values) {
     call->eraseFromParent();
   }
   return reaches_barrier;
+}
+
+// On fibers a barrier calls back into the device, which switches work-items.
+void lowerBarriersToSwitches(llvm::Function &body, llvm::Function &marker) {
+  std::vector<llvm::CallInst *> calls;
+  for (llvm::Instruction &inst : llvm::instructions(body))
+    if (auto *call = llvm::dyn_cast<llvm::CallInst>(&inst))
+      if (call->getCalledFunction() == &marker)
+        calls.push_back(call);
+  for (llvm::CallInst *call : calls) {
+    IRBuilder<> b(call);
+    Value *context = call->getArgOperand(0);
+    Value *callback = loadContextField(
+        b, context, offsetof(WorkGroupContext, barrier), b.getPtrTy());
+    auto *type = llvm::FunctionType::get(b.getVoidTy(), {b.getPtrTy()}, false);
+    b.CreateCall(type, callback, {context});
+    call->eraseFromParent();
+  }
 }
 
 // The engine calls the async copy builtins leave in a kernel once inlined
@@ -516,6 +520,33 @@ void buildGroupEntry(llvm::Module &module, llvm::Function &body,
   b.CreateRetVoid();
 }
 
+// void group(const void *block, WorkGroupContext *context) for a kernel with
+// barriers, cut into regions at its barriers. Returns false (and why) when
+// the kernel has a shape the regions do not handle; fibers then run it.
+bool buildRegionGroupEntry(llvm::Module &module, llvm::Function &body,
+                           llvm::Function &marker,
+                           const KernelDescription &kernel, std::string &why) {
+  llvm::LLVMContext &ctx = module.getContext();
+  IRBuilder<> b(ctx);
+  auto *type = llvm::FunctionType::get(b.getVoidTy(),
+                                       {b.getPtrTy(), b.getPtrTy()}, false);
+  llvm::Function *entry =
+      declareEntry(module, type, groupEntrySymbol(kernel.name), body);
+  Value *context = entry->getArg(1);
+  b.SetInsertPoint(llvm::BasicBlock::Create(ctx, "setup", entry));
+  std::vector<Value *> args =
+      loadArguments(b, body, kernel, entry->getArg(0), context);
+  GroupEntryValues values{entry, args, context, {}};
+  for (unsigned d = 0; d < 3; ++d)
+    values.local_size[d] =
+        loadContextField(b, context, offsetof(WorkGroupContext, local_size),
+                         b.getInt64Ty(), b.getInt64(d));
+  if (emitBarrierRegions(body, marker, b, values, why))
+    return true;
+  entry->eraseFromParent();
+  return false;
+}
+
 // void item(const void *block, WorkGroupContext *context, x, y, z).
 void buildWorkItemEntry(llvm::Module &module, llvm::Function &body,
                         const KernelDescription &kernel) {
@@ -549,6 +580,11 @@ bool buildWorkGroupFunctions(llvm::Module &module,
       sources.push_back(&f);
 
   const auto group_aware = groupAwareFunctions(module);
+  llvm::LLVMContext &ctx = module.getContext();
+  llvm::Function *marker = llvm::Function::Create(
+      llvm::FunctionType::get(llvm::Type::getVoidTy(ctx),
+                              {llvm::PointerType::get(ctx, 0)}, false),
+      llvm::GlobalValue::ExternalLinkage, "__weft_barrier", module);
   for (llvm::Function *kernel : sources) {
     KernelDescription description;
     if (!describeKernel(*kernel, description, error))
@@ -560,14 +596,19 @@ bool buildWorkGroupFunctions(llvm::Module &module,
                        body->getArg(n + 3)}};
     if (!inlineGroupAwareCalls(*body, group_aware, error))
       return false;
-    description.reaches_barrier = lowerWorkItemCalls(*body, values);
+    description.reaches_barrier = lowerWorkItemCalls(*body, values, *marker);
     description.static_local_memory =
         lowerLocalVariables(module, *body, values.context);
     bool copies = usesAsyncCopies(*body);
+    if (description.reaches_barrier)
+      description.split_at_barriers = buildRegionGroupEntry(
+          module, *body, *marker, description, description.split_failure);
+    lowerBarriersToSwitches(*body, *marker);
     llvm::Function *follower = nullptr;
     if (copies && !description.reaches_barrier)
       follower = makeFollowerBody(*body);
-    buildGroupEntry(module, *body, description, follower);
+    if (!description.split_at_barriers)
+      buildGroupEntry(module, *body, description, follower);
     // Kernels with async copies also get a work-item entry: the checking
     // mode runs their work-items one by one to see each one's calls.
     if (description.reaches_barrier || copies)
@@ -578,6 +619,7 @@ bool buildWorkGroupFunctions(llvm::Module &module,
     kernel->replaceAllUsesWith(llvm::PoisonValue::get(kernel->getType()));
     kernel->eraseFromParent();
   }
+  marker->eraseFromParent();
 
   // The group-aware builtins now live inside the kernels.
   std::vector<llvm::Function *> pending(group_aware.begin(), group_aware.end());

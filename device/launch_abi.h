@@ -57,7 +57,9 @@ struct WorkGroupContext {
   uint64_t num_groups[4];
   uint64_t group_id[4];
   uint32_t work_dim;
-  uint32_t reserved;
+  // Set by a work-group function that could not run its group (one of
+  // WorkGroupStatus); the device resets it per group.
+  uint32_t status;
   // Local memory of this group: static __local variables first, then the
   // __local pointer arguments at the offsets stored in the argument block.
   char *local_memory;
@@ -73,6 +75,15 @@ struct WorkGroupContext {
   // work-item.
   void (*async_copy_check)(struct WorkGroupContext *context,
                            const struct AsyncCopyCall *call);
+  // Kernels split at their barriers keep each work-item's values that live
+  // across a barrier here: returns at least `bytes`, 64-byte aligned, reused
+  // by the next group of this thread; null when out of memory.
+  void *(*work_item_storage)(struct WorkGroupContext *context, uint64_t bytes);
+};
+
+enum WorkGroupStatus {
+  kWorkGroupCompleted = 0,
+  kWorkGroupOutOfMemory = 1,
 };
 
 // Generated per kernel: runs every work-item of one work-group.

@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -31,6 +32,12 @@ struct LocalMemory {
   }
 };
 thread_local LocalMemory local_memory;
+// The per-work-item values of kernels split at their barriers; same reuse.
+thread_local LocalMemory work_item_values;
+
+void *workItemStorage(WorkGroupContext *, uint64_t bytes) {
+  return work_item_values.get(bytes);
+}
 
 void noBarrier(WorkGroupContext *) {}
 
@@ -71,19 +78,28 @@ FiberRunStatus runGroup(const NDRangeLaunch &launch, WorkGroupContext &context,
           launch.work_item_entry(launch.arguments, &context, x, y, z);
     return FiberRunStatus::Completed;
   }
-  if (launch.reaches_barrier && launch.work_item_entry && items > 1) {
+  if (launch.reaches_barrier && launch.work_item_entry && items > 1 &&
+      (!launch.split_at_barriers || barriersRunOnFibers())) {
     FiberRunStatus status = runWorkGroupOnFibers(
         launch.work_item_entry, launch.arguments, context,
         fiberStackSizeFor(launch.work_item_stack));
     context.barrier = noBarrier;
     return status;
   }
+  // A group entry that could not get its per-work-item storage says so in
+  // the context.
+  context.status = kWorkGroupCompleted;
+  FiberRunStatus status = FiberRunStatus::Completed;
   if (launch.group_stack > kLargestFrameOnThreadStack)
-    return runWorkGroupOnLargeStack(launch.group_entry, launch.arguments,
-                                    context,
-                                    fiberStackSizeFor(launch.group_stack));
-  launch.group_entry(launch.arguments, &context);
-  return FiberRunStatus::Completed;
+    status = runWorkGroupOnLargeStack(launch.group_entry, launch.arguments,
+                                      context,
+                                      fiberStackSizeFor(launch.group_stack));
+  else
+    launch.group_entry(launch.arguments, &context);
+  if (status == FiberRunStatus::Completed &&
+      context.status != kWorkGroupCompleted)
+    status = FiberRunStatus::OutOfMemory;
+  return status;
 }
 
 void runGroups(void *opaque, uint64_t first, uint64_t last) {
@@ -106,6 +122,7 @@ void runGroups(void *opaque, uint64_t first, uint64_t last) {
   context.work_dim = launch.work_dim;
   context.barrier = noBarrier;
   context.async_copy_counters = asyncCopyCounters;
+  context.work_item_storage = workItemStorage;
   thread_local AsyncCopyGroupCheck check;
   if (asyncCopyCheckingEnabled()) {
     context.async_copy_check = recordAsyncCopyCall;
@@ -153,6 +170,14 @@ void runGroups(void *opaque, uint64_t first, uint64_t last) {
 }
 
 } // namespace
+
+bool barriersRunOnFibers() {
+  static const bool fibers = [] {
+    const char *value = std::getenv("WEFT_BARRIERS");
+    return value && std::strcmp(value, "fibers") == 0;
+  }();
+  return fibers;
+}
 
 LaunchResult runNDRange(ThreadPool &pool, const NDRangeLaunch &launch) {
   LaunchState state;

@@ -18,6 +18,8 @@ struct NDRangeLaunch {
   // async copy checking mode.
   WorkItemFunction work_item_entry = nullptr;
   bool reaches_barrier = false;
+  // The group entry runs the barriers itself (regions; no fibers needed).
+  bool split_at_barriers = false;
   const void *arguments = nullptr;
   uint32_t work_dim = 1;
   uint64_t global_offset[3] = {0, 0, 0};
@@ -47,5 +49,9 @@ struct LaunchResult {
 };
 
 LaunchResult runNDRange(ThreadPool &pool, const NDRangeLaunch &launch);
+
+// WEFT_BARRIERS=fibers runs every kernel with barriers on fibers, also those
+// the compiler split into regions (to compare the two paths).
+bool barriersRunOnFibers();
 
 } // namespace weft

@@ -27,6 +27,11 @@ constexpr uint64_t kStackReserve = 32 * 1024;
 // Fiber stacks a work-group may map (address space; only touched pages cost
 // memory).
 constexpr uint64_t kFiberStackBudgetPerGroup = uint64_t(2) << 30;
+// Each fiber stack is two mappings (stack and guard) that its thread keeps
+// for reuse; bigger groups on every thread would approach the kernel's limit
+// on mappings per process (vm.max_map_count, 65530 by default), after which
+// even malloc fails.
+constexpr uint64_t kMaxFibersPerGroup = 4096;
 
 uint64_t alignUp(uint64_t value, uint64_t alignment) {
   return (value + alignment - 1) / alignment * alignment;
@@ -132,10 +137,12 @@ uint64_t Kernel::localMemorySize() const {
 }
 
 size_t Kernel::maxWorkGroupSize(size_t device_limit) const {
-  if (!description_.reaches_barrier)
+  if (!description_.reaches_barrier ||
+      (description_.split_at_barriers && !barriersRunOnFibers()))
     return device_limit;
   uint64_t stack = fiberStackSizeFor(description_.private_memory + kStackReserve);
-  uint64_t fitting = kFiberStackBudgetPerGroup / stack;
+  uint64_t fitting =
+      std::min(kMaxFibersPerGroup, kFiberStackBudgetPerGroup / stack);
   return static_cast<size_t>(std::max<uint64_t>(1, std::min<uint64_t>(device_limit, fitting)));
 }
 
@@ -149,6 +156,7 @@ cl_int Kernel::enqueue(Queue &queue, cl_uint work_dim, const size_t *offset,
   launch.group_entry = description_.entry;
   launch.work_item_entry = description_.work_item_entry;
   launch.reaches_barrier = description_.reaches_barrier;
+  launch.split_at_barriers = description_.split_at_barriers;
   launch.work_dim = work_dim;
   launch.work_item_stack = description_.private_memory + kStackReserve;
   launch.group_stack = description_.group_entry_frame + kStackReserve;

@@ -38,13 +38,19 @@ std::shared_ptr<ProgramExecutable> instantiate(const ProgramImage &image,
   }
   executable->binary = std::move(binary);
   if (debugLogEnabled())
-    for (const compiler::KernelDescription &kernel : executable->kernels)
+    for (const compiler::KernelDescription &kernel : executable->kernels) {
+      std::string path =
+          !kernel.reaches_barrier
+              ? "no barrier: work-groups run as a loop over work-items"
+          : kernel.split_at_barriers
+              ? "reaches a barrier: split at its barriers into loops over "
+                "work-items (fibers if WEFT_BARRIERS=fibers)"
+              : "reaches a barrier: work-items run on fibers (not split: " +
+                    kernel.split_failure + ")";
       debugLog("kernel %s: %s, %llu bytes of private memory per work-item",
-               kernel.name.c_str(),
-               kernel.reaches_barrier
-                   ? "reaches a barrier: work-items run on fibers"
-                   : "no barrier: work-groups run as a loop over work-items",
+               kernel.name.c_str(), path.c_str(),
                static_cast<unsigned long long>(kernel.private_memory));
+    }
   return executable;
 }
 

@@ -18,7 +18,7 @@ using compiler::KernelDescription;
 
 constexpr char kMagic[8] = {'W', 'E', 'F', 'T', 'P', 'R', 'G', '\0'};
 // Bump when the payload layout or the launch ABI changes.
-constexpr uint32_t kFormatVersion = 5;
+constexpr uint32_t kFormatVersion = 6;
 
 struct Header {
   char magic[8];
@@ -114,6 +114,8 @@ void writeKernel(Writer &w, const KernelDescription &k) {
   w.scalar(k.group_entry_frame);
   w.scalar(k.preferred_work_group_multiple);
   w.scalar<uint8_t>(k.reaches_barrier);
+  w.scalar<uint8_t>(k.split_at_barriers);
+  w.string(k.split_failure);
   w.scalar<uint8_t>(k.uniform_work_group_size);
 }
 
@@ -157,6 +159,8 @@ bool readKernel(Reader &r, KernelDescription &k, std::string &why) {
   k.group_entry_frame = r.scalar<uint64_t>();
   k.preferred_work_group_multiple = r.scalar<uint32_t>();
   k.reaches_barrier = r.scalar<uint8_t>() != 0;
+  k.split_at_barriers = r.scalar<uint8_t>() != 0;
+  k.split_failure = r.string();
   k.uniform_work_group_size = r.scalar<uint8_t>() != 0;
   if (!r.ok() || !enums_ok || k.name.empty()) {
     why = "malformed description of kernel '" + k.name + "'";
