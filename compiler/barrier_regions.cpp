@@ -134,6 +134,43 @@ bool liveAcrossBarrier(llvm::Instruction &def, const Regions &regions) {
   return false;
 }
 
+// Whether `value` can be computed again where it is used, from constants,
+// the function's arguments (kernel arguments, context, local ids) and the
+// context's invariant fields: no memory, no side effects, at most `budget`
+// instructions. The copy runs where the original had already run, with the
+// same operands, so it cannot trap where the original did not.
+bool recomputable(Value *value, unsigned &budget) {
+  auto *inst = llvm::dyn_cast<llvm::Instruction>(value);
+  if (!inst)
+    return llvm::isa<llvm::Constant, llvm::Argument>(value);
+  if (budget == 0 || llvm::isa<llvm::PHINode, llvm::AllocaInst, llvm::CallBase>(inst) ||
+      inst->mayHaveSideEffects())
+    return false;
+  --budget;
+  if (auto *load = llvm::dyn_cast<llvm::LoadInst>(inst)) {
+    if (!load->hasMetadata(llvm::LLVMContext::MD_invariant_load))
+      return false;
+  } else if (inst->mayReadFromMemory()) {
+    return false;
+  }
+  for (Value *operand : inst->operands())
+    if (!recomputable(operand, budget))
+      return false;
+  return true;
+}
+
+Value *recompute(Value *value, llvm::Instruction *before) {
+  auto *inst = llvm::dyn_cast<llvm::Instruction>(value);
+  if (!inst)
+    return value;
+  llvm::Instruction *copy = inst->clone();
+  for (unsigned i = 0; i < copy->getNumOperands(); ++i)
+    copy->setOperand(i, recompute(inst->getOperand(i), before));
+  copy->insertBefore(before);
+  copy->setName(inst->getName() + ".again");
+  return copy;
+}
+
 // Every block that uses the memory of `alloca` through some pointer derived
 // from it. Returns false when the pointer escapes (stored, or turned into an
 // integer), so that any block might use it.
@@ -186,10 +223,11 @@ bool sharedByWorkItems(llvm::AllocaInst &alloca, const Regions &regions) {
   return region < 0 || !regions.repeats[static_cast<unsigned>(region)];
 }
 
-// z { y { x { ... } } } over the group's local ids. `body` fills the
-// innermost block (it gets the ids and the latch every path must end at).
+// z { y { x { ... } } } over the local ids in [first, last) per dimension.
+// `body` fills the innermost block (it gets the ids and the latch every path
+// must end at).
 void emitWorkItemLoops(
-    IRBuilder<> &b, Value *const sizes[3],
+    IRBuilder<> &b, Value *const first[3], Value *const last[3],
     const std::function<void(Value *const id[3], BasicBlock *latch)> &body) {
   llvm::Function *f = b.GetInsertBlock()->getParent();
   llvm::LLVMContext &ctx = f->getContext();
@@ -205,7 +243,7 @@ void emitWorkItemLoops(
     b.CreateBr(headers[d]);
     b.SetInsertPoint(headers[d]);
     ids[d] = b.CreatePHI(b.getInt64Ty(), 2, "lid" + std::to_string(d));
-    ids[d]->addIncoming(b.getInt64(0), preheader);
+    ids[d]->addIncoming(first[d], preheader);
     preheader = headers[d];
   }
   Value *const id_values[3] = {ids[0], ids[1], ids[2]};
@@ -214,12 +252,20 @@ void emitWorkItemLoops(
     b.SetInsertPoint(latches[d]);
     Value *next = b.CreateAdd(ids[d], b.getInt64(1), "", true, true);
     ids[d]->addIncoming(next, latches[d]);
-    b.CreateCondBr(b.CreateICmpULT(next, sizes[d]), headers[d],
+    b.CreateCondBr(b.CreateICmpULT(next, last[d]), headers[d],
                    d < 2 ? latches[d + 1] : exit);
   }
   b.SetInsertPoint(exit);
 }
 
+// The group entry's scheduling. While every work-item leaves each region at
+// the same barrier (the case OpenCL C defines), a region runs as one loop
+// over all work-items, with nothing in it but the kernel's code and the store
+// of where each work-item resumes; a vectorizable min/max over those says
+// which region is next. If work-items ever disagree (a barrier reached
+// divergently, undefined behaviour), the group switches to running, pass by
+// pass, the region of the first unfinished work-item for each work-item that
+// waits there, one at a time, until all have finished.
 class RegionEmitter {
 public:
   RegionEmitter(llvm::Function &work, const Regions &regions,
@@ -231,15 +277,17 @@ public:
             const std::vector<llvm::AllocaInst *> &per_item);
 
 private:
-  // Region ids, then the two markers of the "next region" variable.
-  uint32_t exitId() const { return static_cast<uint32_t>(regions_.starts.size()); }
-  uint32_t unsetId() const { return exitId() + 1; }
+  uint32_t finishedId() const {
+    return static_cast<uint32_t>(regions_.starts.size());
+  }
 
   void emitStorage(const std::vector<llvm::AllocaInst *> &per_item);
   void emitRegion(unsigned r, const std::vector<llvm::AllocaInst *> &shared,
                   const std::vector<llvm::AllocaInst *> &per_item,
-                  BasicBlock *dispatch);
-  void recordExit(Value *state_slot, uint32_t next, BasicBlock *latch);
+                  BasicBlock *after);
+  Value *stateAt(Value *linear) {
+    return b_.CreateInBoundsGEP(b_.getInt32Ty(), states_, linear);
+  }
 
   llvm::Function &work_;
   const Regions &regions_;
@@ -248,11 +296,14 @@ private:
   const llvm::DataLayout &layout_;
   Value *items_ = nullptr;
   Value *states_ = nullptr; // i32 per work-item: the region it resumes at
-  std::vector<Value *> item_bases_;   // per per-item alloca: its array
+  std::vector<Value *> item_bases_; // per per-item alloca: its array
   std::vector<uint64_t> item_strides_;
   llvm::DenseMap<llvm::AllocaInst *, Value *> shared_copies_;
-  llvm::AllocaInst *next_ = nullptr;     // the next region, as work-items say
-  llvm::AllocaInst *diverged_ = nullptr; // work-items disagreed once
+  // The group's own variables (promoted to registers by mem2reg).
+  llvm::AllocaInst *first_[3] = {}, *last_[3] = {}; // bounds of the next run
+  llvm::AllocaInst *diverged_ = nullptr;
+  llvm::AllocaInst *pass_region_ = nullptr; // after divergence: this pass's
+  llvm::AllocaInst *pass_next_ = nullptr;   // region, next work-item to look at
 };
 
 // Lays the per-work-item arrays out in the storage the device hands out: the
@@ -277,7 +328,12 @@ void RegionEmitter::emitStorage(const std::vector<llvm::AllocaInst *> &per_item)
       b_.getPtrTy());
   auto *allocate_type = llvm::FunctionType::get(
       b_.getPtrTy(), {b_.getPtrTy(), b_.getInt64Ty()}, false);
-  Value *base = b_.CreateCall(allocate_type, allocate, {values_.context, end});
+  llvm::CallInst *base =
+      b_.CreateCall(allocate_type, allocate, {values_.context, end});
+  // The storage is the group's alone: no kernel pointer reaches into it, so
+  // LLVM need not check its arrays against them before vectorizing.
+  base->addRetAttr(llvm::Attribute::NoAlias);
+  base->addRetAttr(llvm::Attribute::getWithAlignment(ctx, llvm::Align(64)));
   auto *failed = BasicBlock::Create(ctx, "no_storage", values_.entry);
   auto *ready = BasicBlock::Create(ctx, "storage", values_.entry);
   b_.CreateCondBr(b_.CreateIsNull(base), failed, ready);
@@ -296,40 +352,24 @@ void RegionEmitter::emitStorage(const std::vector<llvm::AllocaInst *> &per_item)
     item_bases_.push_back(b_.CreateInBoundsGEP(b_.getInt8Ty(), base, offset));
 }
 
-// A work-item leaves its region for `next`: remember where it resumes, and
-// whether it agrees with the work-items before it.
-void RegionEmitter::recordExit(Value *state_slot, uint32_t next,
-                               BasicBlock *latch) {
-  Value *id = b_.getInt32(next);
-  b_.CreateStore(id, state_slot);
-  Value *previous = b_.CreateLoad(b_.getInt32Ty(), next_);
-  Value *disagrees = b_.CreateAnd(b_.CreateICmpNE(previous, b_.getInt32(unsetId())),
-                                  b_.CreateICmpNE(previous, id));
-  b_.CreateStore(b_.CreateOr(b_.CreateLoad(b_.getInt1Ty(), diverged_), disagrees),
-                 diverged_);
-  b_.CreateStore(id, next_);
-  b_.CreateBr(latch);
-}
-
 void RegionEmitter::emitRegion(unsigned r,
                                const std::vector<llvm::AllocaInst *> &shared,
                                const std::vector<llvm::AllocaInst *> &per_item,
-                               BasicBlock *dispatch) {
+                               BasicBlock *after) {
   llvm::LLVMContext &ctx = work_.getContext();
   llvm::Function *entry = values_.entry;
   Value *const *sizes = values_.local_size;
-  emitWorkItemLoops(b_, sizes, [&](Value *const id[3], BasicBlock *latch) {
+  Value *first[3], *last[3];
+  for (unsigned d = 0; d < 3; ++d) {
+    first[d] = b_.CreateLoad(b_.getInt64Ty(), first_[d]);
+    last[d] = b_.CreateLoad(b_.getInt64Ty(), last_[d]);
+  }
+  emitWorkItemLoops(b_, first, last, [&](Value *const id[3], BasicBlock *latch) {
     Value *linear = b_.CreateAdd(
         b_.CreateMul(b_.CreateAdd(b_.CreateMul(id[2], sizes[1]), id[1]),
                      sizes[0]),
         id[0], "linear");
-    Value *state_slot = b_.CreateInBoundsGEP(b_.getInt32Ty(), states_, linear);
-    Value *state = b_.CreateLoad(b_.getInt32Ty(), state_slot);
-    auto *run = BasicBlock::Create(ctx, "region" + std::to_string(r), entry);
-    // Only work-items that stopped at this region's barrier run it (all of
-    // them, unless the kernel reached barriers divergently).
-    b_.CreateCondBr(b_.CreateICmpEQ(state, b_.getInt32(r)), run, latch);
-    b_.SetInsertPoint(run);
+    Value *state_slot = stateAt(linear);
 
     llvm::ValueToValueMapTy map;
     unsigned n = values_.arguments.size();
@@ -344,23 +384,27 @@ void RegionEmitter::emitRegion(unsigned r,
       map[per_item[i]] = b_.CreateInBoundsGEP(
           b_.getInt8Ty(), item_bases_[i],
           b_.CreateMul(linear, b_.getInt64(item_strides_[i])));
-    // Leaving through barrier k resumes at region k+1.
-    auto *finished = BasicBlock::Create(ctx, "finished", entry);
+    // Leaving through barrier k resumes at region k+1; returning finishes.
+    auto leaveFor = [&](uint32_t next, const std::string &name) {
+      auto *leave = BasicBlock::Create(ctx, name, entry);
+      IRBuilder<>::InsertPointGuard guard(b_);
+      b_.SetInsertPoint(leave);
+      b_.CreateStore(b_.getInt32(next), state_slot);
+      b_.CreateBr(latch);
+      return leave;
+    };
     for (BasicBlock *block : regions_.blocks[r])
       for (BasicBlock *succ : llvm::successors(block)) {
         auto barrier = regions_.barrier_index.find(succ);
-        if (barrier == regions_.barrier_index.end() || map.count(succ))
-          continue;
-        auto *leave = BasicBlock::Create(
-            ctx, "to_region" + std::to_string(barrier->second + 1), entry);
-        IRBuilder<>::InsertPointGuard guard(b_);
-        b_.SetInsertPoint(leave);
-        recordExit(state_slot, barrier->second + 1, latch);
-        map[succ] = leave;
+        if (barrier != regions_.barrier_index.end() && !map.count(succ))
+          map[succ] = leaveFor(barrier->second + 1,
+                               "to_region" + std::to_string(barrier->second + 1));
       }
+    BasicBlock *finished = leaveFor(finishedId(), "finished");
     std::vector<BasicBlock *> copies;
     for (BasicBlock *block : regions_.blocks[r]) {
-      BasicBlock *copy = llvm::CloneBasicBlock(block, map, ".r" + std::to_string(r), entry);
+      BasicBlock *copy =
+          llvm::CloneBasicBlock(block, map, ".r" + std::to_string(r), entry);
       map[block] = copy;
       copies.push_back(copy);
     }
@@ -377,21 +421,25 @@ void RegionEmitter::emitRegion(unsigned r,
         llvm::BranchInst::Create(finished, copy);
       }
     }
-    b_.SetInsertPoint(finished);
-    recordExit(state_slot, exitId(), latch);
   });
-  b_.CreateBr(dispatch);
+  b_.CreateBr(after);
 }
 
 void RegionEmitter::emit(const std::vector<llvm::AllocaInst *> &shared,
                          const std::vector<llvm::AllocaInst *> &per_item) {
   llvm::LLVMContext &ctx = work_.getContext();
   llvm::Function *entry = values_.entry;
+  Value *const *sizes = values_.local_size;
   {
     // The group's own variables sit in the entry block, so they are static.
     IRBuilder<> top(&entry->getEntryBlock(), entry->getEntryBlock().begin());
-    next_ = top.CreateAlloca(top.getInt32Ty(), nullptr, "next_region");
+    for (unsigned d = 0; d < 3; ++d) {
+      first_[d] = top.CreateAlloca(top.getInt64Ty(), nullptr, "first");
+      last_[d] = top.CreateAlloca(top.getInt64Ty(), nullptr, "last");
+    }
     diverged_ = top.CreateAlloca(top.getInt1Ty(), nullptr, "diverged");
+    pass_region_ = top.CreateAlloca(top.getInt32Ty(), nullptr, "pass_region");
+    pass_next_ = top.CreateAlloca(top.getInt64Ty(), nullptr, "pass_next");
     for (llvm::AllocaInst *alloca : shared) {
       llvm::AllocaInst *copy = top.CreateAlloca(
           alloca->getAllocatedType(), alloca->getAddressSpace(),
@@ -401,48 +449,122 @@ void RegionEmitter::emit(const std::vector<llvm::AllocaInst *> &shared,
     }
   }
   emitStorage(per_item);
-  b_.CreateStore(b_.getInt32(0), next_);
   b_.CreateStore(b_.getFalse(), diverged_);
-  auto *dispatch = BasicBlock::Create(ctx, "dispatch", entry);
-  b_.CreateBr(dispatch);
-
-  // dispatch: the region every work-item asked for; after a divergent
-  // barrier, the region of the first work-item that has not finished.
-  b_.SetInsertPoint(dispatch);
-  Value *asked = b_.CreateLoad(b_.getInt32Ty(), next_);
-  Value *diverged = b_.CreateLoad(b_.getInt1Ty(), diverged_);
-  b_.CreateStore(b_.getInt32(unsetId()), next_);
-  auto *scan = BasicBlock::Create(ctx, "scan", entry);
-  auto *scan_next = BasicBlock::Create(ctx, "scan_next", entry);
-  auto *pick = BasicBlock::Create(ctx, "pick", entry);
+  auto setWholeGroup = [&] {
+    for (unsigned d = 0; d < 3; ++d) {
+      b_.CreateStore(b_.getInt64(0), first_[d]);
+      b_.CreateStore(sizes[d], last_[d]);
+    }
+  };
+  setWholeGroup();
+  BasicBlock *setup_end = b_.GetInsertBlock();
+  auto *launch = BasicBlock::Create(ctx, "launch", entry);
+  auto *after = BasicBlock::Create(ctx, "after_region", entry);
   auto *done = BasicBlock::Create(ctx, "done", entry);
-  b_.CreateCondBr(diverged, scan, pick);
-  b_.SetInsertPoint(scan);
-  llvm::PHINode *index = b_.CreatePHI(b_.getInt64Ty(), 2);
-  index->addIncoming(b_.getInt64(0), dispatch);
-  Value *state = b_.CreateLoad(
-      b_.getInt32Ty(), b_.CreateInBoundsGEP(b_.getInt32Ty(), states_, index));
-  b_.CreateCondBr(b_.CreateICmpNE(state, b_.getInt32(exitId())), pick,
-                  scan_next);
-  b_.SetInsertPoint(scan_next);
-  Value *following = b_.CreateAdd(index, b_.getInt64(1));
-  index->addIncoming(following, scan_next);
-  b_.CreateCondBr(b_.CreateICmpULT(following, items_), scan, pick);
-  b_.SetInsertPoint(pick);
+  b_.CreateBr(launch);
+
+  // launch: run region `region` over the bounds in first/last.
+  b_.SetInsertPoint(launch);
   llvm::PHINode *region = b_.CreatePHI(b_.getInt32Ty(), 3, "region");
-  region->addIncoming(asked, dispatch);
-  region->addIncoming(state, scan);
-  region->addIncoming(b_.getInt32(exitId()), scan_next);
-  llvm::SwitchInst *choose =
-      b_.CreateSwitch(region, done, static_cast<unsigned>(exitId()));
+  region->addIncoming(b_.getInt32(0), setup_end);
+  llvm::SwitchInst *choose = b_.CreateSwitch(region, done, finishedId());
   b_.SetInsertPoint(done);
   b_.CreateRetVoid();
-
-  for (unsigned r = 0; r < exitId(); ++r) {
+  for (unsigned r = 0; r < finishedId(); ++r) {
     auto *start = BasicBlock::Create(ctx, "run_region" + std::to_string(r), entry);
     choose->addCase(b_.getInt32(r), start);
     b_.SetInsertPoint(start);
-    emitRegion(r, shared, per_item, dispatch);
+    emitRegion(r, shared, per_item, after);
+  }
+
+  // after_region, together: did every work-item stop at the same barrier?
+  auto *agree = BasicBlock::Create(ctx, "agree", entry);
+  auto *agreed = BasicBlock::Create(ctx, "agreed", entry);
+  auto *disagree = BasicBlock::Create(ctx, "disagree", entry);
+  auto *pass_start = BasicBlock::Create(ctx, "pass_start", entry);
+  auto *pass_scan = BasicBlock::Create(ctx, "pass_scan", entry);
+  b_.SetInsertPoint(after);
+  b_.CreateCondBr(b_.CreateLoad(b_.getInt1Ty(), diverged_), pass_scan, agree);
+  b_.SetInsertPoint(agree);
+  {
+    llvm::PHINode *i = b_.CreatePHI(b_.getInt64Ty(), 2, "i");
+    llvm::PHINode *low = b_.CreatePHI(b_.getInt32Ty(), 2, "low");
+    llvm::PHINode *high = b_.CreatePHI(b_.getInt32Ty(), 2, "high");
+    Value *state = b_.CreateLoad(b_.getInt32Ty(), stateAt(i));
+    Value *new_low = b_.CreateBinaryIntrinsic(llvm::Intrinsic::umin, low, state);
+    Value *new_high = b_.CreateBinaryIntrinsic(llvm::Intrinsic::umax, high, state);
+    Value *next = b_.CreateAdd(i, b_.getInt64(1), "", true, true);
+    i->addIncoming(b_.getInt64(0), after);
+    i->addIncoming(next, agree);
+    low->addIncoming(b_.getInt32(~0u), after);
+    low->addIncoming(new_low, agree);
+    high->addIncoming(b_.getInt32(0), after);
+    high->addIncoming(new_high, agree);
+    b_.CreateCondBr(b_.CreateICmpULT(next, items_), agree, agreed);
+    auto *whole = BasicBlock::Create(ctx, "whole_group", entry);
+    b_.SetInsertPoint(agreed);
+    b_.CreateCondBr(b_.CreateICmpEQ(new_low, new_high), whole, disagree);
+    b_.SetInsertPoint(whole);
+    setWholeGroup();
+    region->addIncoming(new_low, whole);
+    b_.CreateBr(launch);
+  }
+
+  // disagree: from now on, pass by pass, work-item by work-item.
+  b_.SetInsertPoint(disagree);
+  b_.CreateStore(b_.getTrue(), diverged_);
+  b_.CreateBr(pass_start);
+  // pass_start: the region of the first unfinished work-item, or the end.
+  b_.SetInsertPoint(pass_start);
+  {
+    auto *look = BasicBlock::Create(ctx, "pass_look", entry);
+    auto *found = BasicBlock::Create(ctx, "pass_found", entry);
+    b_.CreateBr(look);
+    b_.SetInsertPoint(look);
+    llvm::PHINode *i = b_.CreatePHI(b_.getInt64Ty(), 2, "i");
+    i->addIncoming(b_.getInt64(0), pass_start);
+    Value *state = b_.CreateLoad(b_.getInt32Ty(), stateAt(i));
+    auto *more = BasicBlock::Create(ctx, "pass_more", entry);
+    b_.CreateCondBr(b_.CreateICmpNE(state, b_.getInt32(finishedId())), found,
+                    more);
+    b_.SetInsertPoint(more);
+    Value *next = b_.CreateAdd(i, b_.getInt64(1));
+    i->addIncoming(next, more);
+    b_.CreateCondBr(b_.CreateICmpULT(next, items_), look, done);
+    b_.SetInsertPoint(found);
+    b_.CreateStore(state, pass_region_);
+    b_.CreateStore(i, pass_next_);
+    b_.CreateBr(pass_scan);
+  }
+  // pass_scan: the next work-item of this pass waiting at its region.
+  b_.SetInsertPoint(pass_scan);
+  {
+    auto *look = BasicBlock::Create(ctx, "scan_look", entry);
+    auto *more = BasicBlock::Create(ctx, "scan_more", entry);
+    auto *found = BasicBlock::Create(ctx, "scan_found", entry);
+    Value *start = b_.CreateLoad(b_.getInt64Ty(), pass_next_);
+    Value *wanted = b_.CreateLoad(b_.getInt32Ty(), pass_region_);
+    b_.CreateCondBr(b_.CreateICmpULT(start, items_), look, pass_start);
+    b_.SetInsertPoint(look);
+    llvm::PHINode *i = b_.CreatePHI(b_.getInt64Ty(), 2, "i");
+    i->addIncoming(start, pass_scan);
+    Value *state = b_.CreateLoad(b_.getInt32Ty(), stateAt(i));
+    b_.CreateCondBr(b_.CreateICmpEQ(state, wanted), found, more);
+    b_.SetInsertPoint(more);
+    Value *next = b_.CreateAdd(i, b_.getInt64(1));
+    i->addIncoming(next, more);
+    b_.CreateCondBr(b_.CreateICmpULT(next, items_), look, pass_start);
+    b_.SetInsertPoint(found);
+    b_.CreateStore(b_.CreateAdd(i, b_.getInt64(1)), pass_next_);
+    Value *x = b_.CreateURem(i, sizes[0]);
+    Value *rest = b_.CreateUDiv(i, sizes[0]);
+    Value *id[3] = {x, b_.CreateURem(rest, sizes[1]), b_.CreateUDiv(rest, sizes[1])};
+    for (unsigned d = 0; d < 3; ++d) {
+      b_.CreateStore(id[d], first_[d]);
+      b_.CreateStore(b_.CreateAdd(id[d], b_.getInt64(1)), last_[d]);
+    }
+    region->addIncoming(wanted, found);
+    b_.CreateBr(launch);
   }
 }
 
@@ -487,6 +609,21 @@ bool prepareWorkItemFunction(llvm::Function &work, llvm::Function &marker,
     if (crossing.empty())
       break;
     for (llvm::Instruction *inst : crossing) {
+      // Ids, addresses and sizes derived from them are cheaper to compute
+      // again in each region than to keep per work-item, and LLVM still
+      // sees what they are (affine in the local id) when it vectorizes.
+      unsigned budget = 24;
+      if (recomputable(inst, budget)) {
+        for (llvm::Use &use : llvm::make_early_inc_range(inst->uses())) {
+          auto *user = llvm::cast<llvm::Instruction>(use.getUser());
+          auto *phi = llvm::dyn_cast<llvm::PHINode>(user);
+          if (!phi && user->getParent() == inst->getParent())
+            continue;
+          use.set(recompute(
+              inst, phi ? phi->getIncomingBlock(use)->getTerminator() : user));
+        }
+        continue;
+      }
       if (auto *phi = llvm::dyn_cast<llvm::PHINode>(inst))
         llvm::DemotePHIToStack(phi);
       else

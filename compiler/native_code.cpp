@@ -14,6 +14,7 @@
 #include <llvm/Target/TargetOptions.h>
 #include <llvm/TargetParser/Host.h>
 
+#include <cstdlib>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -67,6 +68,22 @@ void optimize(llvm::Module &module, llvm::TargetMachine &machine, bool full) {
   llvm::ModulePassManager passes = builder.buildPerModuleDefaultPipeline(
       full ? llvm::OptimizationLevel::O3 : llvm::OptimizationLevel::O1);
   passes.run(module, mam);
+}
+
+// For compiler work: WEFT_DUMP_IR=<directory> writes each program's module
+// before and after optimization, as <first kernel>.<stage>.ll.
+void dumpModule(const llvm::Module &module,
+                const std::vector<KernelDescription> &kernels,
+                const char *stage) {
+  static const char *directory = std::getenv("WEFT_DUMP_IR");
+  if (!directory || !*directory || kernels.empty())
+    return;
+  std::error_code error;
+  llvm::raw_fd_ostream out(std::string(directory) + "/" + kernels[0].name +
+                               "." + stage + ".ll",
+                           error);
+  if (!error)
+    module.print(out, nullptr);
 }
 
 // A call nothing provides would only fail when the shared object is loaded,
@@ -134,7 +151,9 @@ bool emitObject(llvm::Module &module, const std::vector<KernelDescription> &kern
   module.setTargetTriple(machine->getTargetTriple().str());
 
   internalizeAllButEntries(module, kernels);
+  dumpModule(module, kernels, "pre");
   optimize(module, *machine, full_optimization);
+  dumpModule(module, kernels, "opt");
   if (!checkResolvable(module, error))
     return false;
 
