@@ -87,8 +87,9 @@ __weft_copy_bulk(char *dst, const char *src, uint64_t element_bytes,
 // the event the copy belongs to: the one passed in, or a new one naming this
 // copy. The compiler knows this function by name: in kernels without
 // barriers it runs only in work-item (0,0,0), which performs every copy of
-// the group, and the other work-items only take the event value.
-void *__weft_async_copy_for(struct WorkGroupContext *context, uint64_t item,
+// the group, and the other work-items only take the event value. Kept a call
+// until then (the compiler lifts the noinline once it has looked).
+__attribute__((noinline)) void *__weft_async_copy_for(struct WorkGroupContext *context, uint64_t item,
                             uint64_t dst, uint64_t src, uint64_t element_bytes,
                             uint64_t per_line, uint64_t lines, uint64_t planes,
                             uint64_t src_line, uint64_t src_plane,
@@ -132,7 +133,7 @@ void *__weft_async_copy(uint64_t dst, uint64_t src, uint64_t element_bytes,
 
 // Copies are complete once issued, so waiting only matters to the checking
 // mode. Known to the compiler by name, like __weft_async_copy_for.
-void __weft_wait_group_events_for(struct WorkGroupContext *context,
+__attribute__((noinline)) void __weft_wait_group_events_for(struct WorkGroupContext *context,
                                   uint64_t item, int num_events,
                                   void *const *event_list) {
   if (__builtin_expect(context->async_copy_check != 0, 0)) {

@@ -4,6 +4,7 @@
 #include "compiler/build_options.h"
 #include "compiler/clang_frontend.h"
 #include "compiler/compiler_interface.h"
+#include "compiler/memory_scopes.h"
 #include "compiler/native_code.h"
 #include "compiler/scratch_directory.h"
 #include "compiler/shared_object_linker.h"
@@ -293,6 +294,7 @@ private:
       result.log += "error: " + error + "\n";
       return;
     }
+    separateLocalMemory(*module);
     for (KernelDescription &k : kernels)
       k.preferred_work_group_multiple = preferredMultiple();
     std::vector<char> object;

@@ -290,12 +290,22 @@ llvm::Function *makeFollowerBody(llvm::Function &body) {
   llvm::Function *follower = llvm::CloneFunction(&body, map);
   follower->setName(body.getName() + ".follower");
   std::vector<llvm::CallInst *> calls;
-  for (llvm::Instruction &inst : llvm::instructions(*follower))
+  std::vector<llvm::FenceInst *> compiler_fences;
+  for (llvm::Instruction &inst : llvm::instructions(*follower)) {
     if (auto *call = llvm::dyn_cast<llvm::CallInst>(&inst))
       if (llvm::Function *callee = call->getCalledFunction())
         if (callee->getName() == kAsyncCopyEngine ||
             callee->getName() == kWaitEngine)
           calls.push_back(call);
+    // wait_group_events and the copy fence keep the compiler from moving
+    // memory accesses across them; with no copy here they order nothing,
+    // and would stop the follower loop from vectorizing.
+    if (auto *fence = llvm::dyn_cast<llvm::FenceInst>(&inst))
+      if (fence->getSyncScopeID() == llvm::SyncScope::SingleThread)
+        compiler_fences.push_back(fence);
+  }
+  for (llvm::FenceInst *fence : compiler_fences)
+    fence->eraseFromParent();
   for (llvm::CallInst *call : calls) {
     if (call->getCalledFunction()->getName() == kAsyncCopyEngine) {
       IRBuilder<> b(call);
@@ -620,6 +630,11 @@ bool buildWorkGroupFunctions(llvm::Module &module,
     kernel->eraseFromParent();
   }
   marker->eraseFromParent();
+  // The copy engine stayed a call so the follower bodies could find it; now
+  // the optimizer may inline it.
+  for (const char *engine : {kAsyncCopyEngine, kWaitEngine})
+    if (llvm::Function *f = module.getFunction(engine))
+      f->removeFnAttr(llvm::Attribute::NoInline);
 
   // The group-aware builtins now live inside the kernels.
   std::vector<llvm::Function *> pending(group_aware.begin(), group_aware.end());
