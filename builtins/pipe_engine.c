@@ -1,0 +1,263 @@
+// The storage engine behind the OpenCL pipe builtins: a lock-free ring of
+// packets whose layout and invariants are in device/pipe_abi.h. Clang lowers
+// read_pipe, reserve_write_pipe, ... to calls of the __*_pipe functions here.
+//
+// Work-items run on many threads and, within a work-group, as fibers of one
+// thread, so no operation here ever waits for another work-item: each one
+// finishes in bounded time or fails with its return value. The only loops
+// retry a compare-and-swap that failed because another work-item's succeeded.
+#include "device/pipe_abi.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+_Static_assert(sizeof(void *) == 8, "reservation ids are 64 bits");
+
+// Every access to a counter or a record is sequentially consistent: a commit
+// stores its record and then reads the counter, while the work-item that
+// moves the counter then reads the record, and one of the two must see the
+// other's store (finishPositions). Each counter is also moved only by a
+// work-item that read its previous value, so the release/acquire chain
+// carries the packet contents from writers to readers and back.
+static inline uint64_t load(const uint64_t *at) {
+  return __atomic_load_n(at, __ATOMIC_SEQ_CST);
+}
+static inline void store(uint64_t *at, uint64_t value) {
+  __atomic_store_n(at, value, __ATOMIC_SEQ_CST);
+}
+static inline int compareAndSwap(uint64_t *at, uint64_t *expected,
+                                 uint64_t desired) {
+  return __atomic_compare_exchange_n(at, expected, desired, /*weak=*/0,
+                                     __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+}
+
+static inline uint64_t *writeEnds(struct WeftPipe *pipe) {
+  return (uint64_t *)(pipe + 1);
+}
+static inline uint64_t *readEnds(struct WeftPipe *pipe) {
+  return writeEnds(pipe) + pipe->max_packets;
+}
+static inline char *packetAt(struct WeftPipe *pipe, uint64_t index) {
+  return (char *)pipe + pipe->packets_offset + index * pipe->packet_size;
+}
+
+// The kernel's packet type may not be larger than the pipe's packets.
+static inline int sizeFits(const struct WeftPipe *pipe, unsigned size) {
+  return size <= pipe->packet_size;
+}
+
+// Constant sizes for the common packet types, so LLVM emits plain moves.
+static inline void copyPacket(char *dst, const char *src, unsigned size) {
+  switch (size) {
+  case 4:
+    __builtin_memcpy(dst, src, 4);
+    return;
+  case 8:
+    __builtin_memcpy(dst, src, 8);
+    return;
+  case 16:
+    __builtin_memcpy(dst, src, 16);
+    return;
+  default:
+    __builtin_memcpy(dst, src, size);
+  }
+}
+
+// Takes the next `count` positions for writing (free ones) or reading
+// (published ones). Returns 0 when fewer than `count` are available now.
+static int takePositions(struct WeftPipe *pipe, uint32_t count, int is_write,
+                         uint64_t *start) {
+  uint64_t capacity = pipe->max_packets;
+  if (count == 0 || count > capacity)
+    return 0;
+  uint64_t *next = is_write ? &pipe->reserved_writes.position
+                            : &pipe->reserved_reads.position;
+  uint64_t first = load(next);
+  for (;;) {
+    // Loaded after `first`, so never below it (pipe_abi.h invariants); a
+    // stale value only makes the check stricter.
+    uint64_t limit = is_write ? load(&pipe->released.position) + capacity
+                              : load(&pipe->published.position);
+    if (first + count > limit)
+      return 0;
+    if (compareAndSwap(next, &first, first + count)) {
+      *start = first;
+      return 1;
+    }
+  }
+}
+
+// Commits positions [start, end): publishes them to readers (writes) or frees
+// them for writers (reads), in reservation order. Only the owner of `start`
+// may move the counter away from it, so if the counter is there, the commit
+// moves it itself; otherwise it records `end` for whoever brings the counter
+// to `start`. Then it moves the counter over every recorded reservation that
+// follows, and stops when one is still open or another work-item moved the
+// counter first (that one goes on with the same loop).
+static void finishPositions(struct WeftPipe *pipe, uint64_t start, uint64_t end,
+                            int is_write) {
+  uint64_t capacity = pipe->max_packets;
+  uint64_t *counter =
+      is_write ? &pipe->published.position : &pipe->released.position;
+  uint64_t *ends = is_write ? writeEnds(pipe) : readEnds(pipe);
+  if (load(counter) == start)
+    store(counter, end);
+  else
+    store(&ends[start % capacity], end);
+  for (;;) {
+    uint64_t position = load(counter);
+    uint64_t recorded = load(&ends[position % capacity]);
+    // A record not above the counter is from an earlier trip round the ring.
+    if (recorded <= position || !compareAndSwap(counter, &position, recorded))
+      return;
+  }
+}
+
+// A reservation id: bit 0 always set, so no id is CLK_NULL_RESERVE_ID;
+// bits 1-31 the ring index of its first packet; bits 32-62 its packet count;
+// bit 63 set for a write reservation. The full position of the first packet
+// is recovered at commit time from the counter, which cannot have passed it.
+static void *makeId(const struct WeftPipe *pipe, uint64_t start, uint32_t count,
+                    int is_write) {
+  uint64_t first = start % pipe->max_packets;
+  uint64_t bits =
+      1u | first << 1 | (uint64_t)count << 32 | (uint64_t)(is_write != 0) << 63;
+  return (void *)(uintptr_t)bits;
+}
+
+// Returns 0 for CLK_NULL_RESERVE_ID and for ids this pipe cannot have made.
+static int decodeId(const struct WeftPipe *pipe, const void *id, int is_write,
+                    uint32_t *first, uint32_t *count) {
+  uint64_t bits = (uint64_t)(uintptr_t)id;
+  if (!(bits & 1) || (int)(bits >> 63) != (is_write != 0))
+    return 0;
+  *first = (uint32_t)(bits >> 1) & WEFT_PIPE_MAX_PACKETS;
+  *count = (uint32_t)(bits >> 32) & WEFT_PIPE_MAX_PACKETS;
+  return *count != 0 && *count <= pipe->max_packets &&
+         *first < pipe->max_packets;
+}
+
+// Internal entry points, also for the work-group and sub-group reservations
+// (one work-item reserves or commits for the group).
+
+void *__weft_pipe_reserve(void *pipe, unsigned count, int is_write) {
+  struct WeftPipe *p = (struct WeftPipe *)pipe;
+  uint64_t start;
+  if (!takePositions(p, count, is_write, &start))
+    return NULL;
+  return makeId(p, start, count, is_write);
+}
+
+void __weft_pipe_commit(void *pipe, void *id, int is_write) {
+  struct WeftPipe *p = (struct WeftPipe *)pipe;
+  uint32_t first, count;
+  if (!decodeId(p, id, is_write, &first, &count))
+    return;
+  uint64_t capacity = p->max_packets;
+  // The counter is at most `capacity` positions behind the reservation.
+  uint64_t counter =
+      load(is_write ? &p->published.position : &p->released.position);
+  uint64_t start = counter + (first + capacity - counter % capacity) % capacity;
+  finishPositions(p, start, start + count, is_write);
+}
+
+// The packet `index` of a reservation, or null for a bad id or index.
+char *__weft_pipe_packet(void *pipe, void *id, unsigned index, int is_write) {
+  struct WeftPipe *p = (struct WeftPipe *)pipe;
+  uint32_t first, count;
+  if (!decodeId(p, id, is_write, &first, &count) || index >= count)
+    return NULL;
+  return packetAt(p, ((uint64_t)first + index) % p->max_packets);
+}
+
+// The OpenCL C builtins. `size` and `align` are those of the kernel's packet
+// type; the packets are copied bytewise, so `align` does not matter.
+
+int __write_pipe_2(void *pipe, const void *data, unsigned size,
+                   unsigned align) {
+  struct WeftPipe *p = (struct WeftPipe *)pipe;
+  uint64_t start;
+  if (!sizeFits(p, size) || !takePositions(p, 1, /*is_write=*/1, &start))
+    return -1;
+  copyPacket(packetAt(p, start % p->max_packets), (const char *)data, size);
+  finishPositions(p, start, start + 1, /*is_write=*/1);
+  return 0;
+}
+
+int __read_pipe_2(void *pipe, void *data, unsigned size, unsigned align) {
+  struct WeftPipe *p = (struct WeftPipe *)pipe;
+  uint64_t start;
+  if (!sizeFits(p, size) || !takePositions(p, 1, /*is_write=*/0, &start))
+    return -1;
+  copyPacket((char *)data, packetAt(p, start % p->max_packets), size);
+  finishPositions(p, start, start + 1, /*is_write=*/0);
+  return 0;
+}
+
+void *__reserve_write_pipe(void *pipe, unsigned num_packets, unsigned size,
+                           unsigned align) {
+  if (!sizeFits((struct WeftPipe *)pipe, size))
+    return NULL;
+  return __weft_pipe_reserve(pipe, num_packets, /*is_write=*/1);
+}
+
+void *__reserve_read_pipe(void *pipe, unsigned num_packets, unsigned size,
+                          unsigned align) {
+  if (!sizeFits((struct WeftPipe *)pipe, size))
+    return NULL;
+  return __weft_pipe_reserve(pipe, num_packets, /*is_write=*/0);
+}
+
+int __write_pipe_4(void *pipe, void *reserve_id, unsigned index,
+                   const void *data, unsigned size, unsigned align) {
+  char *packet = __weft_pipe_packet(pipe, reserve_id, index, /*is_write=*/1);
+  if (!packet || !sizeFits((struct WeftPipe *)pipe, size))
+    return -1;
+  copyPacket(packet, (const char *)data, size);
+  return 0;
+}
+
+int __read_pipe_4(void *pipe, void *reserve_id, unsigned index, void *data,
+                  unsigned size, unsigned align) {
+  char *packet = __weft_pipe_packet(pipe, reserve_id, index, /*is_write=*/0);
+  if (!packet || !sizeFits((struct WeftPipe *)pipe, size))
+    return -1;
+  copyPacket((char *)data, packet, size);
+  return 0;
+}
+
+void __commit_write_pipe(void *pipe, void *reserve_id, unsigned size,
+                         unsigned align) {
+  __weft_pipe_commit(pipe, reserve_id, /*is_write=*/1);
+}
+
+void __commit_read_pipe(void *pipe, void *reserve_id, unsigned size,
+                        unsigned align) {
+  __weft_pipe_commit(pipe, reserve_id, /*is_write=*/0);
+}
+
+// Packets published and not yet reserved by a reader: a snapshot that may be
+// stale by the time the kernel uses it, as the spec allows.
+static unsigned readablePackets(void *pipe) {
+  struct WeftPipe *p = (struct WeftPipe *)pipe;
+  uint64_t reserved = load(&p->reserved_reads.position);
+  // Loaded second, so never below `reserved`.
+  uint64_t published = load(&p->published.position);
+  return (unsigned)(published - reserved);
+}
+
+unsigned __get_pipe_num_packets_ro(void *pipe, unsigned size, unsigned align) {
+  return readablePackets(pipe);
+}
+
+unsigned __get_pipe_num_packets_wo(void *pipe, unsigned size, unsigned align) {
+  return readablePackets(pipe);
+}
+
+unsigned __get_pipe_max_packets_ro(void *pipe, unsigned size, unsigned align) {
+  return ((struct WeftPipe *)pipe)->max_packets;
+}
+
+unsigned __get_pipe_max_packets_wo(void *pipe, unsigned size, unsigned align) {
+  return ((struct WeftPipe *)pipe)->max_packets;
+}
