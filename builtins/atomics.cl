@@ -191,6 +191,21 @@ LEGACY_ADDRESS_SPACE(__local)
 C11_ADDRESS_SPACE(__global)
 C11_ADDRESS_SPACE(__local)
 
+// With the generic address space, Clang declares only the generic forms
+// (object and 'expected' both generic).
+#ifdef __opencl_c_generic_address_space
+C11_ADDRESS_SPACE(__generic)
+#define C11_GENERIC_EXPECTED(A, T)                                             \
+  C11_COMPARE_EXCHANGE(strong, A, T, __generic, __generic)                     \
+  C11_COMPARE_EXCHANGE(weak, A, T, __generic, __generic)
+C11_GENERIC_EXPECTED(atomic_int, int)
+C11_GENERIC_EXPECTED(atomic_uint, uint)
+C11_GENERIC_EXPECTED(atomic_long, long)
+C11_GENERIC_EXPECTED(atomic_ulong, ulong)
+C11_GENERIC_EXPECTED(atomic_float, float)
+C11_GENERIC_EXPECTED(atomic_double, double)
+#endif
+
 OVERLOADABLE void atomic_work_item_fence(cl_mem_fence_flags flags,
                                          memory_order order,
                                          memory_scope scope) {

@@ -436,6 +436,10 @@ OUT_FUNCTIONS(float, __private)
 OUT_FUNCTIONS(double, __global)
 OUT_FUNCTIONS(double, __local)
 OUT_FUNCTIONS(double, __private)
+#ifdef __opencl_c_generic_address_space
+OUT_FUNCTIONS(float, __generic)
+OUT_FUNCTIONS(double, __generic)
+#endif
 
 // half_ variants: at least 11 bits, which the full-precision ones give.
 OVERLOADABLE float half_divide(float x, float y) { return x / y; }

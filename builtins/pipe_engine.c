@@ -13,6 +13,19 @@
 
 _Static_assert(sizeof(void *) == 8, "reservation ids are 64 bits");
 
+// Kernels pass the pipe as a __global pointer and packet data as a generic
+// one (Clang's calls: __read_pipe_2(ptr addrspace(1), ptr addrspace(4), ...));
+// the host build for the tests has no address spaces.
+#ifdef WEFT_DEVICE_CODE
+#define PIPE __attribute__((address_space(1))) void *
+#define DATA __attribute__((address_space(4))) void *
+#define CONST_DATA const __attribute__((address_space(4))) void *
+#else
+#define PIPE void *
+#define DATA void *
+#define CONST_DATA const void *
+#endif
+
 // Every access to a counter or a record is sequentially consistent: a commit
 // stores its record and then reads the counter, while the work-item that
 // moves the counter then reads the record, and one of the two must see the
@@ -173,91 +186,96 @@ char *__weft_pipe_packet(void *pipe, void *id, unsigned index, int is_write) {
 // The OpenCL C builtins. `size` and `align` are those of the kernel's packet
 // type; the packets are copied bytewise, so `align` does not matter.
 
-int __write_pipe_2(void *pipe, const void *data, unsigned size,
+int __write_pipe_2(PIPE pipe, CONST_DATA data, unsigned size,
                    unsigned align) {
-  struct WeftPipe *p = (struct WeftPipe *)pipe;
+  struct WeftPipe *p = (struct WeftPipe *)(void *)pipe;
   uint64_t start;
   if (!sizeFits(p, size) || !takePositions(p, 1, /*is_write=*/1, &start))
     return -1;
-  copyPacket(packetAt(p, start % p->max_packets), (const char *)data, size);
+  copyPacket(packetAt(p, start % p->max_packets), (const char *)(const void *)data, size);
   finishPositions(p, start, start + 1, /*is_write=*/1);
   return 0;
 }
 
-int __read_pipe_2(void *pipe, void *data, unsigned size, unsigned align) {
-  struct WeftPipe *p = (struct WeftPipe *)pipe;
+int __read_pipe_2(PIPE pipe, DATA data, unsigned size, unsigned align) {
+  struct WeftPipe *p = (struct WeftPipe *)(void *)pipe;
   uint64_t start;
   if (!sizeFits(p, size) || !takePositions(p, 1, /*is_write=*/0, &start))
     return -1;
-  copyPacket((char *)data, packetAt(p, start % p->max_packets), size);
+  copyPacket((char *)(void *)data, packetAt(p, start % p->max_packets), size);
   finishPositions(p, start, start + 1, /*is_write=*/0);
   return 0;
 }
 
-void *__reserve_write_pipe(void *pipe, unsigned num_packets, unsigned size,
+void *__reserve_write_pipe(PIPE pipe, unsigned num_packets, unsigned size,
                            unsigned align) {
-  if (!sizeFits((struct WeftPipe *)pipe, size))
+  if (!sizeFits((struct WeftPipe *)(void *)pipe, size))
     return NULL;
-  return __weft_pipe_reserve(pipe, num_packets, /*is_write=*/1);
+  return __weft_pipe_reserve((void *)pipe, num_packets, /*is_write=*/1);
 }
 
-void *__reserve_read_pipe(void *pipe, unsigned num_packets, unsigned size,
+void *__reserve_read_pipe(PIPE pipe, unsigned num_packets, unsigned size,
                           unsigned align) {
-  if (!sizeFits((struct WeftPipe *)pipe, size))
+  if (!sizeFits((struct WeftPipe *)(void *)pipe, size))
     return NULL;
-  return __weft_pipe_reserve(pipe, num_packets, /*is_write=*/0);
+  return __weft_pipe_reserve((void *)pipe, num_packets, /*is_write=*/0);
 }
 
-int __write_pipe_4(void *pipe, void *reserve_id, unsigned index,
-                   const void *data, unsigned size, unsigned align) {
-  char *packet = __weft_pipe_packet(pipe, reserve_id, index, /*is_write=*/1);
-  if (!packet || !sizeFits((struct WeftPipe *)pipe, size))
+int __write_pipe_4(PIPE pipe, void *reserve_id, unsigned index,
+                   CONST_DATA data, unsigned size, unsigned align) {
+  char *packet = __weft_pipe_packet((void *)pipe, reserve_id, index, /*is_write=*/1);
+  if (!packet || !sizeFits((struct WeftPipe *)(void *)pipe, size))
     return -1;
-  copyPacket(packet, (const char *)data, size);
+  copyPacket(packet, (const char *)(const void *)data, size);
   return 0;
 }
 
-int __read_pipe_4(void *pipe, void *reserve_id, unsigned index, void *data,
+int __read_pipe_4(PIPE pipe, void *reserve_id, unsigned index, DATA data,
                   unsigned size, unsigned align) {
-  char *packet = __weft_pipe_packet(pipe, reserve_id, index, /*is_write=*/0);
-  if (!packet || !sizeFits((struct WeftPipe *)pipe, size))
+  char *packet = __weft_pipe_packet((void *)pipe, reserve_id, index, /*is_write=*/0);
+  if (!packet || !sizeFits((struct WeftPipe *)(void *)pipe, size))
     return -1;
-  copyPacket((char *)data, packet, size);
+  copyPacket((char *)(void *)data, packet, size);
   return 0;
 }
 
-void __commit_write_pipe(void *pipe, void *reserve_id, unsigned size,
+void __commit_write_pipe(PIPE pipe, void *reserve_id, unsigned size,
                          unsigned align) {
-  __weft_pipe_commit(pipe, reserve_id, /*is_write=*/1);
+  __weft_pipe_commit((void *)pipe, reserve_id, /*is_write=*/1);
 }
 
-void __commit_read_pipe(void *pipe, void *reserve_id, unsigned size,
+void __commit_read_pipe(PIPE pipe, void *reserve_id, unsigned size,
                         unsigned align) {
-  __weft_pipe_commit(pipe, reserve_id, /*is_write=*/0);
+  __weft_pipe_commit((void *)pipe, reserve_id, /*is_write=*/0);
 }
 
 // Packets published and not yet reserved by a reader: a snapshot that may be
 // stale by the time the kernel uses it, as the spec allows.
-static unsigned readablePackets(void *pipe) {
-  struct WeftPipe *p = (struct WeftPipe *)pipe;
+static unsigned readablePackets(PIPE pipe) {
+  struct WeftPipe *p = (struct WeftPipe *)(void *)pipe;
   uint64_t reserved = load(&p->reserved_reads.position);
   // Loaded second, so never below `reserved`.
   uint64_t published = load(&p->published.position);
   return (unsigned)(published - reserved);
 }
 
-unsigned __get_pipe_num_packets_ro(void *pipe, unsigned size, unsigned align) {
+unsigned __get_pipe_num_packets_ro(PIPE pipe, unsigned size, unsigned align) {
   return readablePackets(pipe);
 }
 
-unsigned __get_pipe_num_packets_wo(void *pipe, unsigned size, unsigned align) {
+unsigned __get_pipe_num_packets_wo(PIPE pipe, unsigned size, unsigned align) {
   return readablePackets(pipe);
 }
 
-unsigned __get_pipe_max_packets_ro(void *pipe, unsigned size, unsigned align) {
-  return ((struct WeftPipe *)pipe)->max_packets;
+unsigned __get_pipe_max_packets_ro(PIPE pipe, unsigned size, unsigned align) {
+  return ((struct WeftPipe *)(void *)pipe)->max_packets;
 }
 
-unsigned __get_pipe_max_packets_wo(void *pipe, unsigned size, unsigned align) {
-  return ((struct WeftPipe *)pipe)->max_packets;
+unsigned __get_pipe_max_packets_wo(PIPE pipe, unsigned size, unsigned align) {
+  return ((struct WeftPipe *)(void *)pipe)->max_packets;
+}
+
+// is_valid_reserve_id(reserve_id_t): ids are never 0 (CLK_NULL_RESERVE_ID).
+_Bool _Z19is_valid_reserve_id13ocl_reserveid(void *reserve_id) {
+  return reserve_id != NULL;
 }

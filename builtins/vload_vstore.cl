@@ -42,6 +42,13 @@
   VSTORE_3(T, AS)                                                              \
   VSTORE_N(T, 4, AS) VSTORE_N(T, 8, AS) VSTORE_N(T, 16, AS)
 
+// With the generic address space, Clang declares only the generic forms.
+#ifdef __opencl_c_generic_address_space
+#define GENERIC_VLOAD_VSTORE(T) VLOAD_ALL(T, __generic) VSTORE_ALL(T, __generic)
+#else
+#define GENERIC_VLOAD_VSTORE(T)
+#endif
+
 #define VLOAD_VSTORE_TYPE(T)                                                   \
   UNALIGNED_TYPES(T)                                                           \
   VLOAD_ALL(T, __global)                                                       \
@@ -50,7 +57,8 @@
   VLOAD_ALL(T, __private)                                                      \
   VSTORE_ALL(T, __global)                                                      \
   VSTORE_ALL(T, __local)                                                       \
-  VSTORE_ALL(T, __private)
+  VSTORE_ALL(T, __private)                                                     \
+  GENERIC_VLOAD_VSTORE(T)
 
 VLOAD_VSTORE_TYPE(char)
 VLOAD_VSTORE_TYPE(uchar)
@@ -183,6 +191,9 @@ VLOAD_HALF(__global)
 VLOAD_HALF(__local)
 VLOAD_HALF(__constant)
 VLOAD_HALF(__private)
+#ifdef __opencl_c_generic_address_space
+VLOAD_HALF(__generic)
+#endif
 
 #define VSTORE_HALF_MODE(SRC, AS, SUFFIX, MODE)                                \
   OVERLOADABLE void vstore_half##SUFFIX(SRC data, size_t offset, AS half *p) { \
@@ -251,3 +262,7 @@ VSTORE_HALF(float, __private)
 VSTORE_HALF(double, __global)
 VSTORE_HALF(double, __local)
 VSTORE_HALF(double, __private)
+#ifdef __opencl_c_generic_address_space
+VSTORE_HALF(float, __generic)
+VSTORE_HALF(double, __generic)
+#endif

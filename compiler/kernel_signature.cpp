@@ -160,18 +160,18 @@ bool describeKernel(const llvm::Function &kernel, KernelDescription &out,
     }
 
     llvm::Type *type = param.getType();
-    if (arg.type_qualifiers & TypeQualifierPipe) {
-      error = "kernel '" + out.name + "' argument '" + arg.name +
-              "': pipes are not supported yet";
-      return false;
-    }
     if (isImageOrSamplerType(metadataString(kernel, "kernel_arg_base_type", i))) {
       error = "kernel '" + out.name + "' argument '" + arg.name +
               "': images and samplers are not supported (the device reports "
               "no image support)";
       return false;
     }
-    if (arg.address_space == AddressSpace::Local) {
+    if (arg.type_qualifiers & TypeQualifierPipe) {
+      // The address of the pipe's ring (device/pipe_abi.h).
+      arg.kind = ArgumentKind::Pipe;
+      arg.size = sizeof(void *);
+      arg.alignment = alignof(void *);
+    } else if (arg.address_space == AddressSpace::Local) {
       arg.kind = ArgumentKind::LocalBuffer;
       arg.size = 0; // any size: it is the allocation size
       arg.alignment = 8;

@@ -54,6 +54,16 @@ public:
   void deallocate(ctx::stack_context &stack) {
     free_[stack.size].push_back(stack.sp);
   }
+  // Whether `address` is on one of this thread's stacks (not a guard).
+  bool holds(const void *address) const {
+    auto a = reinterpret_cast<uintptr_t>(address);
+    for (const auto &[base, size] : mappings_) {
+      auto b = reinterpret_cast<uintptr_t>(base);
+      if (a >= b + kGuardSize && a < b + size)
+        return true;
+    }
+    return false;
+  }
   // Called from the fault handler: reads only, allocates nothing.
   bool isGuard(const void *address) const {
     auto a = reinterpret_cast<uintptr_t>(address);
@@ -197,6 +207,8 @@ void arriveAtBarrier(WorkGroupContext *context) {
 }
 
 } // namespace
+
+bool onPooledStack(const void *address) { return stack_pool.holds(address); }
 
 uint64_t fiberStackSizeFor(uint64_t bytes_needed) {
   uint64_t size = kMinimumStackSize;

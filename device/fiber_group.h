@@ -8,6 +8,10 @@
 
 namespace weft {
 
+// Whether `address` lies on a fiber stack of the calling thread's pool (a
+// work-item's private memory, when its group runs on fibers).
+bool onPooledStack(const void *address);
+
 // Rounds a stack need up to the size class the stack pools hand out.
 uint64_t fiberStackSizeFor(uint64_t bytes_needed);
 

@@ -79,6 +79,18 @@ struct WorkGroupContext {
   // across a barrier here: returns at least `bytes`, 64-byte aligned, reused
   // by the next group of this thread; null when out of memory.
   void *(*work_item_storage)(struct WorkGroupContext *context, uint64_t bytes);
+  // Bytes of local memory this launch uses (from local_memory on).
+  uint64_t local_memory_size;
+  // Which named address space `address` lies in (one of AddressKind), for
+  // to_global/to_local/to_private and get_fence on generic pointers.
+  uint32_t (*address_kind)(struct WorkGroupContext *context,
+                           const void *address);
+};
+
+enum AddressKind {
+  kGlobalAddress = 0, // anything not local or private: buffers, constants
+  kLocalAddress = 1,
+  kPrivateAddress = 2, // the work-item's stack or its values kept across barriers
 };
 
 enum WorkGroupStatus {

@@ -4,6 +4,8 @@
 #include "device/fiber_group.h"
 #include "device/thread_pool.h"
 
+#include <pthread.h>
+
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
@@ -37,6 +39,40 @@ thread_local LocalMemory work_item_values;
 
 void *workItemStorage(WorkGroupContext *, uint64_t bytes) {
   return work_item_values.get(bytes);
+}
+
+// The bounds of the calling thread's own stack, found once per thread.
+struct ThreadStack {
+  uintptr_t low = 0, high = 0;
+  ThreadStack() {
+    pthread_attr_t attributes;
+    if (pthread_getattr_np(pthread_self(), &attributes) != 0)
+      return;
+    void *base = nullptr;
+    size_t size = 0;
+    if (pthread_attr_getstack(&attributes, &base, &size) == 0) {
+      low = reinterpret_cast<uintptr_t>(base);
+      high = low + size;
+    }
+    pthread_attr_destroy(&attributes);
+  }
+};
+
+// Private memory is whatever stack the work-item runs on (this thread's, or
+// a pooled fiber stack) and its values kept across barriers; local memory
+// is the group's block; everything else is global (or constant) memory.
+uint32_t addressKind(WorkGroupContext *context, const void *address) {
+  auto a = reinterpret_cast<uintptr_t>(address);
+  auto local = reinterpret_cast<uintptr_t>(context->local_memory);
+  if (a >= local && a < local + context->local_memory_size)
+    return kLocalAddress;
+  thread_local ThreadStack stack;
+  auto values = reinterpret_cast<uintptr_t>(work_item_values.data);
+  if ((a >= stack.low && a < stack.high) ||
+      (a >= values && a < values + work_item_values.size) ||
+      onPooledStack(address))
+    return kPrivateAddress;
+  return kGlobalAddress;
 }
 
 void noBarrier(WorkGroupContext *) {}
@@ -123,6 +159,8 @@ void runGroups(void *opaque, uint64_t first, uint64_t last) {
   context.barrier = noBarrier;
   context.async_copy_counters = asyncCopyCounters;
   context.work_item_storage = workItemStorage;
+  context.address_kind = addressKind;
+  context.local_memory_size = launch.local_memory_size;
   thread_local AsyncCopyGroupCheck check;
   if (asyncCopyCheckingEnabled()) {
     context.async_copy_check = recordAsyncCopyCall;

@@ -138,13 +138,19 @@ cl_int deviceInfo(Device &device, cl_device_info param, InfoWriter &out) {
   case CL_DEVICE_HOST_UNIFIED_MEMORY:
   case CL_DEVICE_PREFERRED_INTEROP_USER_SYNC:
   case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT:
+  case CL_DEVICE_PIPE_SUPPORT:
+  case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT:
     return out.value<cl_bool>(CL_TRUE);
+  case CL_DEVICE_MAX_PIPE_ARGS:
+    return out.value<cl_uint>(weft::kMaxPipeArguments);
+  case CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS:
+    return out.value<cl_uint>(weft::kPipeMaxActiveReservations);
+  case CL_DEVICE_PIPE_MAX_PACKET_SIZE:
+    return out.value<cl_uint>(weft::kPipeMaxPacketSize);
   case CL_DEVICE_ERROR_CORRECTION_SUPPORT:
   case CL_DEVICE_IMAGE_SUPPORT:
-  case CL_DEVICE_PIPE_SUPPORT:
   case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
   case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:
-  case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT:
     return out.value<cl_bool>(CL_FALSE);
 
   // Floating point and vectors.
@@ -204,7 +210,7 @@ cl_int deviceInfo(Device &device, cl_device_info param, InfoWriter &out) {
     return out.bytes(nullptr, 0);
 
   // Unsupported features whose counts and sizes are 0: images, samplers,
-  // pipes, device-side queues, sub-groups, half, atomic alignment hints
+  // device-side queues, sub-groups, half, atomic alignment hints
   // (0 means natural alignment), program-scope globals.
   case CL_DEVICE_MAX_READ_IMAGE_ARGS:
   case CL_DEVICE_MAX_WRITE_IMAGE_ARGS:
@@ -212,9 +218,6 @@ cl_int deviceInfo(Device &device, cl_device_info param, InfoWriter &out) {
   case CL_DEVICE_MAX_SAMPLERS:
   case CL_DEVICE_IMAGE_PITCH_ALIGNMENT:
   case CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT:
-  case CL_DEVICE_MAX_PIPE_ARGS:
-  case CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS:
-  case CL_DEVICE_PIPE_MAX_PACKET_SIZE:
   case CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE:
   case CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE:
   case CL_DEVICE_MAX_ON_DEVICE_QUEUES:

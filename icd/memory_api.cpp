@@ -82,7 +82,8 @@ cl_int prepareCommand(cl_command_queue queue_handle, cl_uint num_events,
     return CL_INVALID_COMMAND_QUEUE;
   for (cl_mem handle : buffers) {
     Memory *memory = Memory::fromHandle(handle);
-    if (!memory)
+    // Pipes hold packets only kernels may touch: no buffer command applies.
+    if (!memory || memory->isPipe())
       return CL_INVALID_MEM_OBJECT;
     if (&memory->context() != &out.queue->context())
       return CL_INVALID_CONTEXT;
@@ -182,7 +183,7 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateSubBuffer(
     cl_mem handle, cl_mem_flags flags, cl_buffer_create_type create_type,
     const void *create_info, cl_int *errcode_ret) {
   Memory *parent = Memory::fromHandle(handle);
-  if (!parent || parent->parent()) {
+  if (!parent || parent->parent() || parent->isPipe()) {
     setError(errcode_ret, CL_INVALID_MEM_OBJECT);
     return nullptr;
   }

@@ -1,5 +1,5 @@
 // Entry points of features Weft does not offer (yet): images and samplers
-// (CL_DEVICE_IMAGE_SUPPORT is false), SVM (no SVM capabilities), pipes,
+// (CL_DEVICE_IMAGE_SUPPORT is false), SVM (no SVM capabilities),
 // separate compilation, program binaries and IL, native kernels, sub-groups,
 // and the graphics-interop extensions. Each validates what it can and returns
 // the error the spec names for an unsupported operation; none crashes.
@@ -126,19 +126,6 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillImage(
     cl_command_queue q, cl_mem, const void *, const size_t *, const size_t *,
     cl_uint, const cl_event *, cl_event *) {
   return queueOr(q, CL_INVALID_MEM_OBJECT);
-}
-
-// --- Pipes (a later issue). ---
-CL_API_ENTRY cl_mem CL_API_CALL clCreatePipe(cl_context context, cl_mem_flags,
-                                             cl_uint, cl_uint,
-                                             const cl_pipe_properties *,
-                                             cl_int *errcode_ret) {
-  return failWith<_cl_mem>(errcode_ret, contextOr(context, CL_INVALID_OPERATION));
-}
-CL_API_ENTRY cl_int CL_API_CALL clGetPipeInfo(cl_mem pipe, cl_pipe_info, size_t,
-                                              void *, size_t *) {
-  // No pipe can exist: a buffer handle is not a pipe.
-  return CL_INVALID_MEM_OBJECT;
 }
 
 // --- Shared virtual memory: CL_DEVICE_SVM_CAPABILITIES is 0. ---

@@ -39,7 +39,19 @@ inline constexpr FeatureEntry kOpenClCFeatures[] = {
     // Program-scope variables live in each program's own loaded copy of its
     // shared object.
     {"__opencl_c_program_scope_global_variables", CL_MAKE_VERSION(3, 0, 0)},
+    // A generic pointer is a plain address; to_global/to_local/to_private
+    // ask the device which range it is in (builtins/generic_address_space.c).
+    {"__opencl_c_generic_address_space", CL_MAKE_VERSION(3, 0, 0)},
+    // Pipes need the generic address space (Clang refuses one without it).
+    {"__opencl_c_pipes", CL_MAKE_VERSION(3, 0, 0)},
 };
+
+// Pipes (device/pipe_abi.h, builtins/pipe_engine.c).
+inline constexpr cl_uint kMaxPipeArguments = 16;
+// Work-group reservations a group can hold open at once; the engine itself
+// has no limit on work-item reservations.
+inline constexpr cl_uint kPipeMaxActiveReservations = 16;
+inline constexpr cl_uint kPipeMaxPacketSize = 64 * 1024;
 
 // Largest program-scope variable (the spec's minimum), and what a program
 // should stay under in total.

@@ -88,6 +88,18 @@ cl_int Kernel::setArgument(cl_uint index, size_t size, const void *value) {
       return CL_INVALID_ARG_SIZE;
     local_sizes_[index] = size;
     break;
+  case ArgumentKind::Pipe: {
+    if (size != sizeof(cl_mem))
+      return CL_INVALID_ARG_SIZE;
+    cl_mem handle = value ? *static_cast<const cl_mem *>(value) : nullptr;
+    Memory *pipe = handle ? Memory::fromHandle(handle) : nullptr;
+    if (!pipe || !pipe->isPipe())
+      return CL_INVALID_ARG_VALUE;
+    buffers_[index] = ShellRef<Memory>(pipe);
+    void *address = pipe->data();
+    std::memcpy(block_.data() + arg.offset, &address, sizeof(address));
+    break;
+  }
   case ArgumentKind::Buffer: {
     if (size != sizeof(cl_mem))
       return CL_INVALID_ARG_SIZE;
@@ -97,6 +109,9 @@ cl_int Kernel::setArgument(cl_uint index, size_t size, const void *value) {
       Memory *memory = Memory::fromHandle(handle);
       if (!memory)
         return CL_INVALID_MEM_OBJECT;
+      // A pipe is a memory object, but not one a pointer argument takes.
+      if (memory->isPipe())
+        return CL_INVALID_ARG_VALUE;
       buffers_[index] = ShellRef<Memory>(memory);
       address = memory->data();
     } else {

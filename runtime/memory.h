@@ -23,12 +23,21 @@ public:
                               std::vector<cl_mem_properties> properties);
   static Memory *createSubBuffer(Memory &parent, cl_mem_flags flags,
                                  size_t origin, size_t size);
+  // A pipe (runtime/pipe.cpp): its storage is a device/pipe_abi.h ring.
+  // `listed_properties`: the application passed a (necessarily empty)
+  // property list, which CL_PIPE_PROPERTIES then returns as {0}.
+  static Memory *createPipe(Context &context, cl_mem_flags flags,
+                            cl_uint packet_size, cl_uint max_packets,
+                            bool listed_properties);
   static Memory *fromHandle(cl_mem handle) {
     auto *m = static_cast<Memory *>(handle);
     return m && m->isValid() ? m : nullptr;
   }
 
-  cl_mem_object_type type() const { return CL_MEM_OBJECT_BUFFER; }
+  cl_mem_object_type type() const { return type_; }
+  bool isPipe() const { return type_ == CL_MEM_OBJECT_PIPE; }
+  cl_uint pipePacketSize() const { return pipe_packet_size_; }
+  cl_uint pipeMaxPackets() const { return pipe_max_packets_; }
   Context &context() const { return *context_; }
   cl_mem_flags flags() const { return flags_; }
   size_t size() const { return size_; }
@@ -52,6 +61,9 @@ private:
   ~Memory() override;
 
   Ref<Context> context_;
+  cl_mem_object_type type_ = CL_MEM_OBJECT_BUFFER;
+  cl_uint pipe_packet_size_ = 0;
+  cl_uint pipe_max_packets_ = 0;
   cl_mem_flags flags_;
   size_t size_;
   char *data_ = nullptr;

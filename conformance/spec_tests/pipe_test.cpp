@@ -1,0 +1,329 @@
+// Pipes, from the OpenCL 3.0 API spec's pipe sections and the OpenCL C pipe
+// builtins page: clCreatePipe's errors, clGetPipeInfo, pipes as kernel
+// arguments, the 2- and 4-argument read/write forms, reservations committed
+// out of order, struct packets, full and empty pipes, and many work-groups
+// on every core writing one pipe with every packet counted.
+#include "api_fixture.h"
+
+#include <algorithm>
+#include <set>
+
+namespace {
+
+struct PipeFixture : WeftFixture {
+  cl_mem pipe(cl_uint packet_size, cl_uint max_packets) {
+    cl_int err;
+    cl_mem p = clCreatePipe(context, 0, packet_size, max_packets, nullptr, &err);
+    REQUIRE(err == CL_SUCCESS);
+    return p;
+  }
+  cl_program program(const char *source) {
+    cl_program p;
+    std::string log;
+    cl_int status = build(source, p, log, "-cl-std=CL3.0");
+    INFO(log);
+    REQUIRE(status == CL_SUCCESS);
+    return p;
+  }
+  cl_kernel kernelOf(cl_program p, const char *name) {
+    cl_int err;
+    cl_kernel k = clCreateKernel(p, name, &err);
+    REQUIRE(err == CL_SUCCESS);
+    return k;
+  }
+  void run(cl_kernel k, size_t global, size_t local) {
+    REQUIRE(clEnqueueNDRangeKernel(queue, k, 1, nullptr, &global, &local, 0,
+                                   nullptr, nullptr) == CL_SUCCESS);
+    REQUIRE(clFinish(queue) == CL_SUCCESS);
+  }
+  template <typename T> std::vector<T> read(cl_mem m, size_t count) {
+    std::vector<T> out(count);
+    REQUIRE(clEnqueueReadBuffer(queue, m, CL_TRUE, 0, count * sizeof(T),
+                                out.data(), 0, nullptr, nullptr) == CL_SUCCESS);
+    return out;
+  }
+  template <typename... Args> void setArgs(cl_kernel k, Args... args) {
+    cl_uint index = 0;
+    cl_int results[] = {clSetKernelArg(k, index++, sizeof(args), &args)...};
+    for (cl_int result : results)
+      REQUIRE(result == CL_SUCCESS);
+  }
+};
+
+const char *kIntPipes = R"CLC(
+__kernel void put(__global const int *in, __write_only pipe int p,
+                  __global int *status) {
+  size_t i = get_global_id(0);
+  status[i] = write_pipe(p, &in[i]);
+}
+__kernel void take(__read_only pipe int p, __global int *out,
+                   __global int *status) {
+  size_t i = get_global_id(0);
+  int value = -1;
+  status[i] = read_pipe(p, &value);
+  out[i] = value;
+}
+// One work-item, two write reservations committed in the reverse order.
+__kernel void reserve_twice(__write_only pipe int p, __global int *status) {
+  reserve_id_t a = reserve_write_pipe(p, 3);
+  reserve_id_t b = reserve_write_pipe(p, 2);
+  status[0] = is_valid_reserve_id(a) && is_valid_reserve_id(b);
+  for (uint i = 0; i < 2; ++i) {
+    int v = 100 + i;
+    write_pipe(p, b, i, &v);
+  }
+  commit_write_pipe(p, b);
+  status[1] = get_pipe_num_packets(p); // b waits for a: nothing readable
+  for (uint i = 0; i < 3; ++i) {
+    int v = 10 + i;
+    write_pipe(p, a, i, &v);
+  }
+  commit_write_pipe(p, a);
+  status[2] = get_pipe_num_packets(p);
+  status[3] = get_pipe_max_packets(p);
+}
+__kernel void drain(__read_only pipe int p, __global int *out, int count) {
+  reserve_id_t r = reserve_read_pipe(p, count);
+  if (!is_valid_reserve_id(r))
+    return;
+  for (int i = 0; i < count; ++i)
+    read_pipe(p, r, i, &out[i]);
+  commit_read_pipe(p, r);
+}
+// Every work-item reserves one packet for its id.
+__kernel void hammer(__write_only pipe int p, __global int *status) {
+  int id = get_global_id(0);
+  reserve_id_t r = reserve_write_pipe(p, 1);
+  status[id] = is_valid_reserve_id(r) ? write_pipe(p, r, 0, &id) : -2;
+  if (is_valid_reserve_id(r))
+    commit_write_pipe(p, r);
+}
+)CLC";
+
+} // namespace
+
+TEST_CASE_METHOD(PipeFixture, "clCreatePipe and clGetPipeInfo", "[pipe]") {
+  cl_uint max_packet = 0;
+  REQUIRE(clGetDeviceInfo(device, CL_DEVICE_PIPE_MAX_PACKET_SIZE,
+                          sizeof max_packet, &max_packet, nullptr) == CL_SUCCESS);
+  CHECK(max_packet >= 1024);
+  cl_bool support = CL_FALSE;
+  REQUIRE(clGetDeviceInfo(device, CL_DEVICE_PIPE_SUPPORT, sizeof support,
+                          &support, nullptr) == CL_SUCCESS);
+  CHECK(support == CL_TRUE);
+  cl_int err;
+  CHECK(clCreatePipe(nullptr, 0, 4, 4, nullptr, &err) == nullptr);
+  CHECK(err == CL_INVALID_CONTEXT);
+  CHECK(clCreatePipe(context, CL_MEM_READ_ONLY, 4, 4, nullptr, &err) == nullptr);
+  CHECK(err == CL_INVALID_VALUE);
+  CHECK(clCreatePipe(context, 0, 0, 4, nullptr, &err) == nullptr);
+  CHECK(err == CL_INVALID_PIPE_SIZE);
+  CHECK(clCreatePipe(context, 0, max_packet + 1, 4, nullptr, &err) == nullptr);
+  CHECK(err == CL_INVALID_PIPE_SIZE);
+  CHECK(clCreatePipe(context, 0, 4, 0, nullptr, &err) == nullptr);
+  CHECK(err == CL_INVALID_PIPE_SIZE);
+  const cl_pipe_properties bogus[] = {0x1234, 1, 0};
+  CHECK(clCreatePipe(context, 0, 4, 4, bogus, &err) == nullptr);
+  CHECK(err == CL_INVALID_VALUE);
+
+  cl_mem p = pipe(12, 100);
+  cl_uint value = 0;
+  REQUIRE(clGetPipeInfo(p, CL_PIPE_PACKET_SIZE, sizeof value, &value, nullptr) ==
+          CL_SUCCESS);
+  CHECK(value == 12);
+  REQUIRE(clGetPipeInfo(p, CL_PIPE_MAX_PACKETS, sizeof value, &value, nullptr) ==
+          CL_SUCCESS);
+  CHECK(value == 100);
+  size_t size = 99;
+  REQUIRE(clGetPipeInfo(p, CL_PIPE_PROPERTIES, 0, nullptr, &size) == CL_SUCCESS);
+  CHECK(size == 0);
+  cl_mem_object_type type = 0;
+  REQUIRE(clGetMemObjectInfo(p, CL_MEM_TYPE, sizeof type, &type, nullptr) ==
+          CL_SUCCESS);
+  CHECK(type == CL_MEM_OBJECT_PIPE);
+  cl_mem_flags flags = 0;
+  REQUIRE(clGetMemObjectInfo(p, CL_MEM_FLAGS, sizeof flags, &flags, nullptr) ==
+          CL_SUCCESS);
+  CHECK(flags == (CL_MEM_READ_WRITE | CL_MEM_HOST_NO_ACCESS));
+
+  // A pipe is no buffer, and a buffer no pipe.
+  cl_mem b = buffer(64);
+  CHECK(clGetPipeInfo(b, CL_PIPE_PACKET_SIZE, sizeof value, &value, nullptr) ==
+        CL_INVALID_MEM_OBJECT);
+  char bytes[16];
+  CHECK(clEnqueueReadBuffer(queue, p, CL_TRUE, 0, 16, bytes, 0, nullptr,
+                            nullptr) == CL_INVALID_MEM_OBJECT);
+  cl_buffer_region region{0, 16};
+  CHECK(clCreateSubBuffer(p, 0, CL_BUFFER_CREATE_TYPE_REGION, &region, &err) ==
+        nullptr);
+  CHECK(err == CL_INVALID_MEM_OBJECT);
+
+  cl_program prog = program(kIntPipes);
+  cl_kernel put = kernelOf(prog, "put");
+  CHECK(clSetKernelArg(put, 1, sizeof b, &b) == CL_INVALID_ARG_VALUE);
+  CHECK(clSetKernelArg(put, 0, sizeof p, &p) == CL_INVALID_ARG_VALUE);
+  CHECK(clSetKernelArg(put, 1, sizeof p, &p) == CL_SUCCESS);
+  cl_kernel_arg_type_qualifier qualifier = 0;
+  REQUIRE(clGetKernelArgInfo(put, 1, CL_KERNEL_ARG_TYPE_QUALIFIER,
+                             sizeof qualifier, &qualifier, nullptr) == CL_SUCCESS);
+  CHECK(qualifier == CL_KERNEL_ARG_TYPE_PIPE);
+  clReleaseKernel(put);
+  clReleaseProgram(prog);
+  clReleaseMemObject(b);
+  clReleaseMemObject(p);
+}
+
+TEST_CASE_METHOD(PipeFixture,
+                 "a full pipe refuses writes and an empty one reads",
+                 "[pipe]") {
+  cl_program prog = program(kIntPipes);
+  cl_kernel put = kernelOf(prog, "put"), take = kernelOf(prog, "take");
+  const size_t items = 256, capacity = 100;
+  std::vector<cl_int> in(items);
+  for (size_t i = 0; i < items; ++i)
+    in[i] = static_cast<cl_int>(i * 7 + 1);
+  cl_mem input = buffer(items * sizeof(cl_int), in.data());
+  cl_mem out = buffer(items * sizeof(cl_int));
+  cl_mem status = buffer(items * sizeof(cl_int));
+  cl_mem p = pipe(sizeof(cl_int), capacity);
+  setArgs(put, input, p, status);
+  run(put, items, 64);
+  std::vector<cl_int> written = read<cl_int>(status, items);
+  size_t accepted = std::count(written.begin(), written.end(), 0);
+  CHECK(accepted == capacity);
+  CHECK(std::count_if(written.begin(), written.end(),
+                      [](cl_int s) { return s < 0; }) == long(items - capacity));
+
+  setArgs(take, p, out, status);
+  run(take, items, 64);
+  std::vector<cl_int> got = read<cl_int>(out, items);
+  std::vector<cl_int> read_status = read<cl_int>(status, items);
+  CHECK(std::count(read_status.begin(), read_status.end(), 0) == long(capacity));
+  // Every accepted packet comes out exactly once.
+  std::multiset<cl_int> expected, seen;
+  for (size_t i = 0; i < items; ++i) {
+    if (written[i] == 0)
+      expected.insert(in[i]);
+    if (read_status[i] == 0)
+      seen.insert(got[i]);
+  }
+  CHECK(seen == expected);
+  clReleaseMemObject(p);
+  clReleaseMemObject(input);
+  clReleaseMemObject(out);
+  clReleaseMemObject(status);
+  clReleaseKernel(put);
+  clReleaseKernel(take);
+  clReleaseProgram(prog);
+}
+
+TEST_CASE_METHOD(PipeFixture,
+                 "write reservations publish in reservation order",
+                 "[pipe]") {
+  cl_program prog = program(kIntPipes);
+  cl_kernel twice = kernelOf(prog, "reserve_twice"), drain = kernelOf(prog, "drain");
+  cl_mem p = pipe(sizeof(cl_int), 8);
+  cl_mem status = buffer(4 * sizeof(cl_int)), out = buffer(5 * sizeof(cl_int));
+  setArgs(twice, p, status);
+  run(twice, 1, 1);
+  std::vector<cl_int> s = read<cl_int>(status, 4);
+  CHECK(s[0] == 1);
+  CHECK(s[1] == 0);
+  CHECK(s[2] == 5);
+  CHECK(s[3] == 8);
+  cl_int count = 5;
+  setArgs(drain, p, out, count);
+  run(drain, 1, 1);
+  CHECK(read<cl_int>(out, 5) == std::vector<cl_int>{10, 11, 12, 100, 101});
+  clReleaseMemObject(p);
+  clReleaseMemObject(status);
+  clReleaseMemObject(out);
+  clReleaseKernel(twice);
+  clReleaseKernel(drain);
+  clReleaseProgram(prog);
+}
+
+TEST_CASE_METHOD(PipeFixture, "struct packets keep their bytes and alignment",
+                 "[pipe]") {
+  const char *source = R"CLC(
+typedef struct { char c[3]; } Small;
+typedef struct { double d; int4 v; char tail; } Big;
+__kernel void put(__write_only pipe Small small, __write_only pipe Big big) {
+  int i = get_global_id(0);
+  Small s = {{(char)i, (char)(i + 1), (char)(i + 2)}};
+  Big b;
+  b.d = i * 0.5; b.v = (int4)(i, -i, 2 * i, 7); b.tail = (char)(i ^ 0x5a);
+  reserve_id_t rs = reserve_write_pipe(small, 1);
+  write_pipe(small, rs, 0, &s);
+  commit_write_pipe(small, rs);
+  write_pipe(big, &b);
+}
+__kernel void take(__read_only pipe Small small, __read_only pipe Big big,
+                   __global int *out) {
+  int i = get_global_id(0);
+  Small s; Big b;
+  int ok = read_pipe(small, &s) == 0 && read_pipe(big, &b) == 0;
+  int k = (uchar)s.c[0];
+  // Packets may come in any order: check each is self-consistent.
+  ok = ok && (uchar)s.c[1] == (uchar)(k + 1) && (uchar)s.c[2] == (uchar)(k + 2);
+  int j = (int)(b.d * 2.0);
+  ok = ok && all(b.v == (int4)(j, -j, 2 * j, 7)) && b.tail == (char)(j ^ 0x5a);
+  out[i] = ok ? j : -1;
+}
+)CLC";
+  cl_program prog = program(source);
+  cl_kernel put = kernelOf(prog, "put"), take = kernelOf(prog, "take");
+  const size_t items = 200;
+  cl_mem small = pipe(3, items), big = pipe(48, items);
+  cl_mem out = buffer(items * sizeof(cl_int));
+  setArgs(put, small, big);
+  run(put, items, 8);
+  setArgs(take, small, big, out);
+  run(take, items, 8);
+  std::vector<cl_int> got = read<cl_int>(out, items);
+  std::sort(got.begin(), got.end());
+  std::vector<cl_int> expected(items);
+  for (size_t i = 0; i < items; ++i)
+    expected[i] = static_cast<cl_int>(i);
+  CHECK(got == expected);
+  clReleaseMemObject(small);
+  clReleaseMemObject(big);
+  clReleaseMemObject(out);
+  clReleaseKernel(put);
+  clReleaseKernel(take);
+  clReleaseProgram(prog);
+}
+
+TEST_CASE_METHOD(PipeFixture,
+                 "many work-groups on every core fill one pipe, every packet "
+                 "counted",
+                 "[pipe]") {
+  cl_program prog = program(kIntPipes);
+  cl_kernel hammer = kernelOf(prog, "hammer"), take = kernelOf(prog, "take");
+  const size_t items = 64 * 1024;
+  cl_mem p = pipe(sizeof(cl_int), items);
+  cl_mem status = buffer(items * sizeof(cl_int)), out = buffer(items * sizeof(cl_int));
+  setArgs(hammer, p, status);
+  run(hammer, items, 16);
+  std::vector<cl_int> s = read<cl_int>(status, items);
+  CHECK(std::count(s.begin(), s.end(), 0) == long(items));
+  setArgs(take, p, out, status);
+  run(take, items, 64);
+  std::vector<cl_int> got = read<cl_int>(out, items);
+  std::vector<int> seen(items, 0);
+  size_t bad = 0;
+  for (cl_int v : got) {
+    if (v < 0 || size_t(v) >= items)
+      ++bad;
+    else
+      ++seen[v];
+  }
+  CHECK(bad == 0);
+  CHECK(std::count(seen.begin(), seen.end(), 1) == long(items));
+  clReleaseMemObject(p);
+  clReleaseMemObject(status);
+  clReleaseMemObject(out);
+  clReleaseKernel(hammer);
+  clReleaseKernel(take);
+  clReleaseProgram(prog);
+}
