@@ -152,9 +152,11 @@ uint64_t Kernel::localMemorySize() const {
 }
 
 size_t Kernel::maxWorkGroupSize(size_t device_limit) const {
-  if (!description_.reaches_barrier ||
-      (description_.split_at_barriers && !barriersRunOnFibers()))
+  if (!description_.reaches_barrier)
     return device_limit;
+  // Kernels split at their barriers could run bigger groups, but get the
+  // fibers' limit too: the same launches must work on both paths (the
+  // fibers are the fallback, and WEFT_BARRIERS=fibers compares them).
   uint64_t stack = fiberStackSizeFor(description_.private_memory + kStackReserve);
   uint64_t fitting =
       std::min(kMaxFibersPerGroup, kFiberStackBudgetPerGroup / stack);
