@@ -19,6 +19,20 @@ struct AsyncCopyState {
   uint32_t *issued;
 };
 
+// Per work-group state of the work_group_reserve_*/work_group_commit_* pipe
+// builtins (builtins/pipe_group.c): the first work-item to reach a group's
+// n-th reservation makes it and the others take its id; the last one to
+// reach the n-th commit commits it, once every work-item has written.
+#define WEFT_GROUP_PIPE_RESERVATIONS 16
+struct PipeGroupState {
+  uint64_t reserved; // reservations the group has made
+  void *ids[WEFT_GROUP_PIPE_RESERVATIONS];          // reservation n at n % 16
+  uint32_t arrivals[WEFT_GROUP_PIPE_RESERVATIONS];  // at commit n, so far
+  // Per work-item (by local linear id): reservations [2i] and commits
+  // [2i+1] it has reached. Null until the group's first call asks.
+  uint32_t *calls;
+};
+
 // Which builtin a work-item called, for the checking mode's reports.
 enum AsyncCopyFunction {
   kAsyncCopy = 0,        // async_work_group_copy
@@ -85,6 +99,10 @@ struct WorkGroupContext {
   // to_global/to_local/to_private and get_fence on generic pointers.
   uint32_t (*address_kind)(struct WorkGroupContext *context,
                            const void *address);
+  struct PipeGroupState pipe_group;
+  // Returns two zeroed counters per work-item of this group (null when out
+  // of memory); set by the device for every group.
+  uint32_t *(*pipe_call_counters)(struct WorkGroupContext *context);
 };
 
 enum AddressKind {

@@ -327,3 +327,75 @@ TEST_CASE_METHOD(PipeFixture,
   clReleaseKernel(take);
   clReleaseProgram(prog);
 }
+
+TEST_CASE_METHOD(PipeFixture,
+                 "work-group reservations: one contiguous block per group",
+                 "[pipe]") {
+  const char *source = R"CLC(
+__kernel void put(__write_only pipe int p, __global int *status) {
+  int lid = get_local_id(0), g = get_group_id(0);
+  reserve_id_t r = work_group_reserve_write_pipe(p, get_local_size(0));
+  int value = g * 1000 + lid;
+  status[get_global_id(0)] =
+      is_valid_reserve_id(r) ? write_pipe(p, r, lid, &value) : -2;
+  work_group_commit_write_pipe(p, r);
+}
+// One work-item reads everything in pipe order.
+__kernel void in_order(__read_only pipe int p, __global int *out, int count) {
+  for (int i = 0; i < count; ++i)
+    if (read_pipe(p, &out[i]) != 0)
+      out[i] = -1;
+}
+__kernel void take(__read_only pipe int p, __global int *out) {
+  int lid = get_local_id(0);
+  reserve_id_t r = work_group_reserve_read_pipe(p, get_local_size(0));
+  if (is_valid_reserve_id(r))
+    read_pipe(p, r, lid, &out[get_global_id(0)]);
+  work_group_commit_read_pipe(p, r);
+}
+)CLC";
+  cl_program prog = program(source);
+  cl_kernel put = kernelOf(prog, "put"), in_order = kernelOf(prog, "in_order"),
+            take = kernelOf(prog, "take");
+  const size_t local = 32, groups = 40, items = local * groups;
+  cl_mem p = pipe(sizeof(cl_int), items);
+  cl_mem status = buffer(items * sizeof(cl_int)), out = buffer(items * sizeof(cl_int));
+  setArgs(put, p, status);
+  run(put, items, local);
+  std::vector<cl_int> s = read<cl_int>(status, items);
+  CHECK(std::count(s.begin(), s.end(), 0) == long(items));
+  cl_int count = static_cast<cl_int>(items);
+  setArgs(in_order, p, out, count);
+  run(in_order, 1, 1);
+  std::vector<cl_int> got = read<cl_int>(out, items);
+  // Groups in any order, each one's packets together and in index order.
+  std::set<int> groups_seen;
+  size_t broken = 0;
+  for (size_t block = 0; block < groups; ++block) {
+    int g = got[block * local] / 1000;
+    groups_seen.insert(g);
+    for (size_t i = 0; i < local; ++i)
+      broken += got[block * local + i] != static_cast<cl_int>(g * 1000 + i);
+  }
+  CHECK(broken == 0);
+  CHECK(groups_seen.size() == groups);
+
+  // And back out through work-group read reservations.
+  run(put, items, local);
+  setArgs(take, p, out);
+  run(take, items, local);
+  got = read<cl_int>(out, items);
+  std::sort(got.begin(), got.end());
+  std::vector<cl_int> expected;
+  for (size_t g = 0; g < groups; ++g)
+    for (size_t i = 0; i < local; ++i)
+      expected.push_back(static_cast<cl_int>(g * 1000 + i));
+  CHECK(got == expected);
+  clReleaseMemObject(p);
+  clReleaseMemObject(status);
+  clReleaseMemObject(out);
+  clReleaseKernel(put);
+  clReleaseKernel(in_order);
+  clReleaseKernel(take);
+  clReleaseProgram(prog);
+}

@@ -1,0 +1,77 @@
+// work_group_reserve_{read,write}_pipe and work_group_commit_{read,write}_pipe:
+// one reservation for the whole group, made by all its work-items with the
+// same arguments. The first work-item to reach the group's n-th reservation
+// makes it (builtins/pipe_engine.c) and the others take its id; the last to
+// reach the n-th commit commits it, so every work-item has written or read
+// its packets first. Nothing waits: work-items may run one after another in
+// a loop, or as fibers of one thread.
+#include "device/launch_abi.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define PIPE __attribute__((address_space(1))) void *
+
+// Answered by the compiler inside each kernel (compiler/workgroup_function.cpp).
+struct WorkGroupContext *__weft_group_context(void);
+uint64_t _Z19get_local_linear_idv(void);
+
+void *__weft_pipe_reserve(void *pipe, unsigned count, int is_write);
+void __weft_pipe_commit(void *pipe, void *id, int is_write);
+
+// This work-item's two counters, or null when the device has no memory.
+static uint32_t *callsOf(struct WorkGroupContext *context) {
+  struct PipeGroupState *group = &context->pipe_group;
+  if (!group->calls)
+    group->calls = context->pipe_call_counters(context);
+  return group->calls ? group->calls + 2 * _Z19get_local_linear_idv() : NULL;
+}
+
+static void *reserveForGroup(PIPE pipe, unsigned count, int is_write) {
+  struct WorkGroupContext *context = __weft_group_context();
+  struct PipeGroupState *group = &context->pipe_group;
+  uint32_t *calls = callsOf(context);
+  if (!calls)
+    return NULL;
+  uint64_t n = calls[0]++;
+  if (n == group->reserved) {
+    group->ids[n % WEFT_GROUP_PIPE_RESERVATIONS] =
+        __weft_pipe_reserve((void *)pipe, count, is_write);
+    group->arrivals[n % WEFT_GROUP_PIPE_RESERVATIONS] = 0;
+    group->reserved++;
+  }
+  return group->ids[n % WEFT_GROUP_PIPE_RESERVATIONS];
+}
+
+static void commitForGroup(PIPE pipe, void *id, int is_write) {
+  struct WorkGroupContext *context = __weft_group_context();
+  struct PipeGroupState *group = &context->pipe_group;
+  uint32_t *calls = callsOf(context);
+  if (!calls)
+    return;
+  uint64_t n = calls[1]++;
+  uint64_t items =
+      context->local_size[0] * context->local_size[1] * context->local_size[2];
+  if (++group->arrivals[n % WEFT_GROUP_PIPE_RESERVATIONS] == items)
+    __weft_pipe_commit((void *)pipe, id, is_write);
+}
+
+void *__work_group_reserve_write_pipe(PIPE pipe, unsigned num_packets,
+                                      unsigned size, unsigned align) {
+  return reserveForGroup(pipe, num_packets, 1);
+}
+
+void *__work_group_reserve_read_pipe(PIPE pipe, unsigned num_packets,
+                                     unsigned size, unsigned align) {
+  return reserveForGroup(pipe, num_packets, 0);
+}
+
+void __work_group_commit_write_pipe(PIPE pipe, void *reserve_id, unsigned size,
+                                    unsigned align) {
+  commitForGroup(pipe, reserve_id, 1);
+}
+
+void __work_group_commit_read_pipe(PIPE pipe, void *reserve_id, unsigned size,
+                                   unsigned align) {
+  commitForGroup(pipe, reserve_id, 0);
+}
