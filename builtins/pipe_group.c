@@ -1,4 +1,5 @@
-// work_group_reserve_{read,write}_pipe and work_group_commit_{read,write}_pipe:
+// work_group_reserve_{read,write}_pipe and work_group_commit_{read,write}_pipe
+// (and the sub-group forms, at the end):
 // one reservation for the whole group, made by all its work-items with the
 // same arguments. The first work-item to reach the group's n-th reservation
 // makes it (builtins/pipe_engine.c) and the others take its id; the last to
@@ -74,4 +75,26 @@ void __work_group_commit_write_pipe(PIPE pipe, void *reserve_id, unsigned size,
 void __work_group_commit_read_pipe(PIPE pipe, void *reserve_id, unsigned size,
                                    unsigned align) {
   commitForGroup(pipe, reserve_id, 0);
+}
+
+// Sub-groups are single work-items (builtins/subgroups.cl): a sub-group
+// reservation is the work-item's own.
+void *__sub_group_reserve_write_pipe(PIPE pipe, unsigned num_packets,
+                                     unsigned size, unsigned align) {
+  return __weft_pipe_reserve((void *)pipe, num_packets, 1);
+}
+
+void *__sub_group_reserve_read_pipe(PIPE pipe, unsigned num_packets,
+                                    unsigned size, unsigned align) {
+  return __weft_pipe_reserve((void *)pipe, num_packets, 0);
+}
+
+void __sub_group_commit_write_pipe(PIPE pipe, void *reserve_id, unsigned size,
+                                   unsigned align) {
+  __weft_pipe_commit((void *)pipe, reserve_id, 1);
+}
+
+void __sub_group_commit_read_pipe(PIPE pipe, void *reserve_id, unsigned size,
+                                  unsigned align) {
+  __weft_pipe_commit((void *)pipe, reserve_id, 0);
 }

@@ -141,6 +141,8 @@ cl_int deviceInfo(Device &device, cl_device_info param, InfoWriter &out) {
   case CL_DEVICE_PIPE_SUPPORT:
   case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT:
     return out.value<cl_bool>(CL_TRUE);
+  case CL_DEVICE_MAX_NUM_SUB_GROUPS: // sub-groups of one work-item
+    return out.value<cl_uint>(static_cast<cl_uint>(p.max_work_group_size));
   case CL_DEVICE_MAX_PIPE_ARGS:
     return out.value<cl_uint>(weft::kMaxPipeArguments);
   case CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS:
@@ -210,7 +212,7 @@ cl_int deviceInfo(Device &device, cl_device_info param, InfoWriter &out) {
     return out.bytes(nullptr, 0);
 
   // Unsupported features whose counts and sizes are 0: images, samplers,
-  // device-side queues, sub-groups, half, atomic alignment hints
+  // device-side queues, half, atomic alignment hints
   // (0 means natural alignment), program-scope globals.
   case CL_DEVICE_MAX_READ_IMAGE_ARGS:
   case CL_DEVICE_MAX_WRITE_IMAGE_ARGS:
@@ -222,7 +224,6 @@ cl_int deviceInfo(Device &device, cl_device_info param, InfoWriter &out) {
   case CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE:
   case CL_DEVICE_MAX_ON_DEVICE_QUEUES:
   case CL_DEVICE_MAX_ON_DEVICE_EVENTS:
-  case CL_DEVICE_MAX_NUM_SUB_GROUPS:
   case CL_DEVICE_PARTITION_MAX_SUB_DEVICES:
   case CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF:
   case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF:

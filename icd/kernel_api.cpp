@@ -330,3 +330,76 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueTask(cl_command_queue queue,
   return clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &one, &one,
                                 num_events, events, event);
 }
+
+// Sub-groups are single work-items (builtins/subgroups.cl), so the answers
+// follow from the work-group size alone.
+CL_API_ENTRY cl_int CL_API_CALL clGetKernelSubGroupInfo(
+    cl_kernel handle, cl_device_id device, cl_kernel_sub_group_info param_name,
+    size_t input_value_size, const void *input_value, size_t param_value_size,
+    void *param_value, size_t *param_value_size_ret) {
+  Kernel *kernel = Kernel::fromHandle(handle);
+  if (!kernel)
+    return CL_INVALID_KERNEL;
+  Context &context = kernel->program().context();
+  if (device && (!Device::fromHandle(device) || !context.hasDevice(device)))
+    return CL_INVALID_DEVICE;
+  size_t max_group =
+      kernel->maxWorkGroupSize(context.device().properties().max_work_group_size);
+  icd::InfoWriter out(param_value_size, param_value, param_value_size_ret);
+  // The NDRange queries take the local size, one size_t per dimension.
+  auto localSize = [&](size_t &items) {
+    if (!input_value || input_value_size == 0 ||
+        input_value_size % sizeof(size_t) != 0 ||
+        input_value_size > 3 * sizeof(size_t))
+      return false;
+    const auto *sizes = static_cast<const size_t *>(input_value);
+    items = 1;
+    for (size_t d = 0; d < input_value_size / sizeof(size_t); ++d)
+      items *= sizes[d];
+    return true;
+  };
+  switch (param_name) {
+  case CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE: {
+    size_t items;
+    if (!localSize(items))
+      return CL_INVALID_VALUE;
+    return out.value(size_t{1});
+  }
+  case CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE: {
+    size_t items;
+    if (!localSize(items))
+      return CL_INVALID_VALUE;
+    return out.value(items);
+  }
+  case CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT: {
+    if (!input_value || input_value_size != sizeof(size_t) ||
+        param_value_size % sizeof(size_t) != 0 ||
+        param_value_size > 3 * sizeof(size_t) ||
+        (param_value && param_value_size == 0))
+      return CL_INVALID_VALUE;
+    size_t count = *static_cast<const size_t *>(input_value);
+    size_t dims = param_value ? param_value_size / sizeof(size_t) : 3;
+    size_t local[3] = {0, 0, 0};
+    // One work-item per sub-group: count work-items in dimension 0, or no
+    // local size at all when the kernel cannot run that many.
+    if (count >= 1 && count <= max_group)
+      local[0] = count, local[1] = local[2] = 1;
+    return out.array(local, dims);
+  }
+  case CL_KERNEL_MAX_NUM_SUB_GROUPS:
+    return out.value(max_group);
+  case CL_KERNEL_COMPILE_NUM_SUB_GROUPS:
+    return out.value(size_t{0});
+  default:
+    return CL_INVALID_VALUE;
+  }
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetKernelSubGroupInfoKHR(
+    cl_kernel kernel, cl_device_id device, cl_kernel_sub_group_info param_name,
+    size_t input_value_size, const void *input_value, size_t param_value_size,
+    void *param_value, size_t *param_value_size_ret) {
+  return clGetKernelSubGroupInfo(kernel, device, param_name, input_value_size,
+                                 input_value, param_value_size, param_value,
+                                 param_value_size_ret);
+}

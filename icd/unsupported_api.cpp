@@ -1,6 +1,6 @@
 // Entry points of features Weft does not offer (yet): images and samplers
 // (CL_DEVICE_IMAGE_SUPPORT is false), SVM (no SVM capabilities),
-// separate compilation, program binaries and IL, native kernels, sub-groups,
+// separate compilation, program binaries and IL, native kernels,
 // and the graphics-interop extensions. Each validates what it can and returns
 // the error the spec names for an unsupported operation; none crashes.
 #include "icd/validation.h"
@@ -207,17 +207,7 @@ CL_API_ENTRY cl_int CL_API_CALL clSetProgramSpecializationConstant(
                                       : CL_INVALID_PROGRAM;
 }
 
-// --- Kernels: sub-groups, native kernels. ---
-CL_API_ENTRY cl_int CL_API_CALL clGetKernelSubGroupInfo(
-    cl_kernel kernel, cl_device_id, cl_kernel_sub_group_info, size_t,
-    const void *, size_t, void *, size_t *) {
-  return Kernel::fromHandle(kernel) ? CL_INVALID_OPERATION : CL_INVALID_KERNEL;
-}
-CL_API_ENTRY cl_int CL_API_CALL clGetKernelSubGroupInfoKHR(
-    cl_kernel kernel, cl_device_id, cl_kernel_sub_group_info, size_t,
-    const void *, size_t, void *, size_t *) {
-  return Kernel::fromHandle(kernel) ? CL_INVALID_OPERATION : CL_INVALID_KERNEL;
-}
+// --- Kernels: native kernels. ---
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueNativeKernel(
     cl_command_queue q, void(CL_CALLBACK *)(void *), void *, size_t, cl_uint,
     const cl_mem *, const void **, cl_uint, const cl_event *, cl_event *) {

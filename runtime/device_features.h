@@ -31,6 +31,8 @@ inline constexpr ExtensionEntry kDeviceExtensions[] = {
     // Weft declares their builtins itself (builtins/extension_declarations.h).
     {"cl_khr_extended_async_copies", CL_MAKE_VERSION(1, 0, 0), true},
     {"cl_khr_async_work_group_copy_fence", CL_MAKE_VERSION(1, 0, 0), true},
+    // Sub-groups of one work-item (builtins/subgroups.cl).
+    {"cl_khr_subgroups", CL_MAKE_VERSION(1, 0, 0), true},
 };
 
 inline constexpr FeatureEntry kOpenClCFeatures[] = {
@@ -44,6 +46,7 @@ inline constexpr FeatureEntry kOpenClCFeatures[] = {
     {"__opencl_c_generic_address_space", CL_MAKE_VERSION(3, 0, 0)},
     // Pipes need the generic address space (Clang refuses one without it).
     {"__opencl_c_pipes", CL_MAKE_VERSION(3, 0, 0)},
+    {"__opencl_c_subgroups", CL_MAKE_VERSION(3, 0, 0)},
 };
 
 // Pipes (device/pipe_abi.h, builtins/pipe_engine.c).
