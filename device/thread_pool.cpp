@@ -1,6 +1,7 @@
 #include "device/thread_pool.h"
 
 #include <algorithm>
+#include <system_error>
 
 namespace weft {
 
@@ -31,7 +32,11 @@ ThreadPool::~ThreadPool() {
     stopping_ = true;
   }
   wake_.notify_all();
+  runner_wake_.notify_all();
   for (std::thread &t : threads_)
+    t.join();
+  // No runner is added once stopping_ is set.
+  for (std::thread &t : runners_)
     t.join();
 }
 
@@ -92,6 +97,45 @@ void ThreadPool::post(std::function<void()> task) {
     tasks_.push_back(std::move(task));
   }
   wake_.notify_one();
+}
+
+void ThreadPool::runOnOwnThread(std::function<void()> task) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (stopping_)
+    return;
+  runner_tasks_.push_back(std::move(task));
+  if (idle_runners_ >= runner_tasks_.size()) {
+    runner_wake_.notify_one();
+    return;
+  }
+  try {
+    runners_.emplace_back([this] { runnerLoop(); });
+  } catch (const std::system_error &) {
+    // No thread to be had: a busy runner comes back for it, or else a
+    // worker takes it.
+    if (!runners_.empty())
+      return;
+    std::function<void()> orphan = std::move(runner_tasks_.back());
+    runner_tasks_.pop_back();
+    tasks_.push_back(std::move(orphan));
+    wake_.notify_one();
+  }
+}
+
+void ThreadPool::runnerLoop() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  for (;;) {
+    ++idle_runners_;
+    runner_wake_.wait(lock, [this] { return stopping_ || !runner_tasks_.empty(); });
+    --idle_runners_;
+    if (stopping_)
+      return;
+    std::function<void()> task = std::move(runner_tasks_.front());
+    runner_tasks_.pop_front();
+    lock.unlock();
+    task();
+    lock.lock();
+  }
 }
 
 void ThreadPool::workerLoop() {

@@ -30,9 +30,16 @@ public:
 
   void parallelFor(uint64_t count, RangeFunction function, void *state);
 
-  // Runs `task` on a worker, in the background (used to make queues progress
-  // after clFlush and to run event callbacks off the application's thread).
+  // Runs `task` on a worker, in the background (event callbacks, off the
+  // application's thread).
   void post(std::function<void()> task);
+
+  // Runs `task` in the background on a thread that takes no work-groups of
+  // other launches: an idle runner, or a new one. Queues run their commands
+  // there, so kernels on two queues always progress together, even when one
+  // of them keeps every worker busy waiting for the other (a producer on a
+  // full pipe and its consumer).
+  void runOnOwnThread(std::function<void()> task);
 
 private:
   struct Job;
@@ -45,6 +52,12 @@ private:
   std::deque<std::function<void()>> tasks_; // guarded by mutex_
   bool stopping_ = false;             // guarded by mutex_
   std::vector<std::thread> threads_;
+
+  void runnerLoop();
+  std::condition_variable runner_wake_; // runners wait here, on mutex_
+  std::deque<std::function<void()>> runner_tasks_; // guarded by mutex_
+  unsigned idle_runners_ = 0;                      // guarded by mutex_
+  std::vector<std::thread> runners_;               // guarded by mutex_
 };
 
 } // namespace weft

@@ -59,7 +59,7 @@ void Queue::scheduleRun() {
     running_ = true;
   }
   Ref<Queue> self(this);
-  device_.pool().post([self] { self->runCommands(); });
+  device_.pool().runOnOwnThread([self] { self->runCommands(); });
 }
 
 void Queue::runHere() {

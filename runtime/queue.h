@@ -1,7 +1,9 @@
 // An in-order command queue. Commands run one after another once flushed;
 // whoever needs a result first runs them: the thread in clFinish or a
 // blocking call runs them itself (no wake-up on the hot path), otherwise a
-// pool worker does after clFlush.
+// runner thread of the pool does after clFlush: one per queue that runs, so
+// kernels on different queues run at the same time (ThreadPool::
+// runOnOwnThread).
 #pragma once
 #include "runtime/object.h"
 

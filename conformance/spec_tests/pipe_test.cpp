@@ -399,3 +399,64 @@ __kernel void take(__read_only pipe int p, __global int *out) {
   clReleaseKernel(take);
   clReleaseProgram(prog);
 }
+
+TEST_CASE_METHOD(PipeFixture,
+                 "a producer and a consumer on two queues stream more than "
+                 "the pipe holds",
+                 "[pipe]") {
+  // Each work-item retries until its packets get through, so neither kernel
+  // can finish unless both run at once (ThreadPool::runOnOwnThread).
+  const char *source = R"CLC(
+__kernel void produce(__write_only pipe int p, int per_item) {
+  int base = get_global_id(0) * per_item;
+  for (int i = 0; i < per_item; ++i) {
+    int v = base + i;
+    while (write_pipe(p, &v) != 0)
+      ;
+  }
+}
+__kernel void consume(__read_only pipe int p, int per_item,
+                      __global ulong *sums) {
+  ulong total = 0;
+  for (int i = 0; i < per_item; ++i) {
+    int v;
+    while (read_pipe(p, &v) != 0)
+      ;
+    total += (ulong)v;
+  }
+  sums[get_global_id(0)] = total;
+}
+)CLC";
+  cl_program prog = program(source);
+  cl_kernel produce = kernelOf(prog, "produce"), consume = kernelOf(prog, "consume");
+  cl_int err;
+  cl_command_queue second =
+      clCreateCommandQueueWithProperties(context, device, nullptr, &err);
+  REQUIRE(err == CL_SUCCESS);
+  const size_t items = 256;
+  const cl_int per_item = 64; // 16384 packets through 100 slots
+  cl_mem p = pipe(sizeof(cl_int), 100);
+  cl_mem sums = buffer(items * sizeof(cl_ulong));
+  setArgs(produce, p, per_item);
+  setArgs(consume, p, per_item, sums);
+  size_t local = 16;
+  REQUIRE(clEnqueueNDRangeKernel(queue, produce, 1, nullptr, &items, &local, 0,
+                                 nullptr, nullptr) == CL_SUCCESS);
+  REQUIRE(clEnqueueNDRangeKernel(second, consume, 1, nullptr, &items, &local, 0,
+                                 nullptr, nullptr) == CL_SUCCESS);
+  REQUIRE(clFlush(queue) == CL_SUCCESS);
+  REQUIRE(clFlush(second) == CL_SUCCESS);
+  REQUIRE(clFinish(queue) == CL_SUCCESS);
+  REQUIRE(clFinish(second) == CL_SUCCESS);
+  const cl_ulong n = items * per_item;
+  cl_ulong total = 0;
+  for (cl_ulong s : read<cl_ulong>(sums, items))
+    total += s;
+  CHECK(total == n * (n - 1) / 2);
+  clReleaseCommandQueue(second);
+  clReleaseMemObject(p);
+  clReleaseMemObject(sums);
+  clReleaseKernel(produce);
+  clReleaseKernel(consume);
+  clReleaseProgram(prog);
+}
