@@ -31,8 +31,6 @@ inline constexpr ExtensionEntry kDeviceExtensions[] = {
     // Weft declares their builtins itself (builtins/extension_declarations.h).
     {"cl_khr_extended_async_copies", CL_MAKE_VERSION(1, 0, 0), true},
     {"cl_khr_async_work_group_copy_fence", CL_MAKE_VERSION(1, 0, 0), true},
-    // Sub-groups of one work-item (builtins/subgroups.cl).
-    {"cl_khr_subgroups", CL_MAKE_VERSION(1, 0, 0), true},
 };
 
 inline constexpr FeatureEntry kOpenClCFeatures[] = {
@@ -46,6 +44,10 @@ inline constexpr FeatureEntry kOpenClCFeatures[] = {
     {"__opencl_c_generic_address_space", CL_MAKE_VERSION(3, 0, 0)},
     // Pipes need the generic address space (Clang refuses one without it).
     {"__opencl_c_pipes", CL_MAKE_VERSION(3, 0, 0)},
+    // Sub-groups of one work-item (builtins/subgroups.cl). Not the
+    // cl_khr_subgroups extension: it requires independent forward progress
+    // of sub-groups, which work-items run one after another on a thread
+    // cannot give (one spinning on another would never let it run).
     {"__opencl_c_subgroups", CL_MAKE_VERSION(3, 0, 0)},
 };
 
