@@ -1,5 +1,6 @@
 #include "compiler/barrier_regions.h"
 
+#include "compiler/async_copy_followers.h"
 #include "compiler/context_access.h"
 #include "device/launch_abi.h"
 
@@ -284,7 +285,17 @@ private:
   void emitStorage(const std::vector<llvm::AllocaInst *> &per_item);
   void emitRegion(unsigned r, const std::vector<llvm::AllocaInst *> &shared,
                   const std::vector<llvm::AllocaInst *> &per_item,
-                  BasicBlock *after);
+                  BasicBlock *after, bool follower);
+  void emitRegionWithCopies(unsigned r,
+                            const std::vector<llvm::AllocaInst *> &shared,
+                            const std::vector<llvm::AllocaInst *> &per_item,
+                            BasicBlock *after);
+  void setBounds(Value *const first[3], Value *const last[3]) {
+    for (unsigned d = 0; d < 3; ++d) {
+      b_.CreateStore(first[d], first_[d]);
+      b_.CreateStore(last[d], last_[d]);
+    }
+  }
   Value *stateAt(Value *linear) {
     return b_.CreateInBoundsGEP(b_.getInt32Ty(), states_, linear);
   }
@@ -304,6 +315,7 @@ private:
   llvm::AllocaInst *diverged_ = nullptr;
   llvm::AllocaInst *pass_region_ = nullptr; // after divergence: this pass's
   llvm::AllocaInst *pass_next_ = nullptr;   // region, next work-item to look at
+  llvm::AllocaInst *follower_box_ = nullptr; // which part of the group next
 };
 
 // Lays the per-work-item arrays out in the storage the device hands out: the
@@ -355,7 +367,7 @@ void RegionEmitter::emitStorage(const std::vector<llvm::AllocaInst *> &per_item)
 void RegionEmitter::emitRegion(unsigned r,
                                const std::vector<llvm::AllocaInst *> &shared,
                                const std::vector<llvm::AllocaInst *> &per_item,
-                               BasicBlock *after) {
+                               BasicBlock *after, bool follower) {
   llvm::LLVMContext &ctx = work_.getContext();
   llvm::Function *entry = values_.entry;
   Value *const *sizes = values_.local_size;
@@ -409,6 +421,8 @@ void RegionEmitter::emitRegion(unsigned r,
       copies.push_back(copy);
     }
     llvm::remapInstructionsInBlocks(copies, map);
+    if (follower)
+      makeFollowerCode(copies);
     b_.CreateBr(copies.front());
     for (BasicBlock *copy : copies) {
       // Edges from blocks of other regions do not exist in this copy.
@@ -423,6 +437,60 @@ void RegionEmitter::emitRegion(unsigned r,
     }
   });
   b_.CreateBr(after);
+}
+
+// A region with async copies, while the work-items agree: work-item (0,0,0)
+// runs it alone and performs its copies, then the rest of the group runs the
+// follower copy of it, in three boxes (the rest of row 0, the rest of plane
+// 0, the other planes). After a divergent barrier every run is the full
+// region for one work-item.
+void RegionEmitter::emitRegionWithCopies(
+    unsigned r, const std::vector<llvm::AllocaInst *> &shared,
+    const std::vector<llvm::AllocaInst *> &per_item, BasicBlock *after) {
+  llvm::LLVMContext &ctx = work_.getContext();
+  llvm::Function *entry = values_.entry;
+  Value *const *sizes = values_.local_size;
+  std::string name = std::to_string(r);
+  auto *alone = BasicBlock::Create(ctx, "leader_alone" + name, entry);
+  auto *leader = BasicBlock::Create(ctx, "leader" + name, entry);
+  auto *leader_done = BasicBlock::Create(ctx, "leader_done" + name, entry);
+  auto *next_box = BasicBlock::Create(ctx, "follower_box" + name, entry);
+  auto *box = BasicBlock::Create(ctx, "follower_bounds" + name, entry);
+  auto *followers = BasicBlock::Create(ctx, "followers" + name, entry);
+  b_.CreateCondBr(b_.CreateLoad(b_.getInt1Ty(), diverged_), leader, alone);
+  b_.SetInsertPoint(alone);
+  Value *zero = b_.getInt64(0), *one = b_.getInt64(1);
+  Value *const origin[3] = {zero, zero, zero}, *const unit[3] = {one, one, one};
+  setBounds(origin, unit);
+  b_.CreateBr(leader);
+  b_.SetInsertPoint(leader);
+  emitRegion(r, shared, per_item, leader_done, /*follower=*/false);
+
+  b_.SetInsertPoint(leader_done);
+  b_.CreateStore(b_.getInt32(0), follower_box_);
+  b_.CreateCondBr(b_.CreateLoad(b_.getInt1Ty(), diverged_), after, next_box);
+  b_.SetInsertPoint(next_box);
+  Value *part = b_.CreateLoad(b_.getInt32Ty(), follower_box_);
+  b_.CreateCondBr(b_.CreateICmpEQ(part, b_.getInt32(3)), after, box);
+  b_.SetInsertPoint(box);
+  // Part 0: x in [1, sx), y = z = 0. Part 1: y in [1, sy), z = 0. Part 2:
+  // z in [1, sz).
+  Value *is[3];
+  for (unsigned p = 0; p < 3; ++p)
+    is[p] = b_.CreateICmpEQ(part, b_.getInt32(p));
+  Value *const first[3] = {b_.CreateZExt(is[0], b_.getInt64Ty()),
+                           b_.CreateZExt(is[1], b_.getInt64Ty()),
+                           b_.CreateZExt(is[2], b_.getInt64Ty())};
+  Value *const last[3] = {sizes[0], b_.CreateSelect(is[0], one, sizes[1]),
+                          b_.CreateSelect(is[2], sizes[2], one)};
+  setBounds(first, last);
+  b_.CreateStore(b_.CreateAdd(part, b_.getInt32(1)), follower_box_);
+  Value *empty = b_.getFalse();
+  for (unsigned d = 0; d < 3; ++d)
+    empty = b_.CreateOr(empty, b_.CreateICmpUGE(first[d], last[d]));
+  b_.CreateCondBr(empty, next_box, followers);
+  b_.SetInsertPoint(followers);
+  emitRegion(r, shared, per_item, next_box, /*follower=*/true);
 }
 
 void RegionEmitter::emit(const std::vector<llvm::AllocaInst *> &shared,
@@ -440,6 +508,7 @@ void RegionEmitter::emit(const std::vector<llvm::AllocaInst *> &shared,
     diverged_ = top.CreateAlloca(top.getInt1Ty(), nullptr, "diverged");
     pass_region_ = top.CreateAlloca(top.getInt32Ty(), nullptr, "pass_region");
     pass_next_ = top.CreateAlloca(top.getInt64Ty(), nullptr, "pass_next");
+    follower_box_ = top.CreateAlloca(top.getInt32Ty(), nullptr, "follower_box");
     for (llvm::AllocaInst *alloca : shared) {
       llvm::AllocaInst *copy = top.CreateAlloca(
           alloca->getAllocatedType(), alloca->getAddressSpace(),
@@ -474,7 +543,10 @@ void RegionEmitter::emit(const std::vector<llvm::AllocaInst *> &shared,
     auto *start = BasicBlock::Create(ctx, "run_region" + std::to_string(r), entry);
     choose->addCase(b_.getInt32(r), start);
     b_.SetInsertPoint(start);
-    emitRegion(r, shared, per_item, after);
+    if (callsAsyncCopyEngine(regions_.blocks[r]))
+      emitRegionWithCopies(r, shared, per_item, after);
+    else
+      emitRegion(r, shared, per_item, after, /*follower=*/false);
   }
 
   // after_region, together: did every work-item stop at the same barrier?

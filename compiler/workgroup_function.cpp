@@ -1,5 +1,6 @@
 #include "compiler/workgroup_function.h"
 
+#include "compiler/async_copy_followers.h"
 #include "compiler/barrier_regions.h"
 #include "compiler/context_access.h"
 #include "compiler/kernel_signature.h"
@@ -264,62 +265,23 @@ void lowerBarriersToSwitches(llvm::Function &body, llvm::Function &marker) {
   }
 }
 
-// The engine calls the async copy builtins leave in a kernel once inlined
-// (builtins/async_copy_engine.c).
-constexpr const char *kAsyncCopyEngine = "__weft_async_copy_for";
-constexpr const char *kWaitEngine = "__weft_wait_group_events_for";
-
-bool callsFunction(llvm::Function &body, llvm::StringRef name) {
-  for (llvm::Instruction &inst : llvm::instructions(body))
-    if (auto *call = llvm::dyn_cast<llvm::CallInst>(&inst))
-      if (call->getCalledFunction() &&
-          call->getCalledFunction()->getName() == name)
-        return true;
-  return false;
-}
-
 bool usesAsyncCopies(llvm::Function &body) {
-  return callsFunction(body, kAsyncCopyEngine);
+  std::vector<llvm::BasicBlock *> blocks;
+  for (llvm::BasicBlock &block : body)
+    blocks.push_back(&block);
+  return callsAsyncCopyEngine(blocks);
 }
 
 // A copy of `body` for the work-items that find every async copy of their
-// group already done: a copy only yields its event (the one passed in, or
-// any non-null one), and waiting is nothing.
+// group already done (compiler/async_copy_followers.h).
 llvm::Function *makeFollowerBody(llvm::Function &body) {
   llvm::ValueToValueMapTy map;
   llvm::Function *follower = llvm::CloneFunction(&body, map);
   follower->setName(body.getName() + ".follower");
-  std::vector<llvm::CallInst *> calls;
-  std::vector<llvm::FenceInst *> compiler_fences;
-  for (llvm::Instruction &inst : llvm::instructions(*follower)) {
-    if (auto *call = llvm::dyn_cast<llvm::CallInst>(&inst))
-      if (llvm::Function *callee = call->getCalledFunction())
-        if (callee->getName() == kAsyncCopyEngine ||
-            callee->getName() == kWaitEngine)
-          calls.push_back(call);
-    // wait_group_events and the copy fence keep the compiler from moving
-    // memory accesses across them; with no copy here they order nothing,
-    // and would stop the follower loop from vectorizing.
-    if (auto *fence = llvm::dyn_cast<llvm::FenceInst>(&inst))
-      if (fence->getSyncScopeID() == llvm::SyncScope::SingleThread)
-        compiler_fences.push_back(fence);
-  }
-  for (llvm::FenceInst *fence : compiler_fences)
-    fence->eraseFromParent();
-  for (llvm::CallInst *call : calls) {
-    if (call->getCalledFunction()->getName() == kAsyncCopyEngine) {
-      IRBuilder<> b(call);
-      // The event is the engine's last pointer argument.
-      Value *event = nullptr;
-      for (Value *arg : call->args())
-        if (arg->getType()->isPointerTy())
-          event = arg;
-      Value *any = b.CreateIntToPtr(b.getInt64(1), call->getType());
-      call->replaceAllUsesWith(
-          b.CreateSelect(b.CreateIsNull(event), any, event));
-    }
-    call->eraseFromParent();
-  }
+  std::vector<llvm::BasicBlock *> blocks;
+  for (llvm::BasicBlock &block : *follower)
+    blocks.push_back(&block);
+  makeFollowerCode(blocks);
   return follower;
 }
 

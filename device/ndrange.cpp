@@ -127,8 +127,11 @@ FiberRunStatus runGroup(const NDRangeLaunch &launch, WorkGroupContext &context,
           launch.work_item_entry(launch.arguments, &context, x, y, z);
     return FiberRunStatus::Completed;
   }
+  // The checking mode must see every work-item's copies: split kernels let
+  // work-item (0,0,0) make them for the group, so they run on fibers then.
   if (launch.reaches_barrier && launch.work_item_entry && items > 1 &&
-      (!launch.split_at_barriers || barriersRunOnFibers())) {
+      (!launch.split_at_barriers || barriersRunOnFibers() ||
+       context.async_copy_check)) {
     FiberRunStatus status = runWorkGroupOnFibers(
         launch.work_item_entry, launch.arguments, context,
         fiberStackSizeFor(launch.work_item_stack));
