@@ -180,7 +180,12 @@ char *__weft_pipe_packet(void *pipe, void *id, unsigned index, int is_write) {
   uint32_t first, count;
   if (!decodeId(p, id, is_write, &first, &count) || index >= count)
     return NULL;
-  return packetAt(p, ((uint64_t)first + index) % p->max_packets);
+  // first < max_packets and index < count <= max_packets: one wrap at most,
+  // without a division per packet.
+  uint64_t slot = (uint64_t)first + index;
+  if (slot >= p->max_packets)
+    slot -= p->max_packets;
+  return packetAt(p, slot);
 }
 
 // The OpenCL C builtins. `size` and `align` are those of the kernel's packet

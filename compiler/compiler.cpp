@@ -100,6 +100,10 @@ void setHostTarget(llvm::Module &module) {
     // off a fiber stack always hits its guard (device/fiber_group.cpp)
     // instead of jumping over it into other memory.
     f.addFnAttr("probe-stack", "inline-asm");
+    // The C builtins are compiled freestanding, which marks them
+    // "no-builtins", and LLVM never inlines such a function into one without
+    // it: the pipe and copy engines would stay calls in every work-item loop.
+    f.removeFnAttr("no-builtins");
   }
 }
 
