@@ -134,6 +134,11 @@ const HostTarget &hostTarget() {
         t.cpu_features += ",";
       t.cpu_features += (feature.second ? "+" : "-") + feature.first().str();
     }
+    // AMD's gathers and scatters are slower than the scalar loads and
+    // stores they replace (LLVM 19's znver4 model does not know it yet):
+    // strided accesses across work-items vectorize with shuffles instead.
+    if (t.cpu_name.rfind("znver", 0) == 0)
+      t.cpu_features += ",+prefer-no-gather,+prefer-no-scatter";
     return t;
   }();
   return target;
