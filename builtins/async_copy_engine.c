@@ -100,7 +100,14 @@ __attribute__((noinline)) void *__weft_async_copy_for(struct WorkGroupContext *c
     state->issued = context->async_copy_counters(context);
   // Without counters (out of memory) every work-item copies: slower, and
   // still correct for a program that follows the spec.
-  uint64_t sequence = state->issued ? state->issued[item]++ : state->performed;
+  uint64_t sequence = state->performed;
+  if (state->issued) {
+    uint64_t entry = state->issued[item];
+    uint32_t made =
+        (uint32_t)(entry >> 32) == state->generation ? (uint32_t)entry : 0;
+    state->issued[item] = (uint64_t)state->generation << 32 | (made + 1);
+    sequence = made;
+  }
   if (__builtin_expect(context->async_copy_check != 0, 0)) {
     struct AsyncCopyCall call = {function,  0,          item,
                                  sequence,  dst,        src,

@@ -14,9 +14,12 @@ namespace weft {
 // other work-item's n-th call finds it done.
 struct AsyncCopyState {
   uint64_t performed; // copies the group has performed
-  // Per work-item (by local linear id): copies it has issued. Null until the
-  // group's first copy asks the device for a zeroed array.
-  uint32_t *issued;
+  // Per work-item (by local linear id): copies it has issued in the low 32
+  // bits, which count only when the high 32 bits equal `generation`: the
+  // device reuses the array for the next group without clearing it. Null
+  // until the group's first copy asks.
+  uint64_t *issued;
+  uint32_t generation; // never 0; set by the device per group
 };
 
 // Per work-group state of the work_group_reserve_*/work_group_commit_* pipe
@@ -82,9 +85,9 @@ struct WorkGroupContext {
   void (*barrier)(struct WorkGroupContext *context);
   void *device_state;
   struct AsyncCopyState async_copies;
-  // Returns a zeroed counter per work-item of this group (null when out of
-  // memory); set by the device for every group.
-  uint32_t *(*async_copy_counters)(struct WorkGroupContext *context);
+  // Returns a counter per work-item of this group (see AsyncCopyState; null
+  // when out of memory); set by the device for every group.
+  uint64_t *(*async_copy_counters)(struct WorkGroupContext *context);
   // Set only in checking mode: sees every async copy and wait of every
   // work-item.
   void (*async_copy_check)(struct WorkGroupContext *context,

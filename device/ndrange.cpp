@@ -6,6 +6,7 @@
 
 #include <pthread.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
@@ -77,18 +78,36 @@ uint32_t addressKind(WorkGroupContext *context, const void *address) {
 
 void noBarrier(WorkGroupContext *) {}
 
-// The async copies' per-work-item counters for the group running on this
-// thread; zeroed when the group's first copy asks.
-uint32_t *asyncCopyCounters(WorkGroupContext *context) {
-  thread_local std::vector<uint32_t> counters;
+// The async copies' per-work-item counters (AsyncCopyState) for the groups
+// this thread runs: one array, grown as needed and never cleared between
+// groups, because each group counts under a generation of its own.
+struct AsyncCopyCounters {
+  std::vector<uint64_t> entries;
+  uint32_t generation = 0;
+  // The generation for the next group; entries are cleared once when the
+  // 32-bit generation wraps, so an old entry can never pass for a new one.
+  uint32_t next() {
+    if (++generation == 0) {
+      std::fill(entries.begin(), entries.end(), 0);
+      generation = 1;
+    }
+    return generation;
+  }
+};
+thread_local AsyncCopyCounters async_copy_counters;
+
+uint64_t *asyncCopyCounters(WorkGroupContext *context) {
   uint64_t items =
       context->local_size[0] * context->local_size[1] * context->local_size[2];
-  try {
-    counters.assign(items, 0);
-  } catch (...) {
-    return nullptr;
+  std::vector<uint64_t> &entries = async_copy_counters.entries;
+  if (entries.size() < items) {
+    try {
+      entries.resize(items, 0);
+    } catch (...) {
+      return nullptr;
+    }
   }
-  return counters.data();
+  return entries.data();
 }
 
 // The work-group pipe reservations' per-work-item counters, likewise.
@@ -204,7 +223,8 @@ void runGroups(void *opaque, uint64_t first, uint64_t last) {
           std::min(launch.local_size[d], launch.global_size[d] - start);
       items *= context.local_size[d];
     }
-    context.async_copies = AsyncCopyState{0, nullptr};
+    context.async_copies =
+        AsyncCopyState{0, nullptr, async_copy_counters.next()};
     context.pipe_group = PipeGroupState{};
     if (context.async_copy_check)
       check.begin(context);
