@@ -7,6 +7,7 @@
 #include <CL/cl_gl.h>
 
 #include <cstring>
+#include <tuple>
 #include <type_traits>
 
 // Defined in the other icd/*_api.cpp files under their OpenCL names.
@@ -27,120 +28,153 @@ struct unsupportedSlot<R(CL_API_CALL *)(Args...)> {
   }
 };
 
+// The application is C: an exception thrown inside Weft (std::bad_alloc when
+// memory runs out, std::system_error when no thread can be started) must not
+// unwind into it. Every slot goes through this guard, which turns one into
+// the error for an exhausted host: CL_OUT_OF_HOST_MEMORY returned, or stored
+// through the errcode_ret pointer that ends every creating call's parameters.
+template <typename... Args> void reportOutOfHostMemory(Args... args) {
+  if constexpr (sizeof...(Args) > 0) {
+    auto last = std::get<sizeof...(Args) - 1>(std::make_tuple(args...));
+    if constexpr (std::is_same_v<decltype(last), cl_int *>)
+      if (last)
+        *last = CL_OUT_OF_HOST_MEMORY;
+  }
+}
+
+template <auto Function> struct Guarded;
+template <typename R, typename... Args, R(CL_API_CALL *Function)(Args...)>
+struct Guarded<Function> {
+  static R CL_API_CALL call(Args... args) noexcept {
+    try {
+      return Function(args...);
+    } catch (...) {
+      if constexpr (std::is_void_v<R>) {
+        return;
+      } else if constexpr (std::is_pointer_v<R>) {
+        reportOutOfHostMemory(args...);
+        return nullptr;
+      } else {
+        return CL_OUT_OF_HOST_MEMORY;
+      }
+    }
+  }
+};
+
 // Direct3D slots are untyped on this platform and never reached.
 cl_int CL_API_CALL unsupportedInterop() { return CL_INVALID_OPERATION; }
 
 cl_icd_dispatch makeDispatchTable() {
   cl_icd_dispatch t{};
-  t.clGetPlatformIDs = clGetPlatformIDs;
-  t.clGetPlatformInfo = clGetPlatformInfo;
-  t.clGetDeviceIDs = clGetDeviceIDs;
-  t.clGetDeviceInfo = clGetDeviceInfo;
-  t.clCreateContext = clCreateContext;
-  t.clCreateContextFromType = clCreateContextFromType;
-  t.clRetainContext = clRetainContext;
-  t.clReleaseContext = clReleaseContext;
-  t.clGetContextInfo = clGetContextInfo;
-  t.clCreateCommandQueue = clCreateCommandQueue;
-  t.clRetainCommandQueue = clRetainCommandQueue;
-  t.clReleaseCommandQueue = clReleaseCommandQueue;
-  t.clGetCommandQueueInfo = clGetCommandQueueInfo;
-  t.clSetCommandQueueProperty = clSetCommandQueueProperty;
-  t.clCreateBuffer = clCreateBuffer;
-  t.clCreateImage2D = clCreateImage2D;
-  t.clCreateImage3D = clCreateImage3D;
-  t.clRetainMemObject = clRetainMemObject;
-  t.clReleaseMemObject = clReleaseMemObject;
-  t.clGetSupportedImageFormats = clGetSupportedImageFormats;
-  t.clGetMemObjectInfo = clGetMemObjectInfo;
-  t.clGetImageInfo = clGetImageInfo;
-  t.clCreateSampler = clCreateSampler;
-  t.clRetainSampler = clRetainSampler;
-  t.clReleaseSampler = clReleaseSampler;
-  t.clGetSamplerInfo = clGetSamplerInfo;
-  t.clCreateProgramWithSource = clCreateProgramWithSource;
-  t.clCreateProgramWithBinary = clCreateProgramWithBinary;
-  t.clRetainProgram = clRetainProgram;
-  t.clReleaseProgram = clReleaseProgram;
-  t.clBuildProgram = clBuildProgram;
-  t.clUnloadCompiler = clUnloadCompiler;
-  t.clGetProgramInfo = clGetProgramInfo;
-  t.clGetProgramBuildInfo = clGetProgramBuildInfo;
-  t.clCreateKernel = clCreateKernel;
-  t.clCreateKernelsInProgram = clCreateKernelsInProgram;
-  t.clRetainKernel = clRetainKernel;
-  t.clReleaseKernel = clReleaseKernel;
-  t.clSetKernelArg = clSetKernelArg;
-  t.clGetKernelInfo = clGetKernelInfo;
-  t.clGetKernelWorkGroupInfo = clGetKernelWorkGroupInfo;
-  t.clWaitForEvents = clWaitForEvents;
-  t.clGetEventInfo = clGetEventInfo;
-  t.clRetainEvent = clRetainEvent;
-  t.clReleaseEvent = clReleaseEvent;
-  t.clGetEventProfilingInfo = clGetEventProfilingInfo;
-  t.clFlush = clFlush;
-  t.clFinish = clFinish;
-  t.clEnqueueReadBuffer = clEnqueueReadBuffer;
-  t.clEnqueueWriteBuffer = clEnqueueWriteBuffer;
-  t.clEnqueueCopyBuffer = clEnqueueCopyBuffer;
-  t.clEnqueueReadImage = clEnqueueReadImage;
-  t.clEnqueueWriteImage = clEnqueueWriteImage;
-  t.clEnqueueCopyImage = clEnqueueCopyImage;
-  t.clEnqueueCopyImageToBuffer = clEnqueueCopyImageToBuffer;
-  t.clEnqueueCopyBufferToImage = clEnqueueCopyBufferToImage;
-  t.clEnqueueMapBuffer = clEnqueueMapBuffer;
-  t.clEnqueueMapImage = clEnqueueMapImage;
-  t.clEnqueueUnmapMemObject = clEnqueueUnmapMemObject;
-  t.clEnqueueNDRangeKernel = clEnqueueNDRangeKernel;
-  t.clEnqueueTask = clEnqueueTask;
-  t.clEnqueueNativeKernel = clEnqueueNativeKernel;
-  t.clEnqueueMarker = clEnqueueMarker;
-  t.clEnqueueWaitForEvents = clEnqueueWaitForEvents;
-  t.clEnqueueBarrier = clEnqueueBarrier;
-  t.clGetExtensionFunctionAddress = clGetExtensionFunctionAddress;
-  t.clCreateFromGLBuffer = clCreateFromGLBuffer;
-  t.clCreateFromGLTexture2D = clCreateFromGLTexture2D;
-  t.clCreateFromGLTexture3D = clCreateFromGLTexture3D;
-  t.clCreateFromGLRenderbuffer = clCreateFromGLRenderbuffer;
-  t.clGetGLObjectInfo = clGetGLObjectInfo;
-  t.clGetGLTextureInfo = clGetGLTextureInfo;
-  t.clEnqueueAcquireGLObjects = clEnqueueAcquireGLObjects;
-  t.clEnqueueReleaseGLObjects = clEnqueueReleaseGLObjects;
-  t.clGetGLContextInfoKHR = clGetGLContextInfoKHR;
+  t.clGetPlatformIDs = Guarded<&clGetPlatformIDs>::call;
+  t.clGetPlatformInfo = Guarded<&clGetPlatformInfo>::call;
+  t.clGetDeviceIDs = Guarded<&clGetDeviceIDs>::call;
+  t.clGetDeviceInfo = Guarded<&clGetDeviceInfo>::call;
+  t.clCreateContext = Guarded<&clCreateContext>::call;
+  t.clCreateContextFromType = Guarded<&clCreateContextFromType>::call;
+  t.clRetainContext = Guarded<&clRetainContext>::call;
+  t.clReleaseContext = Guarded<&clReleaseContext>::call;
+  t.clGetContextInfo = Guarded<&clGetContextInfo>::call;
+  t.clCreateCommandQueue = Guarded<&clCreateCommandQueue>::call;
+  t.clRetainCommandQueue = Guarded<&clRetainCommandQueue>::call;
+  t.clReleaseCommandQueue = Guarded<&clReleaseCommandQueue>::call;
+  t.clGetCommandQueueInfo = Guarded<&clGetCommandQueueInfo>::call;
+  t.clSetCommandQueueProperty = Guarded<&clSetCommandQueueProperty>::call;
+  t.clCreateBuffer = Guarded<&clCreateBuffer>::call;
+  t.clCreateImage2D = Guarded<&clCreateImage2D>::call;
+  t.clCreateImage3D = Guarded<&clCreateImage3D>::call;
+  t.clRetainMemObject = Guarded<&clRetainMemObject>::call;
+  t.clReleaseMemObject = Guarded<&clReleaseMemObject>::call;
+  t.clGetSupportedImageFormats = Guarded<&clGetSupportedImageFormats>::call;
+  t.clGetMemObjectInfo = Guarded<&clGetMemObjectInfo>::call;
+  t.clGetImageInfo = Guarded<&clGetImageInfo>::call;
+  t.clCreateSampler = Guarded<&clCreateSampler>::call;
+  t.clRetainSampler = Guarded<&clRetainSampler>::call;
+  t.clReleaseSampler = Guarded<&clReleaseSampler>::call;
+  t.clGetSamplerInfo = Guarded<&clGetSamplerInfo>::call;
+  t.clCreateProgramWithSource = Guarded<&clCreateProgramWithSource>::call;
+  t.clCreateProgramWithBinary = Guarded<&clCreateProgramWithBinary>::call;
+  t.clRetainProgram = Guarded<&clRetainProgram>::call;
+  t.clReleaseProgram = Guarded<&clReleaseProgram>::call;
+  t.clBuildProgram = Guarded<&clBuildProgram>::call;
+  t.clUnloadCompiler = Guarded<&clUnloadCompiler>::call;
+  t.clGetProgramInfo = Guarded<&clGetProgramInfo>::call;
+  t.clGetProgramBuildInfo = Guarded<&clGetProgramBuildInfo>::call;
+  t.clCreateKernel = Guarded<&clCreateKernel>::call;
+  t.clCreateKernelsInProgram = Guarded<&clCreateKernelsInProgram>::call;
+  t.clRetainKernel = Guarded<&clRetainKernel>::call;
+  t.clReleaseKernel = Guarded<&clReleaseKernel>::call;
+  t.clSetKernelArg = Guarded<&clSetKernelArg>::call;
+  t.clGetKernelInfo = Guarded<&clGetKernelInfo>::call;
+  t.clGetKernelWorkGroupInfo = Guarded<&clGetKernelWorkGroupInfo>::call;
+  t.clWaitForEvents = Guarded<&clWaitForEvents>::call;
+  t.clGetEventInfo = Guarded<&clGetEventInfo>::call;
+  t.clRetainEvent = Guarded<&clRetainEvent>::call;
+  t.clReleaseEvent = Guarded<&clReleaseEvent>::call;
+  t.clGetEventProfilingInfo = Guarded<&clGetEventProfilingInfo>::call;
+  t.clFlush = Guarded<&clFlush>::call;
+  t.clFinish = Guarded<&clFinish>::call;
+  t.clEnqueueReadBuffer = Guarded<&clEnqueueReadBuffer>::call;
+  t.clEnqueueWriteBuffer = Guarded<&clEnqueueWriteBuffer>::call;
+  t.clEnqueueCopyBuffer = Guarded<&clEnqueueCopyBuffer>::call;
+  t.clEnqueueReadImage = Guarded<&clEnqueueReadImage>::call;
+  t.clEnqueueWriteImage = Guarded<&clEnqueueWriteImage>::call;
+  t.clEnqueueCopyImage = Guarded<&clEnqueueCopyImage>::call;
+  t.clEnqueueCopyImageToBuffer = Guarded<&clEnqueueCopyImageToBuffer>::call;
+  t.clEnqueueCopyBufferToImage = Guarded<&clEnqueueCopyBufferToImage>::call;
+  t.clEnqueueMapBuffer = Guarded<&clEnqueueMapBuffer>::call;
+  t.clEnqueueMapImage = Guarded<&clEnqueueMapImage>::call;
+  t.clEnqueueUnmapMemObject = Guarded<&clEnqueueUnmapMemObject>::call;
+  t.clEnqueueNDRangeKernel = Guarded<&clEnqueueNDRangeKernel>::call;
+  t.clEnqueueTask = Guarded<&clEnqueueTask>::call;
+  t.clEnqueueNativeKernel = Guarded<&clEnqueueNativeKernel>::call;
+  t.clEnqueueMarker = Guarded<&clEnqueueMarker>::call;
+  t.clEnqueueWaitForEvents = Guarded<&clEnqueueWaitForEvents>::call;
+  t.clEnqueueBarrier = Guarded<&clEnqueueBarrier>::call;
+  t.clGetExtensionFunctionAddress = Guarded<&clGetExtensionFunctionAddress>::call;
+  t.clCreateFromGLBuffer = Guarded<&clCreateFromGLBuffer>::call;
+  t.clCreateFromGLTexture2D = Guarded<&clCreateFromGLTexture2D>::call;
+  t.clCreateFromGLTexture3D = Guarded<&clCreateFromGLTexture3D>::call;
+  t.clCreateFromGLRenderbuffer = Guarded<&clCreateFromGLRenderbuffer>::call;
+  t.clGetGLObjectInfo = Guarded<&clGetGLObjectInfo>::call;
+  t.clGetGLTextureInfo = Guarded<&clGetGLTextureInfo>::call;
+  t.clEnqueueAcquireGLObjects = Guarded<&clEnqueueAcquireGLObjects>::call;
+  t.clEnqueueReleaseGLObjects = Guarded<&clEnqueueReleaseGLObjects>::call;
+  t.clGetGLContextInfoKHR = Guarded<&clGetGLContextInfoKHR>::call;
   t.clGetDeviceIDsFromD3D10KHR = reinterpret_cast<void *>(&unsupportedInterop);
   t.clCreateFromD3D10BufferKHR = reinterpret_cast<void *>(&unsupportedInterop);
   t.clCreateFromD3D10Texture2DKHR = reinterpret_cast<void *>(&unsupportedInterop);
   t.clCreateFromD3D10Texture3DKHR = reinterpret_cast<void *>(&unsupportedInterop);
   t.clEnqueueAcquireD3D10ObjectsKHR = reinterpret_cast<void *>(&unsupportedInterop);
   t.clEnqueueReleaseD3D10ObjectsKHR = reinterpret_cast<void *>(&unsupportedInterop);
-  t.clSetEventCallback = clSetEventCallback;
-  t.clCreateSubBuffer = clCreateSubBuffer;
-  t.clSetMemObjectDestructorCallback = clSetMemObjectDestructorCallback;
-  t.clCreateUserEvent = clCreateUserEvent;
-  t.clSetUserEventStatus = clSetUserEventStatus;
-  t.clEnqueueReadBufferRect = clEnqueueReadBufferRect;
-  t.clEnqueueWriteBufferRect = clEnqueueWriteBufferRect;
-  t.clEnqueueCopyBufferRect = clEnqueueCopyBufferRect;
+  t.clSetEventCallback = Guarded<&clSetEventCallback>::call;
+  t.clCreateSubBuffer = Guarded<&clCreateSubBuffer>::call;
+  t.clSetMemObjectDestructorCallback = Guarded<&clSetMemObjectDestructorCallback>::call;
+  t.clCreateUserEvent = Guarded<&clCreateUserEvent>::call;
+  t.clSetUserEventStatus = Guarded<&clSetUserEventStatus>::call;
+  t.clEnqueueReadBufferRect = Guarded<&clEnqueueReadBufferRect>::call;
+  t.clEnqueueWriteBufferRect = Guarded<&clEnqueueWriteBufferRect>::call;
+  t.clEnqueueCopyBufferRect = Guarded<&clEnqueueCopyBufferRect>::call;
   t.clCreateSubDevicesEXT = unsupportedSlot<decltype(t.clCreateSubDevicesEXT)>::call;
   t.clRetainDeviceEXT = unsupportedSlot<decltype(t.clRetainDeviceEXT)>::call;
   t.clReleaseDeviceEXT = unsupportedSlot<decltype(t.clReleaseDeviceEXT)>::call;
-  t.clCreateEventFromGLsyncKHR = clCreateEventFromGLsyncKHR;
-  t.clCreateSubDevices = clCreateSubDevices;
-  t.clRetainDevice = clRetainDevice;
-  t.clReleaseDevice = clReleaseDevice;
-  t.clCreateImage = clCreateImage;
-  t.clCreateProgramWithBuiltInKernels = clCreateProgramWithBuiltInKernels;
-  t.clCompileProgram = clCompileProgram;
-  t.clLinkProgram = clLinkProgram;
-  t.clUnloadPlatformCompiler = clUnloadPlatformCompiler;
-  t.clGetKernelArgInfo = clGetKernelArgInfo;
-  t.clEnqueueFillBuffer = clEnqueueFillBuffer;
-  t.clEnqueueFillImage = clEnqueueFillImage;
-  t.clEnqueueMigrateMemObjects = clEnqueueMigrateMemObjects;
-  t.clEnqueueMarkerWithWaitList = clEnqueueMarkerWithWaitList;
-  t.clEnqueueBarrierWithWaitList = clEnqueueBarrierWithWaitList;
-  t.clGetExtensionFunctionAddressForPlatform = clGetExtensionFunctionAddressForPlatform;
-  t.clCreateFromGLTexture = clCreateFromGLTexture;
+  t.clCreateEventFromGLsyncKHR = Guarded<&clCreateEventFromGLsyncKHR>::call;
+  t.clCreateSubDevices = Guarded<&clCreateSubDevices>::call;
+  t.clRetainDevice = Guarded<&clRetainDevice>::call;
+  t.clReleaseDevice = Guarded<&clReleaseDevice>::call;
+  t.clCreateImage = Guarded<&clCreateImage>::call;
+  t.clCreateProgramWithBuiltInKernels = Guarded<&clCreateProgramWithBuiltInKernels>::call;
+  t.clCompileProgram = Guarded<&clCompileProgram>::call;
+  t.clLinkProgram = Guarded<&clLinkProgram>::call;
+  t.clUnloadPlatformCompiler = Guarded<&clUnloadPlatformCompiler>::call;
+  t.clGetKernelArgInfo = Guarded<&clGetKernelArgInfo>::call;
+  t.clEnqueueFillBuffer = Guarded<&clEnqueueFillBuffer>::call;
+  t.clEnqueueFillImage = Guarded<&clEnqueueFillImage>::call;
+  t.clEnqueueMigrateMemObjects = Guarded<&clEnqueueMigrateMemObjects>::call;
+  t.clEnqueueMarkerWithWaitList = Guarded<&clEnqueueMarkerWithWaitList>::call;
+  t.clEnqueueBarrierWithWaitList = Guarded<&clEnqueueBarrierWithWaitList>::call;
+  t.clGetExtensionFunctionAddressForPlatform = Guarded<&clGetExtensionFunctionAddressForPlatform>::call;
+  t.clCreateFromGLTexture = Guarded<&clCreateFromGLTexture>::call;
   t.clGetDeviceIDsFromD3D11KHR = reinterpret_cast<void *>(&unsupportedInterop);
   t.clCreateFromD3D11BufferKHR = reinterpret_cast<void *>(&unsupportedInterop);
   t.clCreateFromD3D11Texture2DKHR = reinterpret_cast<void *>(&unsupportedInterop);
@@ -155,31 +189,31 @@ cl_icd_dispatch makeDispatchTable() {
   t.clEnqueueAcquireEGLObjectsKHR = unsupportedSlot<decltype(t.clEnqueueAcquireEGLObjectsKHR)>::call;
   t.clEnqueueReleaseEGLObjectsKHR = unsupportedSlot<decltype(t.clEnqueueReleaseEGLObjectsKHR)>::call;
   t.clCreateEventFromEGLSyncKHR = unsupportedSlot<decltype(t.clCreateEventFromEGLSyncKHR)>::call;
-  t.clCreateCommandQueueWithProperties = clCreateCommandQueueWithProperties;
-  t.clCreatePipe = clCreatePipe;
-  t.clGetPipeInfo = clGetPipeInfo;
-  t.clSVMAlloc = clSVMAlloc;
-  t.clSVMFree = clSVMFree;
-  t.clEnqueueSVMFree = clEnqueueSVMFree;
-  t.clEnqueueSVMMemcpy = clEnqueueSVMMemcpy;
-  t.clEnqueueSVMMemFill = clEnqueueSVMMemFill;
-  t.clEnqueueSVMMap = clEnqueueSVMMap;
-  t.clEnqueueSVMUnmap = clEnqueueSVMUnmap;
-  t.clCreateSamplerWithProperties = clCreateSamplerWithProperties;
-  t.clSetKernelArgSVMPointer = clSetKernelArgSVMPointer;
-  t.clSetKernelExecInfo = clSetKernelExecInfo;
-  t.clGetKernelSubGroupInfoKHR = clGetKernelSubGroupInfoKHR;
-  t.clCloneKernel = clCloneKernel;
-  t.clCreateProgramWithIL = clCreateProgramWithIL;
-  t.clEnqueueSVMMigrateMem = clEnqueueSVMMigrateMem;
-  t.clGetDeviceAndHostTimer = clGetDeviceAndHostTimer;
-  t.clGetHostTimer = clGetHostTimer;
-  t.clGetKernelSubGroupInfo = clGetKernelSubGroupInfo;
-  t.clSetDefaultDeviceCommandQueue = clSetDefaultDeviceCommandQueue;
-  t.clSetProgramReleaseCallback = clSetProgramReleaseCallback;
-  t.clSetProgramSpecializationConstant = clSetProgramSpecializationConstant;
-  t.clCreateBufferWithProperties = clCreateBufferWithProperties;
-  t.clCreateImageWithProperties = clCreateImageWithProperties;
+  t.clCreateCommandQueueWithProperties = Guarded<&clCreateCommandQueueWithProperties>::call;
+  t.clCreatePipe = Guarded<&clCreatePipe>::call;
+  t.clGetPipeInfo = Guarded<&clGetPipeInfo>::call;
+  t.clSVMAlloc = Guarded<&clSVMAlloc>::call;
+  t.clSVMFree = Guarded<&clSVMFree>::call;
+  t.clEnqueueSVMFree = Guarded<&clEnqueueSVMFree>::call;
+  t.clEnqueueSVMMemcpy = Guarded<&clEnqueueSVMMemcpy>::call;
+  t.clEnqueueSVMMemFill = Guarded<&clEnqueueSVMMemFill>::call;
+  t.clEnqueueSVMMap = Guarded<&clEnqueueSVMMap>::call;
+  t.clEnqueueSVMUnmap = Guarded<&clEnqueueSVMUnmap>::call;
+  t.clCreateSamplerWithProperties = Guarded<&clCreateSamplerWithProperties>::call;
+  t.clSetKernelArgSVMPointer = Guarded<&clSetKernelArgSVMPointer>::call;
+  t.clSetKernelExecInfo = Guarded<&clSetKernelExecInfo>::call;
+  t.clGetKernelSubGroupInfoKHR = Guarded<&clGetKernelSubGroupInfoKHR>::call;
+  t.clCloneKernel = Guarded<&clCloneKernel>::call;
+  t.clCreateProgramWithIL = Guarded<&clCreateProgramWithIL>::call;
+  t.clEnqueueSVMMigrateMem = Guarded<&clEnqueueSVMMigrateMem>::call;
+  t.clGetDeviceAndHostTimer = Guarded<&clGetDeviceAndHostTimer>::call;
+  t.clGetHostTimer = Guarded<&clGetHostTimer>::call;
+  t.clGetKernelSubGroupInfo = Guarded<&clGetKernelSubGroupInfo>::call;
+  t.clSetDefaultDeviceCommandQueue = Guarded<&clSetDefaultDeviceCommandQueue>::call;
+  t.clSetProgramReleaseCallback = Guarded<&clSetProgramReleaseCallback>::call;
+  t.clSetProgramSpecializationConstant = Guarded<&clSetProgramSpecializationConstant>::call;
+  t.clCreateBufferWithProperties = Guarded<&clCreateBufferWithProperties>::call;
+  t.clCreateImageWithProperties = Guarded<&clCreateImageWithProperties>::call;
   t.clSetContextDestructorCallback = clSetContextDestructorCallback;  return t;
 }
 

@@ -3,6 +3,8 @@
 // and barriers.
 #include "api_fixture.h"
 
+#include <cstdint>
+
 TEST_CASE_METHOD(WeftFixture, "a source with errors fails with a build log",
                  "[api][compiler]") {
   cl_program program;
@@ -279,4 +281,19 @@ TEST_CASE_METHOD(WeftFixture, "large private arrays get stacks sized for them",
     clReleaseMemObject(out);
     clReleaseKernel(k);
   }
+}
+
+TEST_CASE_METHOD(WeftFixture,
+                 "an impossible allocation inside Weft is an error, not a "
+                 "crash",
+                 "[api]") {
+  // The source length makes the runtime's std::string throw; the dispatch
+  // guard turns that into CL_OUT_OF_HOST_MEMORY for the application.
+  const char *source = "kernel void k() {}";
+  size_t length = SIZE_MAX / 2;
+  cl_int err = CL_SUCCESS;
+  cl_program program =
+      clCreateProgramWithSource(context, 1, &source, &length, &err);
+  CHECK(program == nullptr);
+  CHECK(err == CL_OUT_OF_HOST_MEMORY);
 }
