@@ -15,26 +15,21 @@
 
 // Answered by the compiler inside each kernel (compiler/workgroup_function.cpp).
 struct WorkGroupContext *__weft_group_context(void);
-uint64_t _Z19get_local_linear_idv(void);
 
 void *__weft_pipe_reserve(void *pipe, unsigned count, int is_write);
 void __weft_pipe_commit(void *pipe, void *id, int is_write);
 
-// This work-item's two counters, or null when the device has no memory.
-static uint32_t *callsOf(struct WorkGroupContext *context) {
-  struct PipeGroupState *group = &context->pipe_group;
-  if (!group->calls)
-    group->calls = context->pipe_call_counters(context);
-  return group->calls ? group->calls + 2 * _Z19get_local_linear_idv() : NULL;
-}
-
-static void *reserveForGroup(PIPE pipe, unsigned count, int is_write) {
-  struct WorkGroupContext *context = __weft_group_context();
-  struct PipeGroupState *group = &context->pipe_group;
-  uint32_t *calls = callsOf(context);
-  if (!calls)
-    return NULL;
-  uint64_t n = calls[0]++;
+// The compiler turns each __work_group_reserve_*_pipe call into one of this,
+// and each __work_group_commit_*_pipe call into __weft_work_group_commit,
+// passing `made`: a private variable of the work-item counting the group's
+// reservations (commits) it has reached, zero when it starts. Private, so in
+// a work-item loop it stays in a register. Not inlined here, so the wrappers
+// below keep them in the library; the compiler inlines them into kernels.
+__attribute__((noinline)) void *
+__weft_work_group_reserve(uint32_t *made, PIPE pipe, unsigned count,
+                                int is_write) {
+  struct PipeGroupState *group = &__weft_group_context()->pipe_group;
+  uint64_t n = (*made)++;
   if (n == group->reserved) {
     group->ids[n % WEFT_GROUP_PIPE_RESERVATIONS] =
         __weft_pipe_reserve((void *)pipe, count, is_write);
@@ -44,37 +39,41 @@ static void *reserveForGroup(PIPE pipe, unsigned count, int is_write) {
   return group->ids[n % WEFT_GROUP_PIPE_RESERVATIONS];
 }
 
-static void commitForGroup(PIPE pipe, void *id, int is_write) {
+__attribute__((noinline)) void
+__weft_work_group_commit(uint32_t *made, PIPE pipe, void *id,
+                              int is_write) {
   struct WorkGroupContext *context = __weft_group_context();
   struct PipeGroupState *group = &context->pipe_group;
-  uint32_t *calls = callsOf(context);
-  if (!calls)
-    return;
-  uint64_t n = calls[1]++;
+  uint64_t n = (*made)++;
   uint64_t items =
       context->local_size[0] * context->local_size[1] * context->local_size[2];
   if (++group->arrivals[n % WEFT_GROUP_PIPE_RESERVATIONS] == items)
     __weft_pipe_commit((void *)pipe, id, is_write);
 }
 
+// Clang's names for the work-group builtins. The compiler replaces every
+// call with one of the two functions above and the work-item's counter; these
+// exist so that linking the builtin library brings those in. (Called as they
+// are, each would act as the work-item's first reservation or commit.)
 void *__work_group_reserve_write_pipe(PIPE pipe, unsigned num_packets,
                                       unsigned size, unsigned align) {
-  return reserveForGroup(pipe, num_packets, 1);
+  uint32_t made = 0;
+  return __weft_work_group_reserve(&made, pipe, num_packets, 1);
 }
-
 void *__work_group_reserve_read_pipe(PIPE pipe, unsigned num_packets,
                                      unsigned size, unsigned align) {
-  return reserveForGroup(pipe, num_packets, 0);
+  uint32_t made = 0;
+  return __weft_work_group_reserve(&made, pipe, num_packets, 0);
 }
-
 void __work_group_commit_write_pipe(PIPE pipe, void *reserve_id, unsigned size,
                                     unsigned align) {
-  commitForGroup(pipe, reserve_id, 1);
+  uint32_t made = 0;
+  __weft_work_group_commit(&made, pipe, reserve_id, 1);
 }
-
 void __work_group_commit_read_pipe(PIPE pipe, void *reserve_id, unsigned size,
                                    unsigned align) {
-  commitForGroup(pipe, reserve_id, 0);
+  uint32_t made = 0;
+  __weft_work_group_commit(&made, pipe, reserve_id, 0);
 }
 
 // Sub-groups are single work-items (builtins/subgroups.cl): a sub-group

@@ -265,6 +265,61 @@ void lowerBarriersToSwitches(llvm::Function &body, llvm::Function &marker) {
   }
 }
 
+// work_group_reserve_*_pipe / work_group_commit_*_pipe (builtins/
+// pipe_group.c) need to know how many of the group's reservations (commits)
+// this work-item has reached: each work-item counts them in two private
+// variables of its own, which the calls get (and which stay in registers in
+// a work-item loop).
+void countWorkGroupPipeCalls(llvm::Function &body) {
+  struct Lowering {
+    const char *name;
+    const char *engine;
+    bool commit;
+    uint32_t is_write;
+  };
+  static const Lowering kCalls[] = {
+      {"__work_group_reserve_write_pipe", "__weft_work_group_reserve", false, 1},
+      {"__work_group_reserve_read_pipe", "__weft_work_group_reserve", false, 0},
+      {"__work_group_commit_write_pipe", "__weft_work_group_commit", true, 1},
+      {"__work_group_commit_read_pipe", "__weft_work_group_commit", true, 0}};
+  std::vector<std::pair<llvm::CallInst *, const Lowering *>> calls;
+  for (llvm::Instruction &inst : llvm::instructions(body))
+    if (auto *call = llvm::dyn_cast<llvm::CallInst>(&inst))
+      if (llvm::Function *callee = call->getCalledFunction())
+        for (const Lowering &lowering : kCalls)
+          if (callee->getName() == lowering.name)
+            calls.emplace_back(call, &lowering);
+  if (calls.empty())
+    return;
+  llvm::Module &module = *body.getParent();
+  IRBuilder<> b(&body.getEntryBlock(), body.getEntryBlock().begin());
+  llvm::AllocaInst *reserved = b.CreateAlloca(b.getInt32Ty(), nullptr, "pipe_reserves");
+  llvm::AllocaInst *committed = b.CreateAlloca(b.getInt32Ty(), nullptr, "pipe_commits");
+  b.CreateStore(b.getInt32(0), reserved);
+  b.CreateStore(b.getInt32(0), committed);
+  for (auto [call, lowering] : calls) {
+    b.SetInsertPoint(call);
+    Value *pipe = call->getArgOperand(0);
+    llvm::FunctionCallee engine;
+    llvm::CallInst *replacement;
+    if (lowering->commit) {
+      engine = module.getOrInsertFunction(
+          lowering->engine, b.getVoidTy(), b.getPtrTy(), pipe->getType(),
+          call->getArgOperand(1)->getType(), b.getInt32Ty());
+      replacement = b.CreateCall(engine, {committed, pipe, call->getArgOperand(1),
+                                          b.getInt32(lowering->is_write)});
+    } else {
+      engine = module.getOrInsertFunction(
+          lowering->engine, call->getType(), b.getPtrTy(), pipe->getType(),
+          b.getInt32Ty(), b.getInt32Ty());
+      replacement = b.CreateCall(engine, {reserved, pipe, call->getArgOperand(1),
+                                          b.getInt32(lowering->is_write)});
+    }
+    call->replaceAllUsesWith(replacement);
+    call->eraseFromParent();
+  }
+}
+
 bool usesAsyncCopies(llvm::Function &body) {
   std::vector<llvm::BasicBlock *> blocks;
   for (llvm::BasicBlock &block : body)
@@ -566,6 +621,7 @@ bool buildWorkGroupFunctions(llvm::Module &module,
     BodyValues values{body->getArg(n),
                       {body->getArg(n + 1), body->getArg(n + 2),
                        body->getArg(n + 3)}};
+    countWorkGroupPipeCalls(*body);
     if (!inlineGroupAwareCalls(*body, group_aware, error))
       return false;
     description.reaches_barrier = lowerWorkItemCalls(*body, values, *marker);

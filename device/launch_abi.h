@@ -31,9 +31,6 @@ struct PipeGroupState {
   uint64_t reserved; // reservations the group has made
   void *ids[WEFT_GROUP_PIPE_RESERVATIONS];          // reservation n at n % 16
   uint32_t arrivals[WEFT_GROUP_PIPE_RESERVATIONS];  // at commit n, so far
-  // Per work-item (by local linear id): reservations [2i] and commits
-  // [2i+1] it has reached. Null until the group's first call asks.
-  uint32_t *calls;
 };
 
 // Which builtin a work-item called, for the checking mode's reports.
@@ -103,9 +100,6 @@ struct WorkGroupContext {
   uint32_t (*address_kind)(struct WorkGroupContext *context,
                            const void *address);
   struct PipeGroupState pipe_group;
-  // Returns two zeroed counters per work-item of this group (null when out
-  // of memory); set by the device for every group.
-  uint32_t *(*pipe_call_counters)(struct WorkGroupContext *context);
 };
 
 enum AddressKind {

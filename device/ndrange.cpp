@@ -110,19 +110,6 @@ uint64_t *asyncCopyCounters(WorkGroupContext *context) {
   return entries.data();
 }
 
-// The work-group pipe reservations' per-work-item counters, likewise.
-uint32_t *pipeCallCounters(WorkGroupContext *context) {
-  thread_local std::vector<uint32_t> counters;
-  uint64_t items =
-      context->local_size[0] * context->local_size[1] * context->local_size[2];
-  try {
-    counters.assign(2 * items, 0);
-  } catch (...) {
-    return nullptr;
-  }
-  return counters.data();
-}
-
 struct LaunchState {
   const NDRangeLaunch *launch;
   uint64_t groups[3];
@@ -195,7 +182,6 @@ void runGroups(void *opaque, uint64_t first, uint64_t last) {
   context.async_copy_counters = asyncCopyCounters;
   context.work_item_storage = workItemStorage;
   context.address_kind = addressKind;
-  context.pipe_call_counters = pipeCallCounters;
   context.local_memory_size = launch.local_memory_size;
   thread_local AsyncCopyGroupCheck check;
   if (asyncCopyCheckingEnabled()) {
