@@ -462,6 +462,27 @@ llvm::Function *declareEntry(llvm::Module &module, llvm::FunctionType *type,
   return entry;
 }
 
+// Declares void group(const void *block, WorkGroupContext *context) and
+// fills its "setup" block with the kernel's arguments and the group's size;
+// the builder stays at the end of that block.
+GroupEntryValues startGroupEntry(llvm::Module &module, llvm::Function &body,
+                                 const KernelDescription &kernel,
+                                 IRBuilder<> &b, std::vector<Value *> &args) {
+  auto *type = llvm::FunctionType::get(b.getVoidTy(),
+                                       {b.getPtrTy(), b.getPtrTy()}, false);
+  llvm::Function *entry =
+      declareEntry(module, type, groupEntrySymbol(kernel.name), body);
+  Value *context = entry->getArg(1);
+  b.SetInsertPoint(llvm::BasicBlock::Create(b.getContext(), "setup", entry));
+  args = loadArguments(b, body, kernel, entry->getArg(0), context);
+  GroupEntryValues values{entry, args, context, {}};
+  for (unsigned d = 0; d < 3; ++d)
+    values.local_size[d] =
+        loadContextField(b, context, offsetof(WorkGroupContext, local_size),
+                         b.getInt64Ty(), b.getInt64(d));
+  return values;
+}
+
 // void group(const void *block, WorkGroupContext *context): three nested
 // loops over the local ids, the innermost over x so it vectorizes.
 //
@@ -474,20 +495,12 @@ void buildGroupEntry(llvm::Module &module, llvm::Function &body,
                      llvm::Function *follower = nullptr) {
   llvm::LLVMContext &ctx = module.getContext();
   IRBuilder<> b(ctx);
-  auto *type = llvm::FunctionType::get(b.getVoidTy(),
-                                       {b.getPtrTy(), b.getPtrTy()}, false);
-  llvm::Function *entry =
-      declareEntry(module, type, groupEntrySymbol(kernel.name), body);
-  Value *block = entry->getArg(0);
-  Value *context = entry->getArg(1);
-
-  auto *setup = llvm::BasicBlock::Create(ctx, "setup", entry);
-  b.SetInsertPoint(setup);
-  std::vector<Value *> args = loadArguments(b, body, kernel, block, context);
-  Value *sizes[3];
-  for (unsigned d = 0; d < 3; ++d)
-    sizes[d] = loadContextField(b, context, offsetof(WorkGroupContext, local_size),
-                                b.getInt64Ty(), b.getInt64(d));
+  std::vector<Value *> args;
+  GroupEntryValues values = startGroupEntry(module, body, kernel, b, args);
+  llvm::Function *entry = values.entry;
+  Value *context = values.context;
+  llvm::BasicBlock *setup = b.GetInsertBlock();
+  Value *const *sizes = values.local_size;
   auto callBody = [&](llvm::Function &function, Value *x, Value *y, Value *z) {
     std::vector<Value *> call_args = args;
     call_args.push_back(context);
@@ -553,24 +566,12 @@ void buildGroupEntry(llvm::Module &module, llvm::Function &body,
 bool buildRegionGroupEntry(llvm::Module &module, llvm::Function &body,
                            llvm::Function &marker,
                            const KernelDescription &kernel, std::string &why) {
-  llvm::LLVMContext &ctx = module.getContext();
-  IRBuilder<> b(ctx);
-  auto *type = llvm::FunctionType::get(b.getVoidTy(),
-                                       {b.getPtrTy(), b.getPtrTy()}, false);
-  llvm::Function *entry =
-      declareEntry(module, type, groupEntrySymbol(kernel.name), body);
-  Value *context = entry->getArg(1);
-  b.SetInsertPoint(llvm::BasicBlock::Create(ctx, "setup", entry));
-  std::vector<Value *> args =
-      loadArguments(b, body, kernel, entry->getArg(0), context);
-  GroupEntryValues values{entry, args, context, {}};
-  for (unsigned d = 0; d < 3; ++d)
-    values.local_size[d] =
-        loadContextField(b, context, offsetof(WorkGroupContext, local_size),
-                         b.getInt64Ty(), b.getInt64(d));
+  IRBuilder<> b(module.getContext());
+  std::vector<Value *> args;
+  GroupEntryValues values = startGroupEntry(module, body, kernel, b, args);
   if (emitBarrierRegions(body, marker, b, values, why))
     return true;
-  entry->eraseFromParent();
+  values.entry->eraseFromParent();
   return false;
 }
 

@@ -205,16 +205,29 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel handle,
   }
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(
-    cl_kernel handle, cl_device_id device,
-    cl_kernel_work_group_info param_name, size_t param_value_size,
-    void *param_value, size_t *param_value_size_ret) {
-  Kernel *kernel = Kernel::fromHandle(handle);
+namespace {
+
+// The kernel and device checks of the per-device kernel queries; a null
+// device means the context's only one.
+cl_int checkKernelAndDevice(Kernel *kernel, cl_device_id device) {
   if (!kernel)
     return CL_INVALID_KERNEL;
   Context &context = kernel->program().context();
   if (device && (!Device::fromHandle(device) || !context.hasDevice(device)))
     return CL_INVALID_DEVICE;
+  return CL_SUCCESS;
+}
+
+} // namespace
+
+CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(
+    cl_kernel handle, cl_device_id device,
+    cl_kernel_work_group_info param_name, size_t param_value_size,
+    void *param_value, size_t *param_value_size_ret) {
+  Kernel *kernel = Kernel::fromHandle(handle);
+  if (cl_int err = checkKernelAndDevice(kernel, device))
+    return err;
+  Context &context = kernel->program().context();
   const DeviceProperties &props = context.device().properties();
   const auto &d = kernel->description();
   icd::InfoWriter out(param_value_size, param_value, param_value_size_ret);
@@ -338,11 +351,9 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelSubGroupInfo(
     size_t input_value_size, const void *input_value, size_t param_value_size,
     void *param_value, size_t *param_value_size_ret) {
   Kernel *kernel = Kernel::fromHandle(handle);
-  if (!kernel)
-    return CL_INVALID_KERNEL;
+  if (cl_int err = checkKernelAndDevice(kernel, device))
+    return err;
   Context &context = kernel->program().context();
-  if (device && (!Device::fromHandle(device) || !context.hasDevice(device)))
-    return CL_INVALID_DEVICE;
   size_t max_group =
       kernel->maxWorkGroupSize(context.device().properties().max_work_group_size);
   icd::InfoWriter out(param_value_size, param_value, param_value_size_ret);

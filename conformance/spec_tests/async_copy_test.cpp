@@ -71,19 +71,7 @@ std::vector<unsigned char> pattern(size_t bytes, unsigned seed) {
 
 struct AsyncCopyFixture : WeftFixture {
   cl_int run1D(cl_kernel k, size_t global, size_t local) {
-    cl_event done;
-    cl_int err = clEnqueueNDRangeKernel(queue, k, 1, nullptr, &global, &local,
-                                        0, nullptr, &done);
-    if (err != CL_SUCCESS)
-      return err;
-    // A failed command makes the wait return
-    // CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST; its status says why.
-    clWaitForEvents(1, &done);
-    cl_int status = CL_SUCCESS;
-    clGetEventInfo(done, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status,
-                   &status, nullptr);
-    clReleaseEvent(done);
-    return status;
+    return runAndWait(k, 1, &global, &local);
   }
   std::vector<unsigned char> read(cl_mem m, size_t bytes) {
     std::vector<unsigned char> out(bytes);

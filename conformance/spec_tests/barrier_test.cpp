@@ -22,17 +22,7 @@ struct BarrierFixture : WeftFixture {
     size_t global[3];
     for (cl_uint d = 0; d < 3; ++d)
       global[d] = range.local[d] * range.groups[d];
-    cl_event done;
-    cl_int err = clEnqueueNDRangeKernel(queue, k, range.dims, nullptr, global,
-                                        range.local, 0, nullptr, &done);
-    if (err != CL_SUCCESS)
-      return err;
-    clWaitForEvents(1, &done);
-    cl_int status = CL_SUCCESS;
-    clGetEventInfo(done, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status,
-                   &status, nullptr);
-    clReleaseEvent(done);
-    return status;
+    return runAndWait(k, range.dims, global, range.local);
   }
   std::vector<cl_int> read(cl_mem m, size_t count) {
     std::vector<cl_int> out(count);

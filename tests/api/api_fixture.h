@@ -71,6 +71,24 @@ struct WeftFixture {
     return k;
   }
 
+  // Runs `k` over an NDRange and returns the command's final status: a
+  // failed command makes the wait return
+  // CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, and its event says why.
+  cl_int runAndWait(cl_kernel k, cl_uint dims, const size_t *global,
+                    const size_t *local) {
+    cl_event done;
+    cl_int err = clEnqueueNDRangeKernel(queue, k, dims, nullptr, global, local,
+                                        0, nullptr, &done);
+    if (err != CL_SUCCESS)
+      return err;
+    clWaitForEvents(1, &done);
+    cl_int status = CL_SUCCESS;
+    clGetEventInfo(done, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status,
+                   &status, nullptr);
+    clReleaseEvent(done);
+    return status;
+  }
+
   cl_mem buffer(size_t bytes, void *init = nullptr) {
     cl_int err;
     cl_mem m = clCreateBuffer(context,
