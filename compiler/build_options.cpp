@@ -45,8 +45,7 @@ bool tokenize(const std::string &text, std::vector<std::string> &tokens,
 // Options of the OpenCL 3.0 spec (section 5.8.6) that Clang's -cc1
 // understands under the same name.
 const std::set<std::string> kPassThroughOptions = {
-    "-cl-single-precision-constant", "-cl-denorms-are-zero",
-    "-cl-fp32-correctly-rounded-divide-sqrt", "-cl-mad-enable",
+    "-cl-single-precision-constant", "-cl-fp32-correctly-rounded-divide-sqrt", "-cl-mad-enable",
     "-cl-no-signed-zeros", "-cl-unsafe-math-optimizations",
     "-cl-finite-math-only", "-cl-fast-relaxed-math", "-w", "-Werror",
     "-cl-kernel-arg-info"};
@@ -93,6 +92,11 @@ bool parseBuildOptions(const std::string &options, BuildOptions &result,
     } else if (token == "-cl-uniform-work-group-size") {
       result.uniform_work_group_size = true;
       result.frontend_arguments.push_back(token);
+    } else if (token == "-cl-denorms-are-zero") {
+      // Clang's driver turns it into this -cc1 flag (-cc1 itself no longer
+      // takes the OpenCL spelling): single-precision denormals may flush.
+      result.frontend_arguments.push_back(
+          "-fdenormal-fp-math-f32=preserve-sign,preserve-sign");
     } else if (kPassThroughOptions.count(token)) {
       result.frontend_arguments.push_back(token);
     } else if (kIgnoredOptions.count(token)) {

@@ -297,3 +297,25 @@ TEST_CASE_METHOD(WeftFixture,
   CHECK(program == nullptr);
   CHECK(err == CL_OUT_OF_HOST_MEMORY);
 }
+
+TEST_CASE_METHOD(WeftFixture, "every OpenCL C build option of the spec builds",
+                 "[api]") {
+  const char *source =
+      "kernel void k(global float *a) { a[0] = a[1] * 2.0f + a[2]; }";
+  for (const char *option :
+       {"-cl-single-precision-constant", "-cl-denorms-are-zero",
+        "-cl-fp32-correctly-rounded-divide-sqrt", "-cl-opt-disable",
+        "-cl-mad-enable", "-cl-no-signed-zeros",
+        "-cl-unsafe-math-optimizations", "-cl-finite-math-only",
+        "-cl-fast-relaxed-math", "-cl-uniform-work-group-size",
+        "-cl-kernel-arg-info", "-cl-strict-aliasing", "-w", "-Werror",
+        "-cl-std=CL1.2 -cl-denorms-are-zero",
+        "-cl-std=CL3.0 -cl-denorms-are-zero"}) {
+    INFO(option);
+    cl_program program;
+    std::string log;
+    CHECK(build(source, program, log, option) == CL_SUCCESS);
+    INFO(log);
+    clReleaseProgram(program);
+  }
+}
