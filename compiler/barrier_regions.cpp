@@ -253,8 +253,11 @@ void emitWorkItemLoops(
     b.SetInsertPoint(latches[d]);
     Value *next = b.CreateAdd(ids[d], b.getInt64(1), "", true, true);
     ids[d]->addIncoming(next, latches[d]);
-    b.CreateCondBr(b.CreateICmpULT(next, last[d]), headers[d],
-                   d < 2 ? latches[d + 1] : exit);
+    llvm::BranchInst *branch =
+        b.CreateCondBr(b.CreateICmpULT(next, last[d]), headers[d],
+                       d < 2 ? latches[d + 1] : exit);
+    if (d == 0)
+      foldWorkItemTail(branch);
   }
   b.SetInsertPoint(exit);
 }

@@ -23,4 +23,20 @@ inline llvm::Value *loadContextField(llvm::IRBuilder<> &b, llvm::Value *context,
   return load;
 }
 
+// Marks `latch` (the branch closing a loop over the work-items in x) so the
+// vectorizer covers the last, partial vector with masked operations instead
+// of a scalar loop: groups whose size is not a multiple of the vector width,
+// and the loops that start at x = 1 after work-item (0,0,0) ran alone, would
+// otherwise spend a scalar iteration per leftover work-item.
+inline void foldWorkItemTail(llvm::BranchInst *latch) {
+  llvm::LLVMContext &ctx = latch->getContext();
+  llvm::Metadata *predicate[] = {
+      llvm::MDString::get(ctx, "llvm.loop.vectorize.predicate.enable"),
+      llvm::ConstantAsMetadata::get(llvm::ConstantInt::getTrue(ctx))};
+  llvm::MDNode *loop = llvm::MDNode::getDistinct(
+      ctx, {nullptr, llvm::MDNode::get(ctx, predicate)});
+  loop->replaceOperandWith(0, loop);
+  latch->setMetadata(llvm::LLVMContext::MD_loop, loop);
+}
+
 } // namespace weft::compiler

@@ -545,7 +545,8 @@ void buildGroupEntry(llvm::Module &module, llvm::Function &body,
   b.SetInsertPoint(headers[0]);
   callBody(loop_body, phis[0], phis[1], phis[2]);
   Value *next_x = b.CreateAdd(phis[0], b.getInt64(1), "", true, true);
-  b.CreateCondBr(b.CreateICmpULT(next_x, sizes[0]), headers[0], latches[0]);
+  foldWorkItemTail(
+      b.CreateCondBr(b.CreateICmpULT(next_x, sizes[0]), headers[0], latches[0]));
   phis[0]->addIncoming(next_x, headers[0]);
   b.SetInsertPoint(latches[0]);
   b.CreateBr(latches[1]);
