@@ -120,9 +120,11 @@ int main() {
   Setup s;
   cl_int err;
   s.context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
-  s.queue = clCreateCommandQueueWithProperties(s.context, device, nullptr, &err);
+  s.queue =
+      clCreateCommandQueueWithProperties(s.context, device, nullptr, &err);
   s.program = clCreateProgramWithSource(s.context, 1, &kSource, nullptr, &err);
-  if (clBuildProgram(s.program, 1, &device, "-cl-std=CL3.0", nullptr, nullptr)) {
+  if (clBuildProgram(s.program, 1, &device, "-cl-std=CL3.0", nullptr,
+                     nullptr)) {
     std::printf("pipe_bench: build failed\n");
     return 1;
   }

@@ -10,7 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-// Answered by the compiler inside each kernel (compiler/workgroup_function.cpp).
+// Answered by the compiler inside each kernel
+// (compiler/workgroup_function.cpp).
 struct WorkGroupContext *__weft_group_context(void);
 uint64_t _Z19get_local_linear_idv(void);
 
@@ -61,7 +62,8 @@ __weft_copy_bulk(char *dst, const char *src, uint64_t element_bytes,
   if (per_line == 0 || lines == 0 || planes == 0 || element_bytes == 0)
     return;
   uint64_t line_bytes = per_line * element_bytes;
-  int lines_packed = lines == 1 || (src_line == per_line && dst_line == per_line);
+  int lines_packed =
+      lines == 1 || (src_line == per_line && dst_line == per_line);
   int planes_packed = planes == 1 || (src_plane == lines * src_line &&
                                       dst_plane == lines * dst_line);
   if (lines_packed && planes_packed) {
@@ -89,12 +91,12 @@ __weft_copy_bulk(char *dst, const char *src, uint64_t element_bytes,
 // barriers it runs only in work-item (0,0,0), which performs every copy of
 // the group, and the other work-items only take the event value. Kept a call
 // until then (the compiler lifts the noinline once it has looked).
-__attribute__((noinline)) void *__weft_async_copy_for(struct WorkGroupContext *context, uint64_t item,
-                            uint64_t dst, uint64_t src, uint64_t element_bytes,
-                            uint64_t per_line, uint64_t lines, uint64_t planes,
-                            uint64_t src_line, uint64_t src_plane,
-                            uint64_t dst_line, uint64_t dst_plane, void *event,
-                            uint32_t function) {
+__attribute__((noinline)) void *
+__weft_async_copy_for(struct WorkGroupContext *context, uint64_t item,
+                      uint64_t dst, uint64_t src, uint64_t element_bytes,
+                      uint64_t per_line, uint64_t lines, uint64_t planes,
+                      uint64_t src_line, uint64_t src_plane, uint64_t dst_line,
+                      uint64_t dst_plane, void *event, uint32_t function) {
   struct AsyncCopyState *state = &context->async_copies;
   if (!state->issued)
     state->issued = context->async_copy_counters(context);
@@ -109,12 +111,10 @@ __attribute__((noinline)) void *__weft_async_copy_for(struct WorkGroupContext *c
     sequence = made;
   }
   if (__builtin_expect(context->async_copy_check != 0, 0)) {
-    struct AsyncCopyCall call = {function,  0,          item,
-                                 sequence,  dst,        src,
-                                 element_bytes, per_line, lines,
-                                 planes,    src_line,   src_plane,
-                                 dst_line,  dst_plane,  event,
-                                 0};
+    struct AsyncCopyCall call = {function, 0,         item,          sequence,
+                                 dst,      src,       element_bytes, per_line,
+                                 lines,    planes,    src_line,      src_plane,
+                                 dst_line, dst_plane, event,         0};
     context->async_copy_check(context, &call);
   }
   if (sequence >= state->performed) {
@@ -140,9 +140,9 @@ void *__weft_async_copy(uint64_t dst, uint64_t src, uint64_t element_bytes,
 
 // Copies are complete once issued, so waiting only matters to the checking
 // mode. Known to the compiler by name, like __weft_async_copy_for.
-__attribute__((noinline)) void __weft_wait_group_events_for(struct WorkGroupContext *context,
-                                  uint64_t item, int num_events,
-                                  void *const *event_list) {
+__attribute__((noinline)) void
+__weft_wait_group_events_for(struct WorkGroupContext *context, uint64_t item,
+                             int num_events, void *const *event_list) {
   if (__builtin_expect(context->async_copy_check != 0, 0)) {
     struct AsyncCopyCall call = {0};
     call.function = kWaitGroupEvents;

@@ -191,13 +191,13 @@ char *__weft_pipe_packet(void *pipe, void *id, unsigned index, int is_write) {
 // The OpenCL C builtins. `size` and `align` are those of the kernel's packet
 // type; the packets are copied bytewise, so `align` does not matter.
 
-int __write_pipe_2(PIPE pipe, CONST_DATA data, unsigned size,
-                   unsigned align) {
+int __write_pipe_2(PIPE pipe, CONST_DATA data, unsigned size, unsigned align) {
   struct WeftPipe *p = (struct WeftPipe *)(void *)pipe;
   uint64_t start;
   if (!sizeFits(p, size) || !takePositions(p, 1, /*is_write=*/1, &start))
     return -1;
-  copyPacket(packetAt(p, start % p->max_packets), (const char *)(const void *)data, size);
+  copyPacket(packetAt(p, start % p->max_packets),
+             (const char *)(const void *)data, size);
   finishPositions(p, start, start + 1, /*is_write=*/1);
   return 0;
 }
@@ -226,9 +226,10 @@ void *__reserve_read_pipe(PIPE pipe, unsigned num_packets, unsigned size,
   return __weft_pipe_reserve((void *)pipe, num_packets, /*is_write=*/0);
 }
 
-int __write_pipe_4(PIPE pipe, void *reserve_id, unsigned index,
-                   CONST_DATA data, unsigned size, unsigned align) {
-  char *packet = __weft_pipe_packet((void *)pipe, reserve_id, index, /*is_write=*/1);
+int __write_pipe_4(PIPE pipe, void *reserve_id, unsigned index, CONST_DATA data,
+                   unsigned size, unsigned align) {
+  char *packet =
+      __weft_pipe_packet((void *)pipe, reserve_id, index, /*is_write=*/1);
   if (!packet || !sizeFits((struct WeftPipe *)(void *)pipe, size))
     return -1;
   copyPacket(packet, (const char *)(const void *)data, size);
@@ -237,7 +238,8 @@ int __write_pipe_4(PIPE pipe, void *reserve_id, unsigned index,
 
 int __read_pipe_4(PIPE pipe, void *reserve_id, unsigned index, DATA data,
                   unsigned size, unsigned align) {
-  char *packet = __weft_pipe_packet((void *)pipe, reserve_id, index, /*is_write=*/0);
+  char *packet =
+      __weft_pipe_packet((void *)pipe, reserve_id, index, /*is_write=*/0);
   if (!packet || !sizeFits((struct WeftPipe *)(void *)pipe, size))
     return -1;
   copyPacket((char *)(void *)data, packet, size);

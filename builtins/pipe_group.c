@@ -13,7 +13,8 @@
 
 #define PIPE __attribute__((address_space(1))) void *
 
-// Answered by the compiler inside each kernel (compiler/workgroup_function.cpp).
+// Answered by the compiler inside each kernel
+// (compiler/workgroup_function.cpp).
 struct WorkGroupContext *__weft_group_context(void);
 
 void *__weft_pipe_reserve(void *pipe, unsigned count, int is_write);
@@ -25,9 +26,10 @@ void __weft_pipe_commit(void *pipe, void *id, int is_write);
 // reservations (commits) it has reached, zero when it starts. Private, so in
 // a work-item loop it stays in a register. Not inlined here, so the wrappers
 // below keep them in the library; the compiler inlines them into kernels.
-__attribute__((noinline)) void *
-__weft_work_group_reserve(uint32_t *made, PIPE pipe, unsigned count,
-                                int is_write) {
+__attribute__((noinline)) void *__weft_work_group_reserve(uint32_t *made,
+                                                          PIPE pipe,
+                                                          unsigned count,
+                                                          int is_write) {
   struct PipeGroupState *group = &__weft_group_context()->pipe_group;
   uint64_t n = (*made)++;
   if (n == group->reserved) {
@@ -40,8 +42,7 @@ __weft_work_group_reserve(uint32_t *made, PIPE pipe, unsigned count,
 }
 
 __attribute__((noinline)) void
-__weft_work_group_commit(uint32_t *made, PIPE pipe, void *id,
-                              int is_write) {
+__weft_work_group_commit(uint32_t *made, PIPE pipe, void *id, int is_write) {
   struct WorkGroupContext *context = __weft_group_context();
   struct PipeGroupState *group = &context->pipe_group;
   uint64_t n = (*made)++;

@@ -144,7 +144,8 @@ bool recomputable(Value *value, unsigned &budget) {
   auto *inst = llvm::dyn_cast<llvm::Instruction>(value);
   if (!inst)
     return llvm::isa<llvm::Constant, llvm::Argument>(value);
-  if (budget == 0 || llvm::isa<llvm::PHINode, llvm::AllocaInst, llvm::CallBase>(inst) ||
+  if (budget == 0 ||
+      llvm::isa<llvm::PHINode, llvm::AllocaInst, llvm::CallBase>(inst) ||
       inst->mayHaveSideEffects())
     return false;
   --budget;
@@ -272,8 +273,8 @@ void emitWorkItemLoops(
 // waits there, one at a time, until all have finished.
 class RegionEmitter {
 public:
-  RegionEmitter(llvm::Function &work, const Regions &regions,
-                IRBuilder<> &b, const GroupEntryValues &values)
+  RegionEmitter(llvm::Function &work, const Regions &regions, IRBuilder<> &b,
+                const GroupEntryValues &values)
       : work_(work), regions_(regions), b_(b), values_(values),
         layout_(work.getParent()->getDataLayout()) {}
 
@@ -323,7 +324,8 @@ private:
 
 // Lays the per-work-item arrays out in the storage the device hands out: the
 // resume states first, then one 64-byte aligned array per variable.
-void RegionEmitter::emitStorage(const std::vector<llvm::AllocaInst *> &per_item) {
+void RegionEmitter::emitStorage(
+    const std::vector<llvm::AllocaInst *> &per_item) {
   llvm::LLVMContext &ctx = work_.getContext();
   Value *const *sizes = values_.local_size;
   items_ = b_.CreateMul(b_.CreateMul(sizes[0], sizes[1]), sizes[2], "items");
@@ -353,10 +355,10 @@ void RegionEmitter::emitStorage(const std::vector<llvm::AllocaInst *> &per_item)
   auto *ready = BasicBlock::Create(ctx, "storage", values_.entry);
   b_.CreateCondBr(b_.CreateIsNull(base), failed, ready);
   b_.SetInsertPoint(failed);
-  b_.CreateStore(b_.getInt32(kWorkGroupOutOfMemory),
-                 b_.CreateConstInBoundsGEP1_64(
-                     b_.getInt8Ty(), values_.context,
-                     offsetof(WorkGroupContext, status)));
+  b_.CreateStore(
+      b_.getInt32(kWorkGroupOutOfMemory),
+      b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), values_.context,
+                                    offsetof(WorkGroupContext, status)));
   b_.CreateRetVoid();
   b_.SetInsertPoint(ready);
   states_ = base;
@@ -379,66 +381,69 @@ void RegionEmitter::emitRegion(unsigned r,
     first[d] = b_.CreateLoad(b_.getInt64Ty(), first_[d]);
     last[d] = b_.CreateLoad(b_.getInt64Ty(), last_[d]);
   }
-  emitWorkItemLoops(b_, first, last, [&](Value *const id[3], BasicBlock *latch) {
-    Value *linear = b_.CreateAdd(
-        b_.CreateMul(b_.CreateAdd(b_.CreateMul(id[2], sizes[1]), id[1]),
-                     sizes[0]),
-        id[0], "linear");
-    Value *state_slot = stateAt(linear);
+  emitWorkItemLoops(
+      b_, first, last, [&](Value *const id[3], BasicBlock *latch) {
+        Value *linear = b_.CreateAdd(
+            b_.CreateMul(b_.CreateAdd(b_.CreateMul(id[2], sizes[1]), id[1]),
+                         sizes[0]),
+            id[0], "linear");
+        Value *state_slot = stateAt(linear);
 
-    llvm::ValueToValueMapTy map;
-    unsigned n = values_.arguments.size();
-    for (unsigned i = 0; i < n; ++i)
-      map[work_.getArg(i)] = values_.arguments[i];
-    map[work_.getArg(n)] = values_.context;
-    for (unsigned d = 0; d < 3; ++d)
-      map[work_.getArg(n + 1 + d)] = id[d];
-    for (llvm::AllocaInst *alloca : shared)
-      map[alloca] = shared_copies_[alloca];
-    for (size_t i = 0; i < per_item.size(); ++i)
-      map[per_item[i]] = b_.CreateInBoundsGEP(
-          b_.getInt8Ty(), item_bases_[i],
-          b_.CreateMul(linear, b_.getInt64(item_strides_[i])));
-    // Leaving through barrier k resumes at region k+1; returning finishes.
-    auto leaveFor = [&](uint32_t next, const std::string &name) {
-      auto *leave = BasicBlock::Create(ctx, name, entry);
-      IRBuilder<>::InsertPointGuard guard(b_);
-      b_.SetInsertPoint(leave);
-      b_.CreateStore(b_.getInt32(next), state_slot);
-      b_.CreateBr(latch);
-      return leave;
-    };
-    for (BasicBlock *block : regions_.blocks[r])
-      for (BasicBlock *succ : llvm::successors(block)) {
-        auto barrier = regions_.barrier_index.find(succ);
-        if (barrier != regions_.barrier_index.end() && !map.count(succ))
-          map[succ] = leaveFor(barrier->second + 1,
-                               "to_region" + std::to_string(barrier->second + 1));
-      }
-    BasicBlock *finished = leaveFor(finishedId(), "finished");
-    std::vector<BasicBlock *> copies;
-    for (BasicBlock *block : regions_.blocks[r]) {
-      BasicBlock *copy =
-          llvm::CloneBasicBlock(block, map, ".r" + std::to_string(r), entry);
-      map[block] = copy;
-      copies.push_back(copy);
-    }
-    llvm::remapInstructionsInBlocks(copies, map);
-    if (follower)
-      makeFollowerCode(copies);
-    b_.CreateBr(copies.front());
-    for (BasicBlock *copy : copies) {
-      // Edges from blocks of other regions do not exist in this copy.
-      for (llvm::PHINode &phi : llvm::make_early_inc_range(copy->phis()))
-        for (unsigned i = phi.getNumIncomingValues(); i-- > 0;)
-          if (phi.getIncomingBlock(i)->getParent() != entry)
-            phi.removeIncomingValue(i, false);
-      if (auto *ret = llvm::dyn_cast<llvm::ReturnInst>(copy->getTerminator())) {
-        ret->eraseFromParent();
-        llvm::BranchInst::Create(finished, copy);
-      }
-    }
-  });
+        llvm::ValueToValueMapTy map;
+        unsigned n = values_.arguments.size();
+        for (unsigned i = 0; i < n; ++i)
+          map[work_.getArg(i)] = values_.arguments[i];
+        map[work_.getArg(n)] = values_.context;
+        for (unsigned d = 0; d < 3; ++d)
+          map[work_.getArg(n + 1 + d)] = id[d];
+        for (llvm::AllocaInst *alloca : shared)
+          map[alloca] = shared_copies_[alloca];
+        for (size_t i = 0; i < per_item.size(); ++i)
+          map[per_item[i]] = b_.CreateInBoundsGEP(
+              b_.getInt8Ty(), item_bases_[i],
+              b_.CreateMul(linear, b_.getInt64(item_strides_[i])));
+        // Leaving through barrier k resumes at region k+1; returning finishes.
+        auto leaveFor = [&](uint32_t next, const std::string &name) {
+          auto *leave = BasicBlock::Create(ctx, name, entry);
+          IRBuilder<>::InsertPointGuard guard(b_);
+          b_.SetInsertPoint(leave);
+          b_.CreateStore(b_.getInt32(next), state_slot);
+          b_.CreateBr(latch);
+          return leave;
+        };
+        for (BasicBlock *block : regions_.blocks[r])
+          for (BasicBlock *succ : llvm::successors(block)) {
+            auto barrier = regions_.barrier_index.find(succ);
+            if (barrier != regions_.barrier_index.end() && !map.count(succ))
+              map[succ] =
+                  leaveFor(barrier->second + 1,
+                           "to_region" + std::to_string(barrier->second + 1));
+          }
+        BasicBlock *finished = leaveFor(finishedId(), "finished");
+        std::vector<BasicBlock *> copies;
+        for (BasicBlock *block : regions_.blocks[r]) {
+          BasicBlock *copy = llvm::CloneBasicBlock(
+              block, map, ".r" + std::to_string(r), entry);
+          map[block] = copy;
+          copies.push_back(copy);
+        }
+        llvm::remapInstructionsInBlocks(copies, map);
+        if (follower)
+          makeFollowerCode(copies);
+        b_.CreateBr(copies.front());
+        for (BasicBlock *copy : copies) {
+          // Edges from blocks of other regions do not exist in this copy.
+          for (llvm::PHINode &phi : llvm::make_early_inc_range(copy->phis()))
+            for (unsigned i = phi.getNumIncomingValues(); i-- > 0;)
+              if (phi.getIncomingBlock(i)->getParent() != entry)
+                phi.removeIncomingValue(i, false);
+          if (auto *ret =
+                  llvm::dyn_cast<llvm::ReturnInst>(copy->getTerminator())) {
+            ret->eraseFromParent();
+            llvm::BranchInst::Create(finished, copy);
+          }
+        }
+      });
   b_.CreateBr(after);
 }
 
@@ -543,7 +548,8 @@ void RegionEmitter::emit(const std::vector<llvm::AllocaInst *> &shared,
   b_.SetInsertPoint(done);
   b_.CreateRetVoid();
   for (unsigned r = 0; r < finishedId(); ++r) {
-    auto *start = BasicBlock::Create(ctx, "run_region" + std::to_string(r), entry);
+    auto *start =
+        BasicBlock::Create(ctx, "run_region" + std::to_string(r), entry);
     choose->addCase(b_.getInt32(r), start);
     b_.SetInsertPoint(start);
     if (callsAsyncCopyEngine(regions_.blocks[r]))
@@ -566,8 +572,10 @@ void RegionEmitter::emit(const std::vector<llvm::AllocaInst *> &shared,
     llvm::PHINode *low = b_.CreatePHI(b_.getInt32Ty(), 2, "low");
     llvm::PHINode *high = b_.CreatePHI(b_.getInt32Ty(), 2, "high");
     Value *state = b_.CreateLoad(b_.getInt32Ty(), stateAt(i));
-    Value *new_low = b_.CreateBinaryIntrinsic(llvm::Intrinsic::umin, low, state);
-    Value *new_high = b_.CreateBinaryIntrinsic(llvm::Intrinsic::umax, high, state);
+    Value *new_low =
+        b_.CreateBinaryIntrinsic(llvm::Intrinsic::umin, low, state);
+    Value *new_high =
+        b_.CreateBinaryIntrinsic(llvm::Intrinsic::umax, high, state);
     Value *next = b_.CreateAdd(i, b_.getInt64(1), "", true, true);
     i->addIncoming(b_.getInt64(0), after);
     i->addIncoming(next, agree);
@@ -633,7 +641,8 @@ void RegionEmitter::emit(const std::vector<llvm::AllocaInst *> &shared,
     b_.CreateStore(b_.CreateAdd(i, b_.getInt64(1)), pass_next_);
     Value *x = b_.CreateURem(i, sizes[0]);
     Value *rest = b_.CreateUDiv(i, sizes[0]);
-    Value *id[3] = {x, b_.CreateURem(rest, sizes[1]), b_.CreateUDiv(rest, sizes[1])};
+    Value *id[3] = {x, b_.CreateURem(rest, sizes[1]),
+                    b_.CreateUDiv(rest, sizes[1])};
     for (unsigned d = 0; d < 3; ++d) {
       b_.CreateStore(id[d], first_[d]);
       b_.CreateStore(b_.CreateAdd(id[d], b_.getInt64(1)), last_[d]);
@@ -650,7 +659,8 @@ bool prepareWorkItemFunction(llvm::Function &work, llvm::Function &marker,
                              Regions &regions,
                              std::vector<llvm::AllocaInst *> &allocas,
                              std::string &why) {
-  for (llvm::Instruction &inst : llvm::make_early_inc_range(llvm::instructions(work)))
+  for (llvm::Instruction &inst :
+       llvm::make_early_inc_range(llvm::instructions(work)))
     if (auto *intrinsic = llvm::dyn_cast<llvm::IntrinsicInst>(&inst))
       if (intrinsic->isLifetimeStartOrEnd())
         intrinsic->eraseFromParent();
@@ -732,7 +742,8 @@ bool emitBarrierRegions(llvm::Function &body, llvm::Function &marker,
   if (ready) {
     std::vector<llvm::AllocaInst *> shared, per_item;
     for (llvm::AllocaInst *alloca : allocas)
-      (sharedByWorkItems(*alloca, regions) ? shared : per_item).push_back(alloca);
+      (sharedByWorkItems(*alloca, regions) ? shared : per_item)
+          .push_back(alloca);
     RegionEmitter(*work, regions, b, values).emit(shared, per_item);
     std::string problems;
     llvm::raw_string_ostream out(problems);

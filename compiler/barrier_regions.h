@@ -13,7 +13,7 @@ namespace weft::compiler {
 
 // What the group entry has loaded before the regions run.
 struct GroupEntryValues {
-  llvm::Function *entry;                // (argument block, context)
+  llvm::Function *entry;                   // (argument block, context)
   llvm::ArrayRef<llvm::Value *> arguments; // the kernel's arguments
   llvm::Value *context;
   llvm::Value *local_size[3];

@@ -45,14 +45,20 @@ bool tokenize(const std::string &text, std::vector<std::string> &tokens,
 // Options of the OpenCL 3.0 spec (section 5.8.6) that Clang's -cc1
 // understands under the same name.
 const std::set<std::string> kPassThroughOptions = {
-    "-cl-single-precision-constant", "-cl-fp32-correctly-rounded-divide-sqrt", "-cl-mad-enable",
-    "-cl-no-signed-zeros", "-cl-unsafe-math-optimizations",
-    "-cl-finite-math-only", "-cl-fast-relaxed-math", "-w", "-Werror",
+    "-cl-single-precision-constant",
+    "-cl-fp32-correctly-rounded-divide-sqrt",
+    "-cl-mad-enable",
+    "-cl-no-signed-zeros",
+    "-cl-unsafe-math-optimizations",
+    "-cl-finite-math-only",
+    "-cl-fast-relaxed-math",
+    "-w",
+    "-Werror",
     "-cl-kernel-arg-info"};
 
 // Accepted and without effect on a CPU.
-const std::set<std::string> kIgnoredOptions = {
-    "-cl-strict-aliasing", "-cl-no-subgroup-ifp", "-g"};
+const std::set<std::string> kIgnoredOptions = {"-cl-strict-aliasing",
+                                               "-cl-no-subgroup-ifp", "-g"};
 
 // CL2.0 is accepted for the programs written for 2.0 devices that use only
 // what Weft has (pipes, generic pointers); the device reports OpenCL C 1.2
@@ -112,9 +118,9 @@ bool parseBuildOptions(const std::string &options, BuildOptions &result,
 bool parseLinkOptions(const std::string &options, LinkOptions &result,
                       std::string &error) {
   static const std::set<std::string> kMathOptions = {
-      "-cl-denorms-are-zero", "-cl-no-signed-zeros",
+      "-cl-denorms-are-zero",          "-cl-no-signed-zeros",
       "-cl-unsafe-math-optimizations", "-cl-finite-math-only",
-      "-cl-fast-relaxed-math", "-cl-no-subgroup-ifp"};
+      "-cl-fast-relaxed-math",         "-cl-no-subgroup-ifp"};
   std::vector<std::string> tokens;
   if (!tokenize(options, tokens, error))
     return false;

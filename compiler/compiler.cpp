@@ -13,9 +13,9 @@
 
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/Bitcode/BitcodeWriter.h>
+#include <llvm/IR/CallingConv.h>
 #include <llvm/IR/DiagnosticInfo.h>
 #include <llvm/IR/DiagnosticPrinter.h>
-#include <llvm/IR/CallingConv.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/PassManager.h>
@@ -117,7 +117,8 @@ bool rejectRecursion(const llvm::Module &module, std::string &error) {
     for (const llvm::BasicBlock &block : f)
       for (const llvm::Instruction &inst : block) {
         const auto *call = llvm::dyn_cast<llvm::CallBase>(&inst);
-        const llvm::Function *callee = call ? call->getCalledFunction() : nullptr;
+        const llvm::Function *callee =
+            call ? call->getCalledFunction() : nullptr;
         if (!callee || callee->isDeclaration())
           continue;
         int seen = state[callee];
@@ -157,9 +158,8 @@ public:
       return result;
     }
     auto context = std::make_unique<llvm::LLVMContext>();
-    FrontendResult frontend =
-        compileOpenCLC(source, parsed, device.opencl_c_features,
-                       kFrontendCpu, *context);
+    FrontendResult frontend = compileOpenCLC(
+        source, parsed, device.opencl_c_features, kFrontendCpu, *context);
     result.log = frontend.log;
     if (!frontend.module) {
       result.status = BuildResult::Status::CompileError;
@@ -209,10 +209,10 @@ public:
     return result;
   }
 
-  BuildResult linkBitcode(const std::vector<std::vector<unsigned char>> &objects,
-                          const std::string &options,
-                          const DeviceDescription &device,
-                          CompileResult &library) override {
+  BuildResult
+  linkBitcode(const std::vector<std::vector<unsigned char>> &objects,
+              const std::string &options, const DeviceDescription &device,
+              CompileResult &library) override {
     BuildResult result;
     LinkOptions parsed;
     std::string error;

@@ -14,9 +14,10 @@ namespace weft::compiler {
 
 // What the compiler needs to know of the device it compiles for.
 struct DeviceDescription {
-  std::string cpu_name;        // LLVM's name of the host CPU, e.g. "znver4"
-  std::string cpu_features;    // LLVM feature string, "+avx2,+fma,..."
-  std::vector<std::string> opencl_c_features; // "__opencl_c_fp64", "cl_khr_fp64", ...
+  std::string cpu_name;     // LLVM's name of the host CPU, e.g. "znver4"
+  std::string cpu_features; // LLVM feature string, "+avx2,+fma,..."
+  std::vector<std::string>
+      opencl_c_features; // "__opencl_c_fp64", "cl_khr_fp64", ...
 };
 
 enum class AddressSpace : uint32_t { Private, Global, Constant, Local };
@@ -74,7 +75,7 @@ struct KernelDescription {
   // -cl-uniform-work-group-size).
   bool uniform_work_group_size = false;
   // Filled by the runtime from the loaded shared object.
-  WorkGroupFunction entry = nullptr;          // loop over the work-items
+  WorkGroupFunction entry = nullptr; // loop over the work-items
   // Set when reaches_barrier, and for kernels with async copies.
   WorkItemFunction work_item_entry = nullptr;
 };
@@ -110,7 +111,7 @@ struct BuildResult {
   // runtime finds them in the shared object once it has loaded it.
   std::vector<KernelDescription> kernels;
   std::vector<unsigned char> shared_object; // an ELF shared object
-  uint64_t global_variable_bytes = 0; // program-scope __global variables
+  uint64_t global_variable_bytes = 0;       // program-scope __global variables
 };
 
 class Compiler {
@@ -121,23 +122,22 @@ public:
                                       const std::string &options,
                                       const DeviceDescription &device) = 0;
   // clCompileProgram: source to bitcode, with its embedded headers.
-  virtual CompileResult compileToBitcode(const std::string &source,
-                                         const std::string &options,
-                                         const std::vector<EmbeddedHeader> &headers,
-                                         const DeviceDescription &device) = 0;
+  virtual CompileResult
+  compileToBitcode(const std::string &source, const std::string &options,
+                   const std::vector<EmbeddedHeader> &headers,
+                   const DeviceDescription &device) = 0;
   // clLinkProgram: links compiled objects and libraries; with
   // -create-library the result is bitcode again (in `library`), otherwise a
   // shared object as from buildFromSource.
-  virtual BuildResult linkBitcode(
-      const std::vector<std::vector<unsigned char>> &objects,
-      const std::string &options, const DeviceDescription &device,
-      CompileResult &library) = 0;
+  virtual BuildResult
+  linkBitcode(const std::vector<std::vector<unsigned char>> &objects,
+              const std::string &options, const DeviceDescription &device,
+              CompileResult &library) = 0;
 };
 
 } // namespace weft::compiler
 
 // The one symbol the compiler library exports. Returns null and sets
 // `error` when the compiler cannot run (e.g. its builtin library is missing).
-extern "C" weft::compiler::Compiler *
-weft_compiler_create(std::string *error);
+extern "C" weft::compiler::Compiler *weft_compiler_create(std::string *error);
 #define WEFT_COMPILER_CREATE_SYMBOL "weft_compiler_create"

@@ -141,8 +141,8 @@ bool describeKernel(const llvm::Function &kernel, KernelDescription &out,
     KernelArgument arg;
     arg.name = metadataString(kernel, "kernel_arg_name", i);
     arg.type_name = metadataString(kernel, "kernel_arg_type", i);
-    arg.access = accessQualifier(
-        metadataString(kernel, "kernel_arg_access_qual", i));
+    arg.access =
+        accessQualifier(metadataString(kernel, "kernel_arg_access_qual", i));
     arg.type_qualifiers =
         typeQualifiers(metadataString(kernel, "kernel_arg_type_qual", i));
     switch (metadataInt(kernel, "kernel_arg_addr_space", i, 0)) {
@@ -160,7 +160,8 @@ bool describeKernel(const llvm::Function &kernel, KernelDescription &out,
     }
 
     llvm::Type *type = param.getType();
-    if (isImageOrSamplerType(metadataString(kernel, "kernel_arg_base_type", i))) {
+    if (isImageOrSamplerType(
+            metadataString(kernel, "kernel_arg_base_type", i))) {
       error = "kernel '" + out.name + "' argument '" + arg.name +
               "': images and samplers are not supported (the device reports "
               "no image support)";
@@ -195,7 +196,8 @@ bool describeKernel(const llvm::Function &kernel, KernelDescription &out,
           type->isVectorTy() ? llvm::PowerOf2Ceil(arg.size)
                              : layout.getABITypeAlign(type).value());
     }
-    arg.alignment = std::min<uint32_t>(std::max<uint32_t>(arg.alignment, 1), 128);
+    arg.alignment =
+        std::min<uint32_t>(std::max<uint32_t>(arg.alignment, 1), 128);
     offset = static_cast<uint32_t>(llvm::alignTo(offset, arg.alignment));
     arg.offset = offset;
     // A __local argument's slot holds its offset into local memory.

@@ -29,8 +29,8 @@ void separateLocalMemory(llvm::Module &module) {
   llvm::MDBuilder builder(ctx);
   llvm::MDNode *domain =
       builder.createAnonymousAliasScopeDomain("weft address spaces");
-  llvm::MDNode *local =
-      llvm::MDNode::get(ctx, {builder.createAnonymousAliasScope(domain, "local")});
+  llvm::MDNode *local = llvm::MDNode::get(
+      ctx, {builder.createAnonymousAliasScope(domain, "local")});
   llvm::MDNode *global = llvm::MDNode::get(
       ctx, {builder.createAnonymousAliasScope(domain, "global and constant")});
   for (llvm::Function &f : module)
@@ -39,18 +39,20 @@ void separateLocalMemory(llvm::Module &module) {
       if (!pointer)
         continue;
       unsigned space = pointer->getType()->getPointerAddressSpace();
-      llvm::MDNode *own = space == kLocal ? local
+      llvm::MDNode *own = space == kLocal                          ? local
                           : space == kGlobal || space == kConstant ? global
                                                                    : nullptr;
       if (!own)
         continue;
       llvm::MDNode *other = own == local ? global : local;
-      inst.setMetadata(llvm::LLVMContext::MD_alias_scope,
-                       llvm::MDNode::concatenate(
-                           inst.getMetadata(llvm::LLVMContext::MD_alias_scope), own));
-      inst.setMetadata(llvm::LLVMContext::MD_noalias,
-                       llvm::MDNode::concatenate(
-                           inst.getMetadata(llvm::LLVMContext::MD_noalias), other));
+      inst.setMetadata(
+          llvm::LLVMContext::MD_alias_scope,
+          llvm::MDNode::concatenate(
+              inst.getMetadata(llvm::LLVMContext::MD_alias_scope), own));
+      inst.setMetadata(
+          llvm::LLVMContext::MD_noalias,
+          llvm::MDNode::concatenate(
+              inst.getMetadata(llvm::LLVMContext::MD_noalias), other));
     }
 }
 

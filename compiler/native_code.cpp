@@ -105,7 +105,8 @@ bool checkResolvable(const llvm::Module &module, std::string &error) {
 std::unique_ptr<llvm::TargetMachine> hostMachine(bool full_optimization,
                                                  std::string &error) {
   std::string triple = llvm::sys::getProcessTriple();
-  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, error);
   if (!target)
     return nullptr;
   const HostTarget &host = hostTarget();
@@ -144,7 +145,8 @@ const HostTarget &hostTarget() {
   return target;
 }
 
-bool emitObject(llvm::Module &module, const std::vector<KernelDescription> &kernels,
+bool emitObject(llvm::Module &module,
+                const std::vector<KernelDescription> &kernels,
                 bool full_optimization, std::vector<char> &object,
                 std::string &error) {
   initializeNativeTarget();

@@ -67,9 +67,10 @@ Value *fieldAt(IRBuilder<> &b, const BodyValues &body, size_t offset,
 }
 
 Value *globalId(IRBuilder<> &b, const BodyValues &body, Value *dimension) {
-  Value *group = field(b, body, offsetof(WorkGroupContext, group_id), dimension);
-  Value *size =
-      field(b, body, offsetof(WorkGroupContext, enqueued_local_size), dimension);
+  Value *group =
+      field(b, body, offsetof(WorkGroupContext, group_id), dimension);
+  Value *size = field(b, body, offsetof(WorkGroupContext, enqueued_local_size),
+                      dimension);
   Value *offset =
       field(b, body, offsetof(WorkGroupContext, global_offset), dimension);
   return b.CreateAdd(b.CreateAdd(b.CreateMul(group, size), offset),
@@ -165,7 +166,8 @@ bool isBarrier(llvm::StringRef name) {
 // Builtins that ask for work-item state or the group context (the async
 // copies) are inlined into each kernel, where those questions have answers.
 // Returns every defined function that reaches such a call.
-llvm::SmallPtrSet<llvm::Function *, 16> groupAwareFunctions(llvm::Module &module) {
+llvm::SmallPtrSet<llvm::Function *, 16>
+groupAwareFunctions(llvm::Module &module) {
   const auto &queries = workItemQueries();
   llvm::SmallPtrSet<llvm::Function *, 16> aware;
   bool grew = true;
@@ -178,8 +180,9 @@ llvm::SmallPtrSet<llvm::Function *, 16> groupAwareFunctions(llvm::Module &module
       for (llvm::Instruction &inst : llvm::instructions(f)) {
         auto *call = llvm::dyn_cast<llvm::CallInst>(&inst);
         llvm::Function *callee = call ? call->getCalledFunction() : nullptr;
-        if (callee && (aware.count(callee) || queries.count(callee->getName().str()) ||
-                       isBarrier(callee->getName()))) {
+        if (callee &&
+            (aware.count(callee) || queries.count(callee->getName().str()) ||
+             isBarrier(callee->getName()))) {
           aware.insert(&f);
           grew = true;
           break;
@@ -278,7 +281,8 @@ void countWorkGroupPipeCalls(llvm::Function &body) {
     uint32_t is_write;
   };
   static const Lowering kCalls[] = {
-      {"__work_group_reserve_write_pipe", "__weft_work_group_reserve", false, 1},
+      {"__work_group_reserve_write_pipe", "__weft_work_group_reserve", false,
+       1},
       {"__work_group_reserve_read_pipe", "__weft_work_group_reserve", false, 0},
       {"__work_group_commit_write_pipe", "__weft_work_group_commit", true, 1},
       {"__work_group_commit_read_pipe", "__weft_work_group_commit", true, 0}};
@@ -293,8 +297,10 @@ void countWorkGroupPipeCalls(llvm::Function &body) {
     return;
   llvm::Module &module = *body.getParent();
   IRBuilder<> b(&body.getEntryBlock(), body.getEntryBlock().begin());
-  llvm::AllocaInst *reserved = b.CreateAlloca(b.getInt32Ty(), nullptr, "pipe_reserves");
-  llvm::AllocaInst *committed = b.CreateAlloca(b.getInt32Ty(), nullptr, "pipe_commits");
+  llvm::AllocaInst *reserved =
+      b.CreateAlloca(b.getInt32Ty(), nullptr, "pipe_reserves");
+  llvm::AllocaInst *committed =
+      b.CreateAlloca(b.getInt32Ty(), nullptr, "pipe_commits");
   b.CreateStore(b.getInt32(0), reserved);
   b.CreateStore(b.getInt32(0), committed);
   for (auto [call, lowering] : calls) {
@@ -306,14 +312,16 @@ void countWorkGroupPipeCalls(llvm::Function &body) {
       engine = module.getOrInsertFunction(
           lowering->engine, b.getVoidTy(), b.getPtrTy(), pipe->getType(),
           call->getArgOperand(1)->getType(), b.getInt32Ty());
-      replacement = b.CreateCall(engine, {committed, pipe, call->getArgOperand(1),
-                                          b.getInt32(lowering->is_write)});
+      replacement =
+          b.CreateCall(engine, {committed, pipe, call->getArgOperand(1),
+                                b.getInt32(lowering->is_write)});
     } else {
-      engine = module.getOrInsertFunction(
-          lowering->engine, call->getType(), b.getPtrTy(), pipe->getType(),
-          b.getInt32Ty(), b.getInt32Ty());
-      replacement = b.CreateCall(engine, {reserved, pipe, call->getArgOperand(1),
-                                          b.getInt32(lowering->is_write)});
+      engine = module.getOrInsertFunction(lowering->engine, call->getType(),
+                                          b.getPtrTy(), pipe->getType(),
+                                          b.getInt32Ty(), b.getInt32Ty());
+      replacement =
+          b.CreateCall(engine, {reserved, pipe, call->getArgOperand(1),
+                                b.getInt32(lowering->is_write)});
     }
     call->replaceAllUsesWith(replacement);
     call->eraseFromParent();
@@ -374,9 +382,8 @@ uint64_t lowerLocalVariables(llvm::Module &module, llvm::Function &body,
   uint64_t offset = 0;
   for (llvm::GlobalVariable *global : locals) {
     llvm::Type *type = global->getValueType();
-    uint64_t align = std::max<uint64_t>(
-        global->getAlign().valueOrOne().value(),
-        layout.getPrefTypeAlign(type).value());
+    uint64_t align = std::max<uint64_t>(global->getAlign().valueOrOne().value(),
+                                        layout.getPrefTypeAlign(type).value());
     offset = llvm::alignTo(offset, align);
     Value *slot = b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), base, offset);
     Value *pointer = b.CreateAddrSpaceCast(slot, global->getType());
@@ -400,10 +407,9 @@ llvm::Function *makeBody(llvm::Function &kernel) {
   params.insert(params.end(), {i64, i64, i64});
   auto *type =
       llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), params, false);
-  llvm::Function *body =
-      llvm::Function::Create(type, llvm::GlobalValue::InternalLinkage,
-                             "__weft_body_" + kernel.getName(),
-                             kernel.getParent());
+  llvm::Function *body = llvm::Function::Create(
+      type, llvm::GlobalValue::InternalLinkage,
+      "__weft_body_" + kernel.getName(), kernel.getParent());
   body->copyAttributesFrom(&kernel);
   body->setCallingConv(llvm::CallingConv::C);
   body->removeFnAttr(llvm::Attribute::NoInline);
@@ -431,14 +437,15 @@ std::vector<Value *> loadArguments(IRBuilder<> &b, llvm::Function &body,
   for (const KernelArgument &arg : kernel.arguments) {
     size_t index = values.size();
     llvm::Argument *param = body.getArg(index);
-    Value *slot = b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), block, arg.offset);
+    Value *slot =
+        b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), block, arg.offset);
     Value *value;
     if (arg.kind == ArgumentKind::LocalBuffer) {
       Value *offset = b.CreateLoad(b.getInt64Ty(), slot);
       Value *base = loadContextField(
           b, context, offsetof(WorkGroupContext, local_memory), b.getPtrTy());
-      value = b.CreateAddrSpaceCast(b.CreateInBoundsGEP(b.getInt8Ty(), base, offset),
-                                    param->getType());
+      value = b.CreateAddrSpaceCast(
+          b.CreateInBoundsGEP(b.getInt8Ty(), base, offset), param->getType());
     } else if (param->hasByValAttr()) {
       value = slot; // byval: the callee copies what it changes
     } else {
@@ -516,10 +523,10 @@ void buildGroupEntry(llvm::Module &module, llvm::Function &body,
   llvm::BasicBlock *exit = llvm::BasicBlock::Create(ctx, "exit", entry);
   llvm::BasicBlock *headers[3], *latches[3];
   for (int d = 2; d >= 0; --d) {
-    headers[d] = llvm::BasicBlock::Create(ctx, "loop" + std::to_string(d),
-                                          entry, exit);
-    latches[d] = llvm::BasicBlock::Create(ctx, "latch" + std::to_string(d),
-                                          entry, exit);
+    headers[d] =
+        llvm::BasicBlock::Create(ctx, "loop" + std::to_string(d), entry, exit);
+    latches[d] =
+        llvm::BasicBlock::Create(ctx, "latch" + std::to_string(d), entry, exit);
   }
   llvm::PHINode *phis[3];
   llvm::BasicBlock *preheader = setup;
@@ -545,8 +552,8 @@ void buildGroupEntry(llvm::Module &module, llvm::Function &body,
   b.SetInsertPoint(headers[0]);
   callBody(loop_body, phis[0], phis[1], phis[2]);
   Value *next_x = b.CreateAdd(phis[0], b.getInt64(1), "", true, true);
-  foldWorkItemTail(
-      b.CreateCondBr(b.CreateICmpULT(next_x, sizes[0]), headers[0], latches[0]));
+  foldWorkItemTail(b.CreateCondBr(b.CreateICmpULT(next_x, sizes[0]), headers[0],
+                                  latches[0]));
   phis[0]->addIncoming(next_x, headers[0]);
   b.SetInsertPoint(latches[0]);
   b.CreateBr(latches[1]);
@@ -581,10 +588,11 @@ void buildWorkItemEntry(llvm::Module &module, llvm::Function &body,
                         const KernelDescription &kernel) {
   llvm::LLVMContext &ctx = module.getContext();
   IRBuilder<> b(ctx);
-  auto *type = llvm::FunctionType::get(
-      b.getVoidTy(),
-      {b.getPtrTy(), b.getPtrTy(), b.getInt64Ty(), b.getInt64Ty(), b.getInt64Ty()},
-      false);
+  auto *type =
+      llvm::FunctionType::get(b.getVoidTy(),
+                              {b.getPtrTy(), b.getPtrTy(), b.getInt64Ty(),
+                               b.getInt64Ty(), b.getInt64Ty()},
+                              false);
   llvm::Function *entry =
       declareEntry(module, type, workItemEntrySymbol(kernel.name), body);
   b.SetInsertPoint(llvm::BasicBlock::Create(ctx, "entry", entry));
@@ -620,9 +628,9 @@ bool buildWorkGroupFunctions(llvm::Module &module,
       return false;
     llvm::Function *body = makeBody(*kernel);
     unsigned n = kernel->arg_size();
-    BodyValues values{body->getArg(n),
-                      {body->getArg(n + 1), body->getArg(n + 2),
-                       body->getArg(n + 3)}};
+    BodyValues values{
+        body->getArg(n),
+        {body->getArg(n + 1), body->getArg(n + 2), body->getArg(n + 3)}};
     countWorkGroupPipeCalls(*body);
     if (!inlineGroupAwareCalls(*body, group_aware, error))
       return false;

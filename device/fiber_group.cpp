@@ -227,11 +227,11 @@ FiberRunStatus runWorkGroupOnLargeStack(WorkGroupFunction entry,
   ctx::fiber &fiber = held.get();
   try {
     fiber = ctx::fiber(std::allocator_arg,
-                        PooledStackAllocator{static_cast<size_t>(stack_size)},
-                        [entry, arguments, &context](ctx::fiber &&caller) {
-                          entry(arguments, &context);
-                          return std::move(caller);
-                        });
+                       PooledStackAllocator{static_cast<size_t>(stack_size)},
+                       [entry, arguments, &context](ctx::fiber &&caller) {
+                         entry(arguments, &context);
+                         return std::move(caller);
+                       });
   } catch (const std::bad_alloc &) {
     return FiberRunStatus::OutOfMemory;
   }

@@ -28,9 +28,9 @@ struct AsyncCopyState {
 // reach the n-th commit commits it, once every work-item has written.
 #define WEFT_GROUP_PIPE_RESERVATIONS 16
 struct PipeGroupState {
-  uint64_t reserved; // reservations the group has made
-  void *ids[WEFT_GROUP_PIPE_RESERVATIONS];          // reservation n at n % 16
-  uint32_t arrivals[WEFT_GROUP_PIPE_RESERVATIONS];  // at commit n, so far
+  uint64_t reserved;                       // reservations the group has made
+  void *ids[WEFT_GROUP_PIPE_RESERVATIONS]; // reservation n at n % 16
+  uint32_t arrivals[WEFT_GROUP_PIPE_RESERVATIONS]; // at commit n, so far
 };
 
 // Which builtin a work-item called, for the checking mode's reports.
@@ -105,7 +105,8 @@ struct WorkGroupContext {
 enum AddressKind {
   kGlobalAddress = 0, // anything not local or private: buffers, constants
   kLocalAddress = 1,
-  kPrivateAddress = 2, // the work-item's stack or its values kept across barriers
+  kPrivateAddress =
+      2, // the work-item's stack or its values kept across barriers
 };
 
 enum WorkGroupStatus {

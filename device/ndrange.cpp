@@ -138,9 +138,9 @@ FiberRunStatus runGroup(const NDRangeLaunch &launch, WorkGroupContext &context,
   if (launch.reaches_barrier && launch.work_item_entry && items > 1 &&
       (!launch.split_at_barriers || barriersRunOnFibers() ||
        context.async_copy_check)) {
-    FiberRunStatus status = runWorkGroupOnFibers(
-        launch.work_item_entry, launch.arguments, context,
-        fiberStackSizeFor(launch.work_item_stack));
+    FiberRunStatus status =
+        runWorkGroupOnFibers(launch.work_item_entry, launch.arguments, context,
+                             fiberStackSizeFor(launch.work_item_stack));
     context.barrier = noBarrier;
     return status;
   }
@@ -149,9 +149,9 @@ FiberRunStatus runGroup(const NDRangeLaunch &launch, WorkGroupContext &context,
   context.status = kWorkGroupCompleted;
   FiberRunStatus status = FiberRunStatus::Completed;
   if (launch.group_stack > kLargestFrameOnThreadStack)
-    status = runWorkGroupOnLargeStack(launch.group_entry, launch.arguments,
-                                      context,
-                                      fiberStackSizeFor(launch.group_stack));
+    status =
+        runWorkGroupOnLargeStack(launch.group_entry, launch.arguments, context,
+                                 fiberStackSizeFor(launch.group_stack));
   else
     launch.group_entry(launch.arguments, &context);
   if (status == FiberRunStatus::Completed &&
@@ -220,7 +220,7 @@ void runGroups(void *opaque, uint64_t first, uint64_t last) {
     FiberRunStatus status = runGroup(launch, context, items);
     if (status != FiberRunStatus::Completed) {
       (status == FiberRunStatus::StackOverflow ? state.overflowed
-                                                : state.failed) = true;
+                                               : state.failed) = true;
       return;
     }
     if (context.async_copy_check) {
@@ -249,8 +249,8 @@ LaunchResult runNDRange(ThreadPool &pool, const NDRangeLaunch &launch) {
   state.launch = &launch;
   uint64_t total = 1;
   for (unsigned d = 0; d < 3; ++d) {
-    state.groups[d] =
-        (launch.global_size[d] + launch.local_size[d] - 1) / launch.local_size[d];
+    state.groups[d] = (launch.global_size[d] + launch.local_size[d] - 1) /
+                      launch.local_size[d];
     total *= state.groups[d];
   }
   LaunchResult result;

@@ -126,7 +126,8 @@ void ThreadPool::runnerLoop() {
   std::unique_lock<std::mutex> lock(mutex_);
   for (;;) {
     ++idle_runners_;
-    runner_wake_.wait(lock, [this] { return stopping_ || !runner_tasks_.empty(); });
+    runner_wake_.wait(lock,
+                      [this] { return stopping_ || !runner_tasks_.empty(); });
     --idle_runners_;
     if (stopping_)
       return;

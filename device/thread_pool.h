@@ -26,7 +26,9 @@ public:
   ThreadPool(const ThreadPool &) = delete;
   ThreadPool &operator=(const ThreadPool &) = delete;
 
-  unsigned workerCount() const { return static_cast<unsigned>(threads_.size()); }
+  unsigned workerCount() const {
+    return static_cast<unsigned>(threads_.size());
+  }
 
   void parallelFor(uint64_t count, RangeFunction function, void *state);
 
@@ -47,10 +49,10 @@ private:
   static void runChunks(Job &job);
 
   std::mutex mutex_;
-  std::condition_variable wake_;      // workers wait here, guarded by mutex_
-  std::vector<Job *> jobs_;           // active parallel ranges, guarded by mutex_
+  std::condition_variable wake_; // workers wait here, guarded by mutex_
+  std::vector<Job *> jobs_;      // active parallel ranges, guarded by mutex_
   std::deque<std::function<void()>> tasks_; // guarded by mutex_
-  bool stopping_ = false;             // guarded by mutex_
+  bool stopping_ = false;                   // guarded by mutex_
   std::vector<std::thread> threads_;
 
   void runnerLoop();

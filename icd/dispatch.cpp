@@ -131,7 +131,8 @@ cl_icd_dispatch makeDispatchTable() {
   t.clEnqueueMarker = Guarded<&clEnqueueMarker>::call;
   t.clEnqueueWaitForEvents = Guarded<&clEnqueueWaitForEvents>::call;
   t.clEnqueueBarrier = Guarded<&clEnqueueBarrier>::call;
-  t.clGetExtensionFunctionAddress = Guarded<&clGetExtensionFunctionAddress>::call;
+  t.clGetExtensionFunctionAddress =
+      Guarded<&clGetExtensionFunctionAddress>::call;
   t.clCreateFromGLBuffer = Guarded<&clCreateFromGLBuffer>::call;
   t.clCreateFromGLTexture2D = Guarded<&clCreateFromGLTexture2D>::call;
   t.clCreateFromGLTexture3D = Guarded<&clCreateFromGLTexture3D>::call;
@@ -143,19 +144,25 @@ cl_icd_dispatch makeDispatchTable() {
   t.clGetGLContextInfoKHR = Guarded<&clGetGLContextInfoKHR>::call;
   t.clGetDeviceIDsFromD3D10KHR = reinterpret_cast<void *>(&unsupportedInterop);
   t.clCreateFromD3D10BufferKHR = reinterpret_cast<void *>(&unsupportedInterop);
-  t.clCreateFromD3D10Texture2DKHR = reinterpret_cast<void *>(&unsupportedInterop);
-  t.clCreateFromD3D10Texture3DKHR = reinterpret_cast<void *>(&unsupportedInterop);
-  t.clEnqueueAcquireD3D10ObjectsKHR = reinterpret_cast<void *>(&unsupportedInterop);
-  t.clEnqueueReleaseD3D10ObjectsKHR = reinterpret_cast<void *>(&unsupportedInterop);
+  t.clCreateFromD3D10Texture2DKHR =
+      reinterpret_cast<void *>(&unsupportedInterop);
+  t.clCreateFromD3D10Texture3DKHR =
+      reinterpret_cast<void *>(&unsupportedInterop);
+  t.clEnqueueAcquireD3D10ObjectsKHR =
+      reinterpret_cast<void *>(&unsupportedInterop);
+  t.clEnqueueReleaseD3D10ObjectsKHR =
+      reinterpret_cast<void *>(&unsupportedInterop);
   t.clSetEventCallback = Guarded<&clSetEventCallback>::call;
   t.clCreateSubBuffer = Guarded<&clCreateSubBuffer>::call;
-  t.clSetMemObjectDestructorCallback = Guarded<&clSetMemObjectDestructorCallback>::call;
+  t.clSetMemObjectDestructorCallback =
+      Guarded<&clSetMemObjectDestructorCallback>::call;
   t.clCreateUserEvent = Guarded<&clCreateUserEvent>::call;
   t.clSetUserEventStatus = Guarded<&clSetUserEventStatus>::call;
   t.clEnqueueReadBufferRect = Guarded<&clEnqueueReadBufferRect>::call;
   t.clEnqueueWriteBufferRect = Guarded<&clEnqueueWriteBufferRect>::call;
   t.clEnqueueCopyBufferRect = Guarded<&clEnqueueCopyBufferRect>::call;
-  t.clCreateSubDevicesEXT = unsupportedSlot<decltype(t.clCreateSubDevicesEXT)>::call;
+  t.clCreateSubDevicesEXT =
+      unsupportedSlot<decltype(t.clCreateSubDevicesEXT)>::call;
   t.clRetainDeviceEXT = unsupportedSlot<decltype(t.clRetainDeviceEXT)>::call;
   t.clReleaseDeviceEXT = unsupportedSlot<decltype(t.clReleaseDeviceEXT)>::call;
   t.clCreateEventFromGLsyncKHR = Guarded<&clCreateEventFromGLsyncKHR>::call;
@@ -163,7 +170,8 @@ cl_icd_dispatch makeDispatchTable() {
   t.clRetainDevice = Guarded<&clRetainDevice>::call;
   t.clReleaseDevice = Guarded<&clReleaseDevice>::call;
   t.clCreateImage = Guarded<&clCreateImage>::call;
-  t.clCreateProgramWithBuiltInKernels = Guarded<&clCreateProgramWithBuiltInKernels>::call;
+  t.clCreateProgramWithBuiltInKernels =
+      Guarded<&clCreateProgramWithBuiltInKernels>::call;
   t.clCompileProgram = Guarded<&clCompileProgram>::call;
   t.clLinkProgram = Guarded<&clLinkProgram>::call;
   t.clUnloadPlatformCompiler = Guarded<&clUnloadPlatformCompiler>::call;
@@ -173,23 +181,37 @@ cl_icd_dispatch makeDispatchTable() {
   t.clEnqueueMigrateMemObjects = Guarded<&clEnqueueMigrateMemObjects>::call;
   t.clEnqueueMarkerWithWaitList = Guarded<&clEnqueueMarkerWithWaitList>::call;
   t.clEnqueueBarrierWithWaitList = Guarded<&clEnqueueBarrierWithWaitList>::call;
-  t.clGetExtensionFunctionAddressForPlatform = Guarded<&clGetExtensionFunctionAddressForPlatform>::call;
+  t.clGetExtensionFunctionAddressForPlatform =
+      Guarded<&clGetExtensionFunctionAddressForPlatform>::call;
   t.clCreateFromGLTexture = Guarded<&clCreateFromGLTexture>::call;
   t.clGetDeviceIDsFromD3D11KHR = reinterpret_cast<void *>(&unsupportedInterop);
   t.clCreateFromD3D11BufferKHR = reinterpret_cast<void *>(&unsupportedInterop);
-  t.clCreateFromD3D11Texture2DKHR = reinterpret_cast<void *>(&unsupportedInterop);
-  t.clCreateFromD3D11Texture3DKHR = reinterpret_cast<void *>(&unsupportedInterop);
-  t.clCreateFromDX9MediaSurfaceKHR = reinterpret_cast<void *>(&unsupportedInterop);
-  t.clEnqueueAcquireD3D11ObjectsKHR = reinterpret_cast<void *>(&unsupportedInterop);
-  t.clEnqueueReleaseD3D11ObjectsKHR = reinterpret_cast<void *>(&unsupportedInterop);
-  t.clGetDeviceIDsFromDX9MediaAdapterKHR = reinterpret_cast<void *>(&unsupportedInterop);
-  t.clEnqueueAcquireDX9MediaSurfacesKHR = reinterpret_cast<void *>(&unsupportedInterop);
-  t.clEnqueueReleaseDX9MediaSurfacesKHR = reinterpret_cast<void *>(&unsupportedInterop);
-  t.clCreateFromEGLImageKHR = unsupportedSlot<decltype(t.clCreateFromEGLImageKHR)>::call;
-  t.clEnqueueAcquireEGLObjectsKHR = unsupportedSlot<decltype(t.clEnqueueAcquireEGLObjectsKHR)>::call;
-  t.clEnqueueReleaseEGLObjectsKHR = unsupportedSlot<decltype(t.clEnqueueReleaseEGLObjectsKHR)>::call;
-  t.clCreateEventFromEGLSyncKHR = unsupportedSlot<decltype(t.clCreateEventFromEGLSyncKHR)>::call;
-  t.clCreateCommandQueueWithProperties = Guarded<&clCreateCommandQueueWithProperties>::call;
+  t.clCreateFromD3D11Texture2DKHR =
+      reinterpret_cast<void *>(&unsupportedInterop);
+  t.clCreateFromD3D11Texture3DKHR =
+      reinterpret_cast<void *>(&unsupportedInterop);
+  t.clCreateFromDX9MediaSurfaceKHR =
+      reinterpret_cast<void *>(&unsupportedInterop);
+  t.clEnqueueAcquireD3D11ObjectsKHR =
+      reinterpret_cast<void *>(&unsupportedInterop);
+  t.clEnqueueReleaseD3D11ObjectsKHR =
+      reinterpret_cast<void *>(&unsupportedInterop);
+  t.clGetDeviceIDsFromDX9MediaAdapterKHR =
+      reinterpret_cast<void *>(&unsupportedInterop);
+  t.clEnqueueAcquireDX9MediaSurfacesKHR =
+      reinterpret_cast<void *>(&unsupportedInterop);
+  t.clEnqueueReleaseDX9MediaSurfacesKHR =
+      reinterpret_cast<void *>(&unsupportedInterop);
+  t.clCreateFromEGLImageKHR =
+      unsupportedSlot<decltype(t.clCreateFromEGLImageKHR)>::call;
+  t.clEnqueueAcquireEGLObjectsKHR =
+      unsupportedSlot<decltype(t.clEnqueueAcquireEGLObjectsKHR)>::call;
+  t.clEnqueueReleaseEGLObjectsKHR =
+      unsupportedSlot<decltype(t.clEnqueueReleaseEGLObjectsKHR)>::call;
+  t.clCreateEventFromEGLSyncKHR =
+      unsupportedSlot<decltype(t.clCreateEventFromEGLSyncKHR)>::call;
+  t.clCreateCommandQueueWithProperties =
+      Guarded<&clCreateCommandQueueWithProperties>::call;
   t.clCreatePipe = Guarded<&clCreatePipe>::call;
   t.clGetPipeInfo = Guarded<&clGetPipeInfo>::call;
   t.clSVMAlloc = Guarded<&clSVMAlloc>::call;
@@ -199,7 +221,8 @@ cl_icd_dispatch makeDispatchTable() {
   t.clEnqueueSVMMemFill = Guarded<&clEnqueueSVMMemFill>::call;
   t.clEnqueueSVMMap = Guarded<&clEnqueueSVMMap>::call;
   t.clEnqueueSVMUnmap = Guarded<&clEnqueueSVMUnmap>::call;
-  t.clCreateSamplerWithProperties = Guarded<&clCreateSamplerWithProperties>::call;
+  t.clCreateSamplerWithProperties =
+      Guarded<&clCreateSamplerWithProperties>::call;
   t.clSetKernelArgSVMPointer = Guarded<&clSetKernelArgSVMPointer>::call;
   t.clSetKernelExecInfo = Guarded<&clSetKernelExecInfo>::call;
   t.clGetKernelSubGroupInfoKHR = Guarded<&clGetKernelSubGroupInfoKHR>::call;
@@ -209,12 +232,15 @@ cl_icd_dispatch makeDispatchTable() {
   t.clGetDeviceAndHostTimer = Guarded<&clGetDeviceAndHostTimer>::call;
   t.clGetHostTimer = Guarded<&clGetHostTimer>::call;
   t.clGetKernelSubGroupInfo = Guarded<&clGetKernelSubGroupInfo>::call;
-  t.clSetDefaultDeviceCommandQueue = Guarded<&clSetDefaultDeviceCommandQueue>::call;
+  t.clSetDefaultDeviceCommandQueue =
+      Guarded<&clSetDefaultDeviceCommandQueue>::call;
   t.clSetProgramReleaseCallback = Guarded<&clSetProgramReleaseCallback>::call;
-  t.clSetProgramSpecializationConstant = Guarded<&clSetProgramSpecializationConstant>::call;
+  t.clSetProgramSpecializationConstant =
+      Guarded<&clSetProgramSpecializationConstant>::call;
   t.clCreateBufferWithProperties = Guarded<&clCreateBufferWithProperties>::call;
   t.clCreateImageWithProperties = Guarded<&clCreateImageWithProperties>::call;
-  t.clSetContextDestructorCallback = clSetContextDestructorCallback;  return t;
+  t.clSetContextDestructorCallback = clSetContextDestructorCallback;
+  return t;
 }
 
 } // namespace

@@ -9,16 +9,17 @@
 #include <new>
 
 using namespace weft;
-using weft::icd::setError;
 using compiler::AccessQualifier;
 using compiler::AddressSpace;
+using weft::icd::setError;
 
 namespace {
 
 cl_kernel makeKernel(Program &program,
                      std::shared_ptr<const ProgramExecutable> executable,
                      size_t index, cl_int *errcode_ret) {
-  auto *kernel = new (std::nothrow) Kernel(program, std::move(executable), index);
+  auto *kernel =
+      new (std::nothrow) Kernel(program, std::move(executable), index);
   setError(errcode_ret, kernel ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY);
   return kernel;
 }
@@ -74,10 +75,9 @@ CL_API_ENTRY cl_kernel CL_API_CALL clCreateKernel(cl_program handle,
   return nullptr;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clCreateKernelsInProgram(cl_program handle,
-                                                         cl_uint num_kernels,
-                                                         cl_kernel *kernels,
-                                                         cl_uint *num_kernels_ret) {
+CL_API_ENTRY cl_int CL_API_CALL
+clCreateKernelsInProgram(cl_program handle, cl_uint num_kernels,
+                         cl_kernel *kernels, cl_uint *num_kernels_ret) {
   Program *program = Program::fromHandle(handle);
   if (!program)
     return CL_INVALID_PROGRAM;
@@ -157,12 +157,9 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelInfo(cl_kernel handle,
   }
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel handle,
-                                                   cl_uint arg_index,
-                                                   cl_kernel_arg_info param_name,
-                                                   size_t param_value_size,
-                                                   void *param_value,
-                                                   size_t *param_value_size_ret) {
+CL_API_ENTRY cl_int CL_API_CALL clGetKernelArgInfo(
+    cl_kernel handle, cl_uint arg_index, cl_kernel_arg_info param_name,
+    size_t param_value_size, void *param_value, size_t *param_value_size_ret) {
   Kernel *kernel = Kernel::fromHandle(handle);
   if (!kernel)
     return CL_INVALID_KERNEL;
@@ -221,9 +218,8 @@ cl_int checkKernelAndDevice(Kernel *kernel, cl_device_id device) {
 } // namespace
 
 CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(
-    cl_kernel handle, cl_device_id device,
-    cl_kernel_work_group_info param_name, size_t param_value_size,
-    void *param_value, size_t *param_value_size_ret) {
+    cl_kernel handle, cl_device_id device, cl_kernel_work_group_info param_name,
+    size_t param_value_size, void *param_value, size_t *param_value_size_ret) {
   Kernel *kernel = Kernel::fromHandle(handle);
   if (cl_int err = checkKernelAndDevice(kernel, device))
     return err;
@@ -310,8 +306,8 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(
     return CL_OUT_OF_RESOURCES;
 
   std::vector<Ref<Event>> wait_list;
-  if (cl_int err = icd::collectWaitList(queue->context(), num_events, events,
-                                        wait_list))
+  if (cl_int err =
+          icd::collectWaitList(queue->context(), num_events, events, wait_list))
     return err;
   Ref<Event> command;
   if (cl_int err = kernel->enqueue(*queue, work_dim, global_work_offset,
@@ -354,8 +350,8 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelSubGroupInfo(
   if (cl_int err = checkKernelAndDevice(kernel, device))
     return err;
   Context &context = kernel->program().context();
-  size_t max_group =
-      kernel->maxWorkGroupSize(context.device().properties().max_work_group_size);
+  size_t max_group = kernel->maxWorkGroupSize(
+      context.device().properties().max_work_group_size);
   icd::InfoWriter out(param_value_size, param_value, param_value_size_ret);
   // The NDRange queries take the local size, one size_t per dimension.
   auto localSize = [&](size_t &items) {

@@ -99,8 +99,8 @@ bool outOfBounds(const Memory &memory, size_t offset, size_t size) {
 // Queues `work` and, for a blocking call, waits for it.
 cl_int submit(BufferCommand &command, cl_command_type type, bool blocking,
               cl_event *event_out, std::function<cl_int()> work) {
-  Ref<Event> event =
-      command.queue->enqueue(type, std::move(command.wait_list), std::move(work));
+  Ref<Event> event = command.queue->enqueue(type, std::move(command.wait_list),
+                                            std::move(work));
   icd::returnEvent(event, event_out);
   if (blocking && event->wait() < 0)
     return CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
@@ -220,7 +220,8 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateSubBuffer(
     setError(errcode_ret, CL_INVALID_VALUE);
     return nullptr;
   }
-  size_t align = parent->context().device().properties().mem_base_addr_align_bits / 8;
+  size_t align =
+      parent->context().device().properties().mem_base_addr_align_bits / 8;
   if (region->origin % align) {
     setError(errcode_ret, CL_MISALIGNED_SUB_BUFFER_OFFSET);
     return nullptr;
@@ -264,11 +265,9 @@ CL_API_ENTRY cl_int CL_API_CALL clSetMemObjectDestructorCallback(
   return CL_SUCCESS;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clGetMemObjectInfo(cl_mem handle,
-                                                   cl_mem_info param_name,
-                                                   size_t param_value_size,
-                                                   void *param_value,
-                                                   size_t *param_value_size_ret) {
+CL_API_ENTRY cl_int CL_API_CALL clGetMemObjectInfo(
+    cl_mem handle, cl_mem_info param_name, size_t param_value_size,
+    void *param_value, size_t *param_value_size_ret) {
   Memory *memory = Memory::fromHandle(handle);
   if (!memory)
     return CL_INVALID_MEM_OBJECT;
@@ -520,8 +519,8 @@ CL_API_ENTRY void *CL_API_CALL clEnqueueMapBuffer(
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueUnmapMemObject(
-    cl_command_queue queue, cl_mem memobj, void *mapped_ptr,
-    cl_uint num_events, const cl_event *events, cl_event *event) {
+    cl_command_queue queue, cl_mem memobj, void *mapped_ptr, cl_uint num_events,
+    const cl_event *events, cl_event *event) {
   BufferCommand command;
   if (cl_int err = prepareCommand(queue, num_events, events, command, {memobj}))
     return err;
@@ -544,8 +543,9 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueMigrateMemObjects(
   if (cl_int err = prepareCommand(queue, num_events, events, command, {}))
     return err;
   if (num_mem_objects == 0 || !mem_objects ||
-      (flags & ~cl_mem_migration_flags(CL_MIGRATE_MEM_OBJECT_HOST |
-                                       CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED)))
+      (flags &
+       ~cl_mem_migration_flags(CL_MIGRATE_MEM_OBJECT_HOST |
+                               CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED)))
     return CL_INVALID_VALUE;
   for (cl_uint i = 0; i < num_mem_objects; ++i) {
     Memory *memory = Memory::fromHandle(mem_objects[i]);

@@ -11,10 +11,10 @@
 using namespace weft;
 using weft::icd::setError;
 
-CL_API_ENTRY cl_mem CL_API_CALL clCreatePipe(
-    cl_context context_handle, cl_mem_flags flags, cl_uint pipe_packet_size,
-    cl_uint pipe_max_packets, const cl_pipe_properties *properties,
-    cl_int *errcode_ret) {
+CL_API_ENTRY cl_mem CL_API_CALL
+clCreatePipe(cl_context context_handle, cl_mem_flags flags,
+             cl_uint pipe_packet_size, cl_uint pipe_max_packets,
+             const cl_pipe_properties *properties, cl_int *errcode_ret) {
   Context *context = Context::fromHandle(context_handle);
   if (!context) {
     setError(errcode_ret, CL_INVALID_CONTEXT);

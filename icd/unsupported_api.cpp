@@ -35,24 +35,31 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateImage(cl_context context, cl_mem_flags,
                                               const cl_image_format *,
                                               const cl_image_desc *, void *,
                                               cl_int *errcode_ret) {
-  return failWith<_cl_mem>(errcode_ret, contextOr(context, CL_INVALID_OPERATION));
+  return failWith<_cl_mem>(errcode_ret,
+                           contextOr(context, CL_INVALID_OPERATION));
 }
 CL_API_ENTRY cl_mem CL_API_CALL clCreateImageWithProperties(
     cl_context context, const cl_mem_properties *, cl_mem_flags,
-    const cl_image_format *, const cl_image_desc *, void *, cl_int *errcode_ret) {
-  return failWith<_cl_mem>(errcode_ret, contextOr(context, CL_INVALID_OPERATION));
+    const cl_image_format *, const cl_image_desc *, void *,
+    cl_int *errcode_ret) {
+  return failWith<_cl_mem>(errcode_ret,
+                           contextOr(context, CL_INVALID_OPERATION));
 }
-CL_API_ENTRY cl_mem CL_API_CALL clCreateImage2D(cl_context context, cl_mem_flags,
+CL_API_ENTRY cl_mem CL_API_CALL clCreateImage2D(cl_context context,
+                                                cl_mem_flags,
                                                 const cl_image_format *, size_t,
                                                 size_t, size_t, void *,
                                                 cl_int *errcode_ret) {
-  return failWith<_cl_mem>(errcode_ret, contextOr(context, CL_INVALID_OPERATION));
+  return failWith<_cl_mem>(errcode_ret,
+                           contextOr(context, CL_INVALID_OPERATION));
 }
-CL_API_ENTRY cl_mem CL_API_CALL clCreateImage3D(cl_context context, cl_mem_flags,
+CL_API_ENTRY cl_mem CL_API_CALL clCreateImage3D(cl_context context,
+                                                cl_mem_flags,
                                                 const cl_image_format *, size_t,
                                                 size_t, size_t, size_t, size_t,
                                                 void *, cl_int *errcode_ret) {
-  return failWith<_cl_mem>(errcode_ret, contextOr(context, CL_INVALID_OPERATION));
+  return failWith<_cl_mem>(errcode_ret,
+                           contextOr(context, CL_INVALID_OPERATION));
 }
 CL_API_ENTRY cl_int CL_API_CALL clGetSupportedImageFormats(
     cl_context context, cl_mem_flags, cl_mem_object_type, cl_uint,
@@ -115,16 +122,20 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferToImage(
     cl_uint, const cl_event *, cl_event *) {
   return queueOr(q, CL_INVALID_MEM_OBJECT);
 }
-CL_API_ENTRY void *CL_API_CALL clEnqueueMapImage(
-    cl_command_queue q, cl_mem, cl_bool, cl_map_flags, const size_t *,
-    const size_t *, size_t *, size_t *, cl_uint, const cl_event *, cl_event *,
-    cl_int *errcode_ret) {
+CL_API_ENTRY void *CL_API_CALL clEnqueueMapImage(cl_command_queue q, cl_mem,
+                                                 cl_bool, cl_map_flags,
+                                                 const size_t *, const size_t *,
+                                                 size_t *, size_t *, cl_uint,
+                                                 const cl_event *, cl_event *,
+                                                 cl_int *errcode_ret) {
   setError(errcode_ret, queueOr(q, CL_INVALID_MEM_OBJECT));
   return nullptr;
 }
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillImage(
-    cl_command_queue q, cl_mem, const void *, const size_t *, const size_t *,
-    cl_uint, const cl_event *, cl_event *) {
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillImage(cl_command_queue q, cl_mem,
+                                                   const void *, const size_t *,
+                                                   const size_t *, cl_uint,
+                                                   const cl_event *,
+                                                   cl_event *) {
   return queueOr(q, CL_INVALID_MEM_OBJECT);
 }
 
@@ -147,8 +158,9 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMemcpy(cl_command_queue q, cl_bool,
   return queueOr(q, CL_INVALID_OPERATION);
 }
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMemFill(cl_command_queue q, void *,
-                                                    const void *, size_t, size_t,
-                                                    cl_uint, const cl_event *,
+                                                    const void *, size_t,
+                                                    size_t, cl_uint,
+                                                    const cl_event *,
                                                     cl_event *) {
   return queueOr(q, CL_INVALID_OPERATION);
 }
@@ -169,7 +181,8 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMigrateMem(
   return queueOr(q, CL_INVALID_OPERATION);
 }
 CL_API_ENTRY cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel kernel,
-                                                         cl_uint, const void *) {
+                                                         cl_uint,
+                                                         const void *) {
   return Kernel::fromHandle(kernel) ? CL_INVALID_OPERATION : CL_INVALID_KERNEL;
 }
 CL_API_ENTRY cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel kernel,
@@ -191,7 +204,8 @@ CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBuiltInKernels(
     cl_context context, cl_uint, const cl_device_id *, const char *,
     cl_int *errcode_ret) {
   // CL_DEVICE_BUILT_IN_KERNELS is empty: no name can be valid.
-  return failWith<_cl_program>(errcode_ret, contextOr(context, CL_INVALID_VALUE));
+  return failWith<_cl_program>(errcode_ret,
+                               contextOr(context, CL_INVALID_VALUE));
 }
 CL_API_ENTRY cl_int CL_API_CALL clSetProgramReleaseCallback(
     cl_program program, void(CL_CALLBACK *)(cl_program, void *), void *) {
@@ -214,9 +228,8 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNativeKernel(
   // CL_DEVICE_EXECUTION_CAPABILITIES has no CL_EXEC_NATIVE_KERNEL.
   return queueOr(q, CL_INVALID_OPERATION);
 }
-CL_API_ENTRY cl_int CL_API_CALL clSetDefaultDeviceCommandQueue(cl_context context,
-                                                               cl_device_id,
-                                                               cl_command_queue) {
+CL_API_ENTRY cl_int CL_API_CALL clSetDefaultDeviceCommandQueue(
+    cl_context context, cl_device_id, cl_command_queue) {
   return contextOr(context, CL_INVALID_OPERATION);
 }
 
@@ -244,10 +257,8 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateFromGLTexture3D(cl_context context,
                                                         cl_int *errcode_ret) {
   return failWith<_cl_mem>(errcode_ret, contextOr(context, CL_INVALID_CONTEXT));
 }
-CL_API_ENTRY cl_mem CL_API_CALL clCreateFromGLRenderbuffer(cl_context context,
-                                                           cl_mem_flags,
-                                                           cl_GLuint,
-                                                           cl_int *errcode_ret) {
+CL_API_ENTRY cl_mem CL_API_CALL clCreateFromGLRenderbuffer(
+    cl_context context, cl_mem_flags, cl_GLuint, cl_int *errcode_ret) {
   return failWith<_cl_mem>(errcode_ret, contextOr(context, CL_INVALID_CONTEXT));
 }
 CL_API_ENTRY cl_int CL_API_CALL clGetGLObjectInfo(cl_mem, cl_gl_object_type *,
@@ -258,22 +269,23 @@ CL_API_ENTRY cl_int CL_API_CALL clGetGLTextureInfo(cl_mem, cl_gl_texture_info,
                                                    size_t, void *, size_t *) {
   return CL_INVALID_MEM_OBJECT;
 }
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueAcquireGLObjects(
-    cl_command_queue q, cl_uint, const cl_mem *, cl_uint, const cl_event *,
-    cl_event *) {
+CL_API_ENTRY cl_int CL_API_CALL
+clEnqueueAcquireGLObjects(cl_command_queue q, cl_uint, const cl_mem *, cl_uint,
+                          const cl_event *, cl_event *) {
   return queueOr(q, CL_INVALID_MEM_OBJECT);
 }
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueReleaseGLObjects(
-    cl_command_queue q, cl_uint, const cl_mem *, cl_uint, const cl_event *,
-    cl_event *) {
+CL_API_ENTRY cl_int CL_API_CALL
+clEnqueueReleaseGLObjects(cl_command_queue q, cl_uint, const cl_mem *, cl_uint,
+                          const cl_event *, cl_event *) {
   return queueOr(q, CL_INVALID_MEM_OBJECT);
 }
-CL_API_ENTRY cl_int CL_API_CALL clGetGLContextInfoKHR(
-    const cl_context_properties *, cl_gl_context_info, size_t, void *, size_t *) {
+CL_API_ENTRY cl_int CL_API_CALL
+clGetGLContextInfoKHR(const cl_context_properties *, cl_gl_context_info, size_t,
+                      void *, size_t *) {
   return CL_INVALID_OPERATION;
 }
-CL_API_ENTRY cl_event CL_API_CALL clCreateEventFromGLsyncKHR(cl_context context,
-                                                             cl_GLsync,
-                                                             cl_int *errcode_ret) {
-  return failWith<_cl_event>(errcode_ret, contextOr(context, CL_INVALID_CONTEXT));
+CL_API_ENTRY cl_event CL_API_CALL
+clCreateEventFromGLsyncKHR(cl_context context, cl_GLsync, cl_int *errcode_ret) {
+  return failWith<_cl_event>(errcode_ret,
+                             contextOr(context, CL_INVALID_CONTEXT));
 }

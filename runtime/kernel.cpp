@@ -9,8 +9,8 @@
 #include "runtime/program.h"
 #include "runtime/queue.h"
 
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <new>
 
@@ -50,7 +50,8 @@ struct LaunchSnapshot {
 } // namespace
 
 Kernel::Kernel(Program &program,
-               std::shared_ptr<const ProgramExecutable> executable, size_t index)
+               std::shared_ptr<const ProgramExecutable> executable,
+               size_t index)
     : program_(&program), executable_(std::move(executable)),
       description_(executable_->kernels[index]),
       block_(description_.argument_block_size),
@@ -63,7 +64,8 @@ Kernel::Kernel(Program &program,
 Kernel::~Kernel() { program_->kernelReleased(); }
 
 Kernel *Kernel::clone() const {
-  size_t index = static_cast<size_t>(&description_ - executable_->kernels.data());
+  size_t index =
+      static_cast<size_t>(&description_ - executable_->kernels.data());
   auto *copy = new (std::nothrow) Kernel(*program_, executable_, index);
   if (!copy)
     return nullptr;
@@ -157,10 +159,12 @@ size_t Kernel::maxWorkGroupSize(size_t device_limit) const {
   // Kernels split at their barriers could run bigger groups, but get the
   // fibers' limit too: the same launches must work on both paths (the
   // fibers are the fallback, and WEFT_BARRIERS=fibers compares them).
-  uint64_t stack = fiberStackSizeFor(description_.private_memory + kStackReserve);
+  uint64_t stack =
+      fiberStackSizeFor(description_.private_memory + kStackReserve);
   uint64_t fitting =
       std::min(kMaxFibersPerGroup, kFiberStackBudgetPerGroup / stack);
-  return static_cast<size_t>(std::max<uint64_t>(1, std::min<uint64_t>(device_limit, fitting)));
+  return static_cast<size_t>(
+      std::max<uint64_t>(1, std::min<uint64_t>(device_limit, fitting)));
 }
 
 cl_int Kernel::enqueue(Queue &queue, cl_uint work_dim, const size_t *offset,
@@ -210,26 +214,25 @@ cl_int Kernel::enqueue(Queue &queue, cl_uint work_dim, const size_t *offset,
   }
   launch.arguments = snapshot->block;
   ThreadPool &pool = queue.device().pool();
-  command = queue.enqueue(CL_COMMAND_NDRANGE_KERNEL, std::move(wait_list),
-                          [snapshot, &pool]() -> cl_int {
-                            LaunchResult result =
-                                runNDRange(pool, snapshot->launch);
-                            switch (result.status) {
-                            case LaunchStatus::Success:
-                              return CL_SUCCESS;
-                            case LaunchStatus::AsyncCopyMisuse:
-                              // The application asked for these reports.
-                              std::fprintf(stderr, "weft: %s\n",
-                                           result.message.c_str());
-                              return CL_INVALID_OPERATION;
-                            case LaunchStatus::StackOverflow:
-                              debugLog("%s", result.message.c_str());
-                              break;
-                            case LaunchStatus::OutOfResources:
-                              break;
-                            }
-                            return CL_OUT_OF_RESOURCES;
-                          });
+  command = queue.enqueue(
+      CL_COMMAND_NDRANGE_KERNEL, std::move(wait_list),
+      [snapshot, &pool]() -> cl_int {
+        LaunchResult result = runNDRange(pool, snapshot->launch);
+        switch (result.status) {
+        case LaunchStatus::Success:
+          return CL_SUCCESS;
+        case LaunchStatus::AsyncCopyMisuse:
+          // The application asked for these reports.
+          std::fprintf(stderr, "weft: %s\n", result.message.c_str());
+          return CL_INVALID_OPERATION;
+        case LaunchStatus::StackOverflow:
+          debugLog("%s", result.message.c_str());
+          break;
+        case LaunchStatus::OutOfResources:
+          break;
+        }
+        return CL_OUT_OF_RESOURCES;
+      });
   return CL_SUCCESS;
 }
 

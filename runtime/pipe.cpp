@@ -21,8 +21,8 @@ Memory *Memory::createPipe(Context &context, cl_mem_flags flags,
   memory->pipe_max_packets_ = max_packets;
   if (listed_properties)
     memory->properties_ = {0};
-  uint64_t rounded = (bytes + WEFT_PIPE_ALIGNMENT - 1) &
-                     ~uint64_t(WEFT_PIPE_ALIGNMENT - 1);
+  uint64_t rounded =
+      (bytes + WEFT_PIPE_ALIGNMENT - 1) & ~uint64_t(WEFT_PIPE_ALIGNMENT - 1);
   memory->data_ =
       static_cast<char *>(std::aligned_alloc(WEFT_PIPE_ALIGNMENT, rounded));
   if (!memory->data_) {

@@ -13,9 +13,9 @@ namespace weft {
 namespace {
 
 // Loads the native code of an image and finds every kernel's entry points.
-std::shared_ptr<ProgramExecutable> instantiate(const ProgramImage &image,
-                                               std::vector<unsigned char> binary,
-                                               std::string &error) {
+std::shared_ptr<ProgramExecutable>
+instantiate(const ProgramImage &image, std::vector<unsigned char> binary,
+            std::string &error) {
   auto executable = std::make_shared<ProgramExecutable>();
   executable->library = KernelLibrary::load(image.shared_object, error);
   if (!executable->library) {
@@ -28,8 +28,9 @@ std::shared_ptr<ProgramExecutable> instantiate(const ProgramImage &image,
     kernel.entry = reinterpret_cast<WorkGroupFunction>(
         executable->library->symbol(compiler::groupEntrySymbol(kernel.name)));
     // Also kernels with async copies have one (for the checking mode).
-    kernel.work_item_entry = reinterpret_cast<WorkItemFunction>(
-        executable->library->symbol(compiler::workItemEntrySymbol(kernel.name)));
+    kernel.work_item_entry =
+        reinterpret_cast<WorkItemFunction>(executable->library->symbol(
+            compiler::workItemEntrySymbol(kernel.name)));
     if (!kernel.entry || (kernel.reaches_barrier && !kernel.work_item_entry)) {
       error = "error: the program's native code lacks kernel '" + kernel.name +
               "'\n";
@@ -123,8 +124,9 @@ cl_int Program::build(const std::string &options) {
   return finishBuild(status, std::move(log), std::move(executable));
 }
 
-cl_int Program::buildFromSource(const std::string &options, std::string &log,
-                                std::shared_ptr<ProgramExecutable> &executable) {
+cl_int
+Program::buildFromSource(const std::string &options, std::string &log,
+                         std::shared_ptr<ProgramExecutable> &executable) {
   const Device &device = context_->device();
   compiler::DeviceDescription description = device.compilerDescription();
   const ProgramCache &cache = ProgramCache::instance();

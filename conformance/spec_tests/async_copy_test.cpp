@@ -96,8 +96,8 @@ struct AsyncCopyFixture : WeftFixture {
   }
 };
 
-void setArgs(cl_kernel k, cl_mem src, cl_mem dst, size_t local_bytes,
-             cl_uint n, cl_uint stride) {
+void setArgs(cl_kernel k, cl_mem src, cl_mem dst, size_t local_bytes, cl_uint n,
+             cl_uint stride) {
   REQUIRE(clSetKernelArg(k, 0, sizeof src, &src) == CL_SUCCESS);
   REQUIRE(clSetKernelArg(k, 1, sizeof dst, &dst) == CL_SUCCESS);
   REQUIRE(clSetKernelArg(k, 2, local_bytes, nullptr) == CL_SUCCESS);
@@ -306,10 +306,10 @@ TEST_CASE_METHOD(AsyncCopyFixture,
     bool three_d = r.planes > 1;
     INFO("element " << r.element_bytes << " per line " << r.per_line
                     << " lines " << r.lines << " planes " << r.planes);
-    std::vector<cl_ulong> geometry = {r.element_bytes, r.per_line, r.lines,
-                                      r.planes,        r.src_offset, r.src_line,
-                                      r.src_plane,     0,            r.dst_offset,
-                                      r.dst_line,      r.dst_plane};
+    std::vector<cl_ulong> geometry = {
+        r.element_bytes, r.per_line, r.lines,     r.planes,
+        r.src_offset,    r.src_line, r.src_plane, 0,
+        r.dst_offset,    r.dst_line, r.dst_plane};
     cl_mem g = buffer(geometry.size() * sizeof(cl_ulong), geometry.data());
     for (bool into_local : {true, false}) {
       INFO((into_local ? "global to local" : "local to global"));
@@ -319,8 +319,8 @@ TEST_CASE_METHOD(AsyncCopyFixture,
       size_t local_bytes = into_local ? dst_bytes : src_bytes;
       cl_mem s = buffer(src_bytes, src.data());
       cl_mem d = buffer(dst_bytes, sentinel.data());
-      std::string name = std::string(into_local ? "in" : "out") +
-                         (three_d ? "3d" : "2d");
+      std::string name =
+          std::string(into_local ? "in" : "out") + (three_d ? "3d" : "2d");
       cl_kernel k = kernelOf(p, name);
       cl_uint lb = static_cast<cl_uint>(local_bytes);
       REQUIRE(clSetKernelArg(k, 0, sizeof s, &s) == CL_SUCCESS);

@@ -33,7 +33,8 @@ struct BarrierFixture : WeftFixture {
   size_t maxGroupSize(cl_kernel k) {
     size_t size = 0;
     REQUIRE(clGetKernelWorkGroupInfo(k, device, CL_KERNEL_WORK_GROUP_SIZE,
-                                     sizeof size, &size, nullptr) == CL_SUCCESS);
+                                     sizeof size, &size,
+                                     nullptr) == CL_SUCCESS);
     return size;
   }
 };
@@ -46,7 +47,8 @@ size_t items(const Range &r) {
 // The local linear id of the work-item at global linear position `g`.
 size_t localLinearId(const Range &r, size_t g) {
   size_t global0 = r.local[0] * r.groups[0], global1 = r.local[1] * r.groups[1];
-  size_t x = g % global0, y = (g / global0) % global1, z = g / (global0 * global1);
+  size_t x = g % global0, y = (g / global0) % global1,
+         z = g / (global0 * global1);
   return x % r.local[0] +
          r.local[0] * (y % r.local[1] + r.local[1] * (z % r.local[2]));
 }
@@ -72,12 +74,15 @@ TEST_CASE_METHOD(BarrierFixture,
                  "barriers in a loop pass values around the group",
                  "[barrier]") {
   cl_kernel k = kernel(kRotate, "rotate", "-cl-std=CL3.0");
-  std::vector<Range> ranges = {
-      {1, {1, 1, 1}, {3, 1, 1}},   {1, {7, 1, 1}, {3, 1, 1}},
-      {1, {64, 1, 1}, {2, 1, 1}},  {1, {256, 1, 1}, {3, 1, 1}},
-      {2, {7, 3, 1}, {2, 2, 1}},   {2, {16, 16, 1}, {1, 2, 1}},
-      {3, {4, 4, 4}, {1, 2, 2}},   {3, {2, 3, 5}, {2, 1, 2}},
-      {1, {maxGroupSize(k), 1, 1}, {2, 1, 1}}};
+  std::vector<Range> ranges = {{1, {1, 1, 1}, {3, 1, 1}},
+                               {1, {7, 1, 1}, {3, 1, 1}},
+                               {1, {64, 1, 1}, {2, 1, 1}},
+                               {1, {256, 1, 1}, {3, 1, 1}},
+                               {2, {7, 3, 1}, {2, 2, 1}},
+                               {2, {16, 16, 1}, {1, 2, 1}},
+                               {3, {4, 4, 4}, {1, 2, 2}},
+                               {3, {2, 3, 5}, {2, 1, 2}},
+                               {1, {maxGroupSize(k), 1, 1}, {2, 1, 1}}};
   const int rounds = 5;
   for (const Range &range : ranges) {
     INFO("local " << range.local[0] << "x" << range.local[1] << "x"
@@ -86,14 +91,16 @@ TEST_CASE_METHOD(BarrierFixture,
     size_t group = range.local[0] * range.local[1] * range.local[2];
     cl_mem out = buffer(count * sizeof(cl_int));
     REQUIRE(clSetKernelArg(k, 0, sizeof out, &out) == CL_SUCCESS);
-    REQUIRE(clSetKernelArg(k, 1, group * sizeof(cl_int), nullptr) == CL_SUCCESS);
+    REQUIRE(clSetKernelArg(k, 1, group * sizeof(cl_int), nullptr) ==
+            CL_SUCCESS);
     REQUIRE(clSetKernelArg(k, 2, sizeof rounds, &rounds) == CL_SUCCESS);
     REQUIRE(run(k, range) == CL_SUCCESS);
     std::vector<cl_int> got = read(out, count);
     size_t wrong = 0, first_wrong = 0;
     for (size_t g = 0; g < count; ++g) {
       size_t lid = localLinearId(range, g);
-      cl_int expected = static_cast<cl_int>((lid + rounds) % group * 7 + rounds);
+      cl_int expected =
+          static_cast<cl_int>((lid + rounds) % group * 7 + rounds);
       if (got[g] != expected && wrong++ == 0)
         first_wrong = g;
     }
@@ -104,8 +111,8 @@ TEST_CASE_METHOD(BarrierFixture,
   clReleaseKernel(k);
 }
 
-TEST_CASE_METHOD(BarrierFixture,
-                 "a helper with barriers called in a loop", "[barrier]") {
+TEST_CASE_METHOD(BarrierFixture, "a helper with barriers called in a loop",
+                 "[barrier]") {
   const char *source = R"CLC(
 void mirror(__local int *tmp, int *v, uint lid, uint n) {
   tmp[lid] = *v;
@@ -128,7 +135,8 @@ __kernel void callee(__global int *out, __local int *tmp, int rounds) {
     const int rounds = 5; // odd: each work-item ends with its mirror's value
     cl_mem out = buffer(items(range) * sizeof(cl_int));
     REQUIRE(clSetKernelArg(k, 0, sizeof out, &out) == CL_SUCCESS);
-    REQUIRE(clSetKernelArg(k, 1, local * sizeof(cl_int), nullptr) == CL_SUCCESS);
+    REQUIRE(clSetKernelArg(k, 1, local * sizeof(cl_int), nullptr) ==
+            CL_SUCCESS);
     REQUIRE(clSetKernelArg(k, 2, sizeof rounds, &rounds) == CL_SUCCESS);
     REQUIRE(run(k, range) == CL_SUCCESS);
     std::vector<cl_int> got = read(out, items(range));
@@ -199,7 +207,8 @@ __kernel void reduce(__global const int *in, __global int *out,
     cl_mem out = buffer(groups * sizeof(cl_int));
     REQUIRE(clSetKernelArg(k, 0, sizeof input, &input) == CL_SUCCESS);
     REQUIRE(clSetKernelArg(k, 1, sizeof out, &out) == CL_SUCCESS);
-    REQUIRE(clSetKernelArg(k, 2, local * sizeof(cl_int), nullptr) == CL_SUCCESS);
+    REQUIRE(clSetKernelArg(k, 2, local * sizeof(cl_int), nullptr) ==
+            CL_SUCCESS);
     REQUIRE(run(k, {1, {local, 1, 1}, {groups, 1, 1}}) == CL_SUCCESS);
     std::vector<cl_int> got = read(out, groups);
     for (size_t g = 0; g < groups; ++g) {
@@ -244,7 +253,8 @@ __kernel void keep(__global int *out, __local int *tmp) {
     Range range{1, {local, 1, 1}, {2, 1, 1}};
     cl_mem out = buffer(items(range) * sizeof(cl_int));
     REQUIRE(clSetKernelArg(k, 0, sizeof out, &out) == CL_SUCCESS);
-    REQUIRE(clSetKernelArg(k, 1, local * sizeof(cl_int), nullptr) == CL_SUCCESS);
+    REQUIRE(clSetKernelArg(k, 1, local * sizeof(cl_int), nullptr) ==
+            CL_SUCCESS);
     REQUIRE(run(k, range) == CL_SUCCESS);
     std::vector<cl_int> got = read(out, items(range));
     size_t wrong = 0;
@@ -296,7 +306,8 @@ __kernel void locals(__global int *out, __local double16 *arg) {
     Range range{1, {local, 1, 1}, {4, 1, 1}};
     cl_mem out = buffer(items(range) * sizeof(cl_int));
     REQUIRE(clSetKernelArg(k, 0, sizeof out, &out) == CL_SUCCESS);
-    REQUIRE(clSetKernelArg(k, 1, 16 * sizeof(cl_double), nullptr) == CL_SUCCESS);
+    REQUIRE(clSetKernelArg(k, 1, 16 * sizeof(cl_double), nullptr) ==
+            CL_SUCCESS);
     REQUIRE(run(k, range) == CL_SUCCESS);
     std::vector<cl_int> got = read(out, items(range));
     size_t wrong = 0;

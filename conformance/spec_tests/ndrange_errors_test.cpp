@@ -60,12 +60,15 @@ TEST_CASE_METHOD(LaunchFixture, "launch shapes get the spec's error codes",
   size_t max_group = deviceInfo<size_t>(CL_DEVICE_MAX_WORK_GROUP_SIZE);
   size_t item_sizes[3];
   REQUIRE(clGetDeviceInfo(device, CL_DEVICE_MAX_WORK_ITEM_SIZES,
-                          sizeof item_sizes, item_sizes, nullptr) == CL_SUCCESS);
+                          sizeof item_sizes, item_sizes,
+                          nullptr) == CL_SUCCESS);
 
   SECTION("work_dim outside 1..3") {
     size_t global[4] = {8, 1, 1, 1};
-    CHECK(launch(plain, 0, nullptr, global, nullptr) == CL_INVALID_WORK_DIMENSION);
-    CHECK(launch(plain, 4, nullptr, global, nullptr) == CL_INVALID_WORK_DIMENSION);
+    CHECK(launch(plain, 0, nullptr, global, nullptr) ==
+          CL_INVALID_WORK_DIMENSION);
+    CHECK(launch(plain, 4, nullptr, global, nullptr) ==
+          CL_INVALID_WORK_DIMENSION);
   }
   SECTION("no global size runs nothing (valid since OpenCL 2.1)") {
     CHECK(launch(plain, 1, nullptr, nullptr, nullptr) == CL_SUCCESS);
@@ -75,11 +78,13 @@ TEST_CASE_METHOD(LaunchFixture, "launch shapes get the spec's error codes",
     size_t local[3] = {item_sizes[0] + 1, 1, 1};
     cl_int err = launch(plain, 1, nullptr, global, local);
     // Over the group limit too when both limits are equal.
-    CHECK((err == CL_INVALID_WORK_ITEM_SIZE || err == CL_INVALID_WORK_GROUP_SIZE));
+    CHECK((err == CL_INVALID_WORK_ITEM_SIZE ||
+           err == CL_INVALID_WORK_GROUP_SIZE));
     size_t global2[2] = {1, item_sizes[1] + 1};
     size_t local2[2] = {1, item_sizes[1] + 1};
     if (item_sizes[1] < max_group)
-      CHECK(launch(plain, 2, nullptr, global2, local2) == CL_INVALID_WORK_ITEM_SIZE);
+      CHECK(launch(plain, 2, nullptr, global2, local2) ==
+            CL_INVALID_WORK_ITEM_SIZE);
   }
   SECTION("a group larger than the kernel allows") {
     size_t side = 1;
@@ -87,15 +92,18 @@ TEST_CASE_METHOD(LaunchFixture, "launch shapes get the spec's error codes",
       side *= 2;
     size_t global[2] = {side, side}, local[2] = {side, side};
     if (side <= item_sizes[0] && side <= item_sizes[1])
-      CHECK(launch(plain, 2, nullptr, global, local) == CL_INVALID_WORK_GROUP_SIZE);
+      CHECK(launch(plain, 2, nullptr, global, local) ==
+            CL_INVALID_WORK_GROUP_SIZE);
   }
   SECTION("a local size of zero") {
     size_t global[1] = {8}, local[1] = {0};
-    CHECK(launch(plain, 1, nullptr, global, local) == CL_INVALID_WORK_GROUP_SIZE);
+    CHECK(launch(plain, 1, nullptr, global, local) ==
+          CL_INVALID_WORK_GROUP_SIZE);
   }
   SECTION("an offset that makes ids overflow size_t") {
     size_t global[1] = {16}, offset[1] = {SIZE_MAX - 4};
-    CHECK(launch(plain, 1, offset, global, nullptr) == CL_INVALID_GLOBAL_OFFSET);
+    CHECK(launch(plain, 1, offset, global, nullptr) ==
+          CL_INVALID_GLOBAL_OFFSET);
   }
   SECTION("reqd_work_group_size must be matched exactly") {
     cl_kernel fixed = make("fixed");
@@ -127,7 +135,8 @@ TEST_CASE_METHOD(LaunchFixture, "launch shapes get the spec's error codes",
     REQUIRE(clSetKernelArg(tile, 1, local_bytes + 1, nullptr) == CL_SUCCESS);
     size_t global[1] = {64}, local[1] = {64};
     CHECK(launch(tile, 1, nullptr, global, local) == CL_OUT_OF_RESOURCES);
-    REQUIRE(clSetKernelArg(tile, 1, 64 * sizeof(cl_int), nullptr) == CL_SUCCESS);
+    REQUIRE(clSetKernelArg(tile, 1, 64 * sizeof(cl_int), nullptr) ==
+            CL_SUCCESS);
     CHECK(launch(tile, 1, nullptr, global, local) == CL_SUCCESS);
     clReleaseKernel(tile);
   }

@@ -13,7 +13,8 @@ namespace {
 struct PipeFixture : WeftFixture {
   cl_mem pipe(cl_uint packet_size, cl_uint max_packets) {
     cl_int err;
-    cl_mem p = clCreatePipe(context, 0, packet_size, max_packets, nullptr, &err);
+    cl_mem p =
+        clCreatePipe(context, 0, packet_size, max_packets, nullptr, &err);
     REQUIRE(err == CL_SUCCESS);
     return p;
   }
@@ -105,7 +106,8 @@ __kernel void hammer(__write_only pipe int p, __global int *status) {
 TEST_CASE_METHOD(PipeFixture, "clCreatePipe and clGetPipeInfo", "[pipe]") {
   cl_uint max_packet = 0;
   REQUIRE(clGetDeviceInfo(device, CL_DEVICE_PIPE_MAX_PACKET_SIZE,
-                          sizeof max_packet, &max_packet, nullptr) == CL_SUCCESS);
+                          sizeof max_packet, &max_packet,
+                          nullptr) == CL_SUCCESS);
   CHECK(max_packet >= 1024);
   cl_bool support = CL_FALSE;
   REQUIRE(clGetDeviceInfo(device, CL_DEVICE_PIPE_SUPPORT, sizeof support,
@@ -114,7 +116,8 @@ TEST_CASE_METHOD(PipeFixture, "clCreatePipe and clGetPipeInfo", "[pipe]") {
   cl_int err;
   CHECK(clCreatePipe(nullptr, 0, 4, 4, nullptr, &err) == nullptr);
   CHECK(err == CL_INVALID_CONTEXT);
-  CHECK(clCreatePipe(context, CL_MEM_READ_ONLY, 4, 4, nullptr, &err) == nullptr);
+  CHECK(clCreatePipe(context, CL_MEM_READ_ONLY, 4, 4, nullptr, &err) ==
+        nullptr);
   CHECK(err == CL_INVALID_VALUE);
   CHECK(clCreatePipe(context, 0, 0, 4, nullptr, &err) == nullptr);
   CHECK(err == CL_INVALID_PIPE_SIZE);
@@ -128,14 +131,15 @@ TEST_CASE_METHOD(PipeFixture, "clCreatePipe and clGetPipeInfo", "[pipe]") {
 
   cl_mem p = pipe(12, 100);
   cl_uint value = 0;
-  REQUIRE(clGetPipeInfo(p, CL_PIPE_PACKET_SIZE, sizeof value, &value, nullptr) ==
-          CL_SUCCESS);
+  REQUIRE(clGetPipeInfo(p, CL_PIPE_PACKET_SIZE, sizeof value, &value,
+                        nullptr) == CL_SUCCESS);
   CHECK(value == 12);
-  REQUIRE(clGetPipeInfo(p, CL_PIPE_MAX_PACKETS, sizeof value, &value, nullptr) ==
-          CL_SUCCESS);
+  REQUIRE(clGetPipeInfo(p, CL_PIPE_MAX_PACKETS, sizeof value, &value,
+                        nullptr) == CL_SUCCESS);
   CHECK(value == 100);
   size_t size = 99;
-  REQUIRE(clGetPipeInfo(p, CL_PIPE_PROPERTIES, 0, nullptr, &size) == CL_SUCCESS);
+  REQUIRE(clGetPipeInfo(p, CL_PIPE_PROPERTIES, 0, nullptr, &size) ==
+          CL_SUCCESS);
   CHECK(size == 0);
   cl_mem_object_type type = 0;
   REQUIRE(clGetMemObjectInfo(p, CL_MEM_TYPE, sizeof type, &type, nullptr) ==
@@ -165,7 +169,8 @@ TEST_CASE_METHOD(PipeFixture, "clCreatePipe and clGetPipeInfo", "[pipe]") {
   CHECK(clSetKernelArg(put, 1, sizeof p, &p) == CL_SUCCESS);
   cl_kernel_arg_type_qualifier qualifier = 0;
   REQUIRE(clGetKernelArgInfo(put, 1, CL_KERNEL_ARG_TYPE_QUALIFIER,
-                             sizeof qualifier, &qualifier, nullptr) == CL_SUCCESS);
+                             sizeof qualifier, &qualifier,
+                             nullptr) == CL_SUCCESS);
   CHECK(qualifier == CL_KERNEL_ARG_TYPE_PIPE);
   clReleaseKernel(put);
   clReleaseProgram(prog);
@@ -191,14 +196,16 @@ TEST_CASE_METHOD(PipeFixture,
   std::vector<cl_int> written = read<cl_int>(status, items);
   size_t accepted = std::count(written.begin(), written.end(), 0);
   CHECK(accepted == capacity);
-  CHECK(std::count_if(written.begin(), written.end(),
-                      [](cl_int s) { return s < 0; }) == long(items - capacity));
+  CHECK(std::count_if(written.begin(), written.end(), [](cl_int s) {
+          return s < 0;
+        }) == long(items - capacity));
 
   setArgs(take, p, out, status);
   run(take, items, 64);
   std::vector<cl_int> got = read<cl_int>(out, items);
   std::vector<cl_int> read_status = read<cl_int>(status, items);
-  CHECK(std::count(read_status.begin(), read_status.end(), 0) == long(capacity));
+  CHECK(std::count(read_status.begin(), read_status.end(), 0) ==
+        long(capacity));
   // Every accepted packet comes out exactly once.
   std::multiset<cl_int> expected, seen;
   for (size_t i = 0; i < items; ++i) {
@@ -217,11 +224,11 @@ TEST_CASE_METHOD(PipeFixture,
   clReleaseProgram(prog);
 }
 
-TEST_CASE_METHOD(PipeFixture,
-                 "write reservations publish in reservation order",
+TEST_CASE_METHOD(PipeFixture, "write reservations publish in reservation order",
                  "[pipe]") {
   cl_program prog = program(kIntPipes);
-  cl_kernel twice = kernelOf(prog, "reserve_twice"), drain = kernelOf(prog, "drain");
+  cl_kernel twice = kernelOf(prog, "reserve_twice"),
+            drain = kernelOf(prog, "drain");
   cl_mem p = pipe(sizeof(cl_int), 8);
   cl_mem status = buffer(4 * sizeof(cl_int)), out = buffer(5 * sizeof(cl_int));
   setArgs(twice, p, status);
@@ -302,7 +309,8 @@ TEST_CASE_METHOD(PipeFixture,
   cl_kernel hammer = kernelOf(prog, "hammer"), take = kernelOf(prog, "take");
   const size_t items = 64 * 1024;
   cl_mem p = pipe(sizeof(cl_int), items);
-  cl_mem status = buffer(items * sizeof(cl_int)), out = buffer(items * sizeof(cl_int));
+  cl_mem status = buffer(items * sizeof(cl_int)),
+         out = buffer(items * sizeof(cl_int));
   setArgs(hammer, p, status);
   run(hammer, items, 16);
   std::vector<cl_int> s = read<cl_int>(status, items);
@@ -359,7 +367,8 @@ __kernel void take(__read_only pipe int p, __global int *out) {
             take = kernelOf(prog, "take");
   const size_t local = 32, groups = 40, items = local * groups;
   cl_mem p = pipe(sizeof(cl_int), items);
-  cl_mem status = buffer(items * sizeof(cl_int)), out = buffer(items * sizeof(cl_int));
+  cl_mem status = buffer(items * sizeof(cl_int)),
+         out = buffer(items * sizeof(cl_int));
   setArgs(put, p, status);
   run(put, items, local);
   std::vector<cl_int> s = read<cl_int>(status, items);
@@ -428,7 +437,8 @@ __kernel void consume(__read_only pipe int p, int per_item,
 }
 )CLC";
   cl_program prog = program(source);
-  cl_kernel produce = kernelOf(prog, "produce"), consume = kernelOf(prog, "consume");
+  cl_kernel produce = kernelOf(prog, "produce"),
+            consume = kernelOf(prog, "consume");
   cl_int err;
   cl_command_queue second =
       clCreateCommandQueueWithProperties(context, device, nullptr, &err);

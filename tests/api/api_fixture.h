@@ -48,12 +48,14 @@ struct WeftFixture {
     cl_int err;
     program = clCreateProgramWithSource(context, 1, &source, nullptr, &err);
     REQUIRE(err == CL_SUCCESS);
-    cl_int status = clBuildProgram(program, 1, &device, options, nullptr, nullptr);
+    cl_int status =
+        clBuildProgram(program, 1, &device, options, nullptr, nullptr);
     size_t size = 0;
-    clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size);
+    clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, nullptr,
+                          &size);
     log.assign(size, '\0');
-    clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, size, log.data(),
-                          nullptr);
+    clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, size,
+                          log.data(), nullptr);
     return status;
   }
 
@@ -91,9 +93,9 @@ struct WeftFixture {
 
   cl_mem buffer(size_t bytes, void *init = nullptr) {
     cl_int err;
-    cl_mem m = clCreateBuffer(context,
-                              CL_MEM_READ_WRITE | (init ? CL_MEM_COPY_HOST_PTR : 0),
-                              bytes, init, &err);
+    cl_mem m = clCreateBuffer(
+        context, CL_MEM_READ_WRITE | (init ? CL_MEM_COPY_HOST_PTR : 0), bytes,
+        init, &err);
     REQUIRE(err == CL_SUCCESS);
     return m;
   }

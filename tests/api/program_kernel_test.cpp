@@ -13,8 +13,8 @@ TEST_CASE_METHOD(WeftFixture, "a source with errors fails with a build log",
               program, log) == CL_BUILD_PROGRAM_FAILURE);
   CHECK(log.find("undeclared") != std::string::npos);
   cl_build_status status;
-  clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_STATUS, sizeof(status),
-                        &status, nullptr);
+  clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_STATUS,
+                        sizeof(status), &status, nullptr);
   CHECK(status == CL_BUILD_ERROR);
   cl_int err;
   CHECK(clCreateKernel(program, "broken", &err) == nullptr);
@@ -64,8 +64,8 @@ TEST_CASE_METHOD(WeftFixture, "kernels calling kernels and helpers",
   size_t global = 8;
   REQUIRE(clEnqueueNDRangeKernel(queue, k, 1, nullptr, &global, nullptr, 0,
                                  nullptr, nullptr) == CL_SUCCESS);
-  REQUIRE(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, sizeof(values), values,
-                              0, nullptr, nullptr) == CL_SUCCESS);
+  REQUIRE(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, sizeof(values), values, 0,
+                              nullptr, nullptr) == CL_SUCCESS);
   for (int v : values)
     CHECK(v == 302);
   clReleaseMemObject(out);
@@ -141,8 +141,8 @@ TEST_CASE_METHOD(WeftFixture, "3-D launch with offsets, structs and vectors",
                                    nullptr, nullptr) == CL_SUCCESS);
     std::vector<cl_long> result(count);
     REQUIRE(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, count * sizeof(cl_long),
-                                result.data(), 0, nullptr, nullptr) ==
-            CL_SUCCESS);
+                                result.data(), 0, nullptr,
+                                nullptr) == CL_SUCCESS);
     size_t wrong = 0;
     for (size_t i = 0; i < count; ++i)
       wrong += result[i] != 3 * cl_long(i) - 11;
@@ -205,7 +205,8 @@ TEST_CASE_METHOD(WeftFixture, "local memory and barriers on work-item fibers",
   clReleaseKernel(k);
 }
 
-TEST_CASE_METHOD(WeftFixture, "non-uniform work-groups follow the language version",
+TEST_CASE_METHOD(WeftFixture,
+                 "non-uniform work-groups follow the language version",
                  "[api]") {
   const char *source = "kernel void k(global int *p) { p[get_global_id(0)] = "
                        "(int)get_local_size(0); }";
