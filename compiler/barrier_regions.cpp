@@ -527,12 +527,9 @@ void RegionEmitter::emit(const std::vector<llvm::AllocaInst *> &shared,
   }
   emitStorage(per_item);
   b_.CreateStore(b_.getFalse(), diverged_);
-  auto setWholeGroup = [&] {
-    for (unsigned d = 0; d < 3; ++d) {
-      b_.CreateStore(b_.getInt64(0), first_[d]);
-      b_.CreateStore(sizes[d], last_[d]);
-    }
-  };
+  Value *zero = b_.getInt64(0);
+  Value *const origin[3] = {zero, zero, zero};
+  auto setWholeGroup = [&] { setBounds(origin, sizes); };
   setWholeGroup();
   BasicBlock *setup_end = b_.GetInsertBlock();
   auto *launch = BasicBlock::Create(ctx, "launch", entry);

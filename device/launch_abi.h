@@ -19,7 +19,7 @@ struct AsyncCopyState {
   // device reuses the array for the next group without clearing it. Null
   // until the group's first copy asks.
   uint64_t *issued;
-  uint32_t generation; // never 0; set by the device per group
+  uint32_t generation; // never 0; set with `issued` by the device
 };
 
 // Per work-group state of the work_group_reserve_*/work_group_commit_* pipe

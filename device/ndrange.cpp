@@ -96,7 +96,10 @@ struct AsyncCopyCounters {
 };
 thread_local AsyncCopyCounters async_copy_counters;
 
+// Asked by the group's first copy only, which is when the group gets its
+// generation: groups without copies pay nothing.
 uint64_t *asyncCopyCounters(WorkGroupContext *context) {
+  context->async_copies.generation = async_copy_counters.next();
   uint64_t items =
       context->local_size[0] * context->local_size[1] * context->local_size[2];
   std::vector<uint64_t> &entries = async_copy_counters.entries;
@@ -118,6 +121,16 @@ struct LaunchState {
   std::mutex violation_mutex;
   std::string violation; // guarded by violation_mutex; the first one found
 };
+
+// WEFT_BARRIERS=fibers runs every kernel with barriers on fibers, also those
+// the compiler split into regions (to compare the two paths).
+bool barriersRunOnFibers() {
+  static const bool fibers = [] {
+    const char *value = std::getenv("WEFT_BARRIERS");
+    return value && std::strcmp(value, "fibers") == 0;
+  }();
+  return fibers;
+}
 
 // Runs one group on whichever path the kernel takes.
 FiberRunStatus runGroup(const NDRangeLaunch &launch, WorkGroupContext &context,
@@ -209,8 +222,7 @@ void runGroups(void *opaque, uint64_t first, uint64_t last) {
           std::min(launch.local_size[d], launch.global_size[d] - start);
       items *= context.local_size[d];
     }
-    context.async_copies =
-        AsyncCopyState{0, nullptr, async_copy_counters.next()};
+    context.async_copies = AsyncCopyState{0, nullptr, 0};
     // A reservation sets its own id and arrival count: only the count of
     // reservations starts over (clearing the whole state cost every group
     // ~200 bytes of stores, visible on short groups).
@@ -235,14 +247,6 @@ void runGroups(void *opaque, uint64_t first, uint64_t last) {
 }
 
 } // namespace
-
-bool barriersRunOnFibers() {
-  static const bool fibers = [] {
-    const char *value = std::getenv("WEFT_BARRIERS");
-    return value && std::strcmp(value, "fibers") == 0;
-  }();
-  return fibers;
-}
 
 LaunchResult runNDRange(ThreadPool &pool, const NDRangeLaunch &launch) {
   LaunchState state;

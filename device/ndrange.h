@@ -50,8 +50,4 @@ struct LaunchResult {
 
 LaunchResult runNDRange(ThreadPool &pool, const NDRangeLaunch &launch);
 
-// WEFT_BARRIERS=fibers runs every kernel with barriers on fibers, also those
-// the compiler split into regions (to compare the two paths).
-bool barriersRunOnFibers();
-
 } // namespace weft
