@@ -59,20 +59,51 @@ static inline int sizeFits(const struct WeftPipe *pipe, unsigned size) {
   return size <= pipe->packet_size;
 }
 
-// Constant sizes for the common packet types, so LLVM emits plain moves.
-static inline void copyPacket(char *dst, const char *src, unsigned size) {
+// Packets of the common sizes are moved as one value of a type used for
+// nothing else. Its type-based alias information tells LLVM that storing a
+// packet cannot change the pipe's header or a work-group's reservation
+// state. Without that, a work-item loop reloads every header field for every
+// packet.
+#define WEFT_PACKET_TYPES(X)                                                   \
+  X(1, uint8_t)                                                                \
+  X(2, uint16_t)                                                               \
+  X(4, uint32_t)                                                               \
+  X(8, uint64_t)                                                               \
+  X(16, __uint128_t)
+#define WEFT_DECLARE_PACKET(size, type)                                        \
+  struct WeftPacket##size {                                                    \
+    type value;                                                                \
+  } __attribute__((packed));
+WEFT_PACKET_TYPES(WEFT_DECLARE_PACKET)
+
+// Into the pipe: a typed store. The kernel's data is read bytewise.
+static inline void writePacket(char *packet, const char *data, unsigned size) {
   switch (size) {
-  case 4:
-    __builtin_memcpy(dst, src, 4);
-    return;
-  case 8:
-    __builtin_memcpy(dst, src, 8);
-    return;
-  case 16:
-    __builtin_memcpy(dst, src, 16);
-    return;
+#define WEFT_WRITE_PACKET(n, type)                                             \
+  case n: {                                                                    \
+    type value;                                                                \
+    __builtin_memcpy(&value, data, n);                                         \
+    ((struct WeftPacket##n *)packet)->value = value;                           \
+    return;                                                                    \
+  }
+    WEFT_PACKET_TYPES(WEFT_WRITE_PACKET)
   default:
-    __builtin_memcpy(dst, src, size);
+    __builtin_memcpy(packet, data, size);
+  }
+}
+
+// Out of the pipe: a typed load. The kernel's data is written bytewise.
+static inline void readPacket(char *data, const char *packet, unsigned size) {
+  switch (size) {
+#define WEFT_READ_PACKET(n, type)                                              \
+  case n: {                                                                    \
+    type value = ((const struct WeftPacket##n *)packet)->value;                \
+    __builtin_memcpy(data, &value, n);                                         \
+    return;                                                                    \
+  }
+    WEFT_PACKET_TYPES(WEFT_READ_PACKET)
+  default:
+    __builtin_memcpy(data, packet, size);
   }
 }
 
@@ -174,18 +205,25 @@ void __weft_pipe_commit(void *pipe, void *id, int is_write) {
   finishPositions(p, start, start + count, is_write);
 }
 
-// The packet `index` of a reservation, or null for a bad id or index.
-char *__weft_pipe_packet(void *pipe, void *id, unsigned index, int is_write) {
-  struct WeftPipe *p = (struct WeftPipe *)pipe;
+// The packet `index` of a reservation of `size`-byte packets, or null for a
+// bad id, index or size. The header is read first and unconditionally: in a
+// loop of work-items writing the packets of one reservation, LLVM then reads
+// it once before the loop instead of once per packet.
+static char *packetFor(struct WeftPipe *p, void *id, unsigned index,
+                       unsigned size, int is_write) {
+  uint32_t packet_size = p->packet_size;
+  uint64_t max_packets = p->max_packets;
+  char *packets = (char *)p + p->packets_offset;
   uint32_t first, count;
-  if (!decodeId(p, id, is_write, &first, &count) || index >= count)
+  if (!decodeId(p, id, is_write, &first, &count) || index >= count ||
+      size > packet_size)
     return NULL;
   // first < max_packets and index < count <= max_packets: one wrap at most,
   // without a division per packet.
   uint64_t slot = (uint64_t)first + index;
-  if (slot >= p->max_packets)
-    slot -= p->max_packets;
-  return packetAt(p, slot);
+  if (slot >= max_packets)
+    slot -= max_packets;
+  return packets + slot * packet_size;
 }
 
 // The OpenCL C builtins. `size` and `align` are those of the kernel's packet
@@ -196,8 +234,8 @@ int __write_pipe_2(PIPE pipe, CONST_DATA data, unsigned size, unsigned align) {
   uint64_t start;
   if (!sizeFits(p, size) || !takePositions(p, 1, /*is_write=*/1, &start))
     return -1;
-  copyPacket(packetAt(p, start % p->max_packets),
-             (const char *)(const void *)data, size);
+  writePacket(packetAt(p, start % p->max_packets),
+              (const char *)(const void *)data, size);
   finishPositions(p, start, start + 1, /*is_write=*/1);
   return 0;
 }
@@ -207,7 +245,7 @@ int __read_pipe_2(PIPE pipe, DATA data, unsigned size, unsigned align) {
   uint64_t start;
   if (!sizeFits(p, size) || !takePositions(p, 1, /*is_write=*/0, &start))
     return -1;
-  copyPacket((char *)(void *)data, packetAt(p, start % p->max_packets), size);
+  readPacket((char *)(void *)data, packetAt(p, start % p->max_packets), size);
   finishPositions(p, start, start + 1, /*is_write=*/0);
   return 0;
 }
@@ -228,21 +266,21 @@ void *__reserve_read_pipe(PIPE pipe, unsigned num_packets, unsigned size,
 
 int __write_pipe_4(PIPE pipe, void *reserve_id, unsigned index, CONST_DATA data,
                    unsigned size, unsigned align) {
-  char *packet =
-      __weft_pipe_packet((void *)pipe, reserve_id, index, /*is_write=*/1);
-  if (!packet || !sizeFits((struct WeftPipe *)(void *)pipe, size))
+  char *packet = packetFor((struct WeftPipe *)(void *)pipe, reserve_id, index,
+                           size, /*is_write=*/1);
+  if (!packet)
     return -1;
-  copyPacket(packet, (const char *)(const void *)data, size);
+  writePacket(packet, (const char *)(const void *)data, size);
   return 0;
 }
 
 int __read_pipe_4(PIPE pipe, void *reserve_id, unsigned index, DATA data,
                   unsigned size, unsigned align) {
-  char *packet =
-      __weft_pipe_packet((void *)pipe, reserve_id, index, /*is_write=*/0);
-  if (!packet || !sizeFits((struct WeftPipe *)(void *)pipe, size))
+  char *packet = packetFor((struct WeftPipe *)(void *)pipe, reserve_id, index,
+                           size, /*is_write=*/0);
+  if (!packet)
     return -1;
-  copyPacket((char *)(void *)data, packet, size);
+  readPacket((char *)(void *)data, packet, size);
   return 0;
 }
 

@@ -22,15 +22,15 @@ void __weft_pipe_commit(void *pipe, void *id, int is_write);
 
 // The compiler turns each __work_group_reserve_*_pipe call into one of this,
 // and each __work_group_commit_*_pipe call into __weft_work_group_commit,
-// passing `made`: a private variable of the work-item counting the group's
-// reservations (commits) it has reached, zero when it starts. Private, so in
-// a work-item loop it stays in a register. Not inlined here, so the wrappers
-// below keep them in the library; the compiler inlines them into kernels.
-__attribute__((noinline)) void *__weft_work_group_reserve(uint32_t *made,
-                                                          PIPE pipe,
-                                                          unsigned count,
-                                                          int is_write) {
-  struct PipeGroupState *group = &__weft_group_context()->pipe_group;
+// passing the group's context and `made`: a private variable of the
+// work-item counting the group's reservations (commits) it has reached, zero
+// when it starts. Private, so in a work-item loop it stays in a register.
+// Not inlined here, so the wrappers below keep them in the library; the
+// compiler lets them be inlined into kernels once it has found their calls.
+__attribute__((noinline)) void *
+__weft_work_group_reserve(struct WorkGroupContext *context, uint32_t *made,
+                          PIPE pipe, unsigned count, int is_write) {
+  struct PipeGroupState *group = &context->pipe_group;
   uint64_t n = (*made)++;
   if (n == group->reserved) {
     group->ids[n % WEFT_GROUP_PIPE_RESERVATIONS] =
@@ -42,14 +42,46 @@ __attribute__((noinline)) void *__weft_work_group_reserve(uint32_t *made,
 }
 
 __attribute__((noinline)) void
-__weft_work_group_commit(uint32_t *made, PIPE pipe, void *id, int is_write) {
-  struct WorkGroupContext *context = __weft_group_context();
+__weft_work_group_commit(struct WorkGroupContext *context, uint32_t *made,
+                         PIPE pipe, void *id, int is_write) {
   struct PipeGroupState *group = &context->pipe_group;
   uint64_t n = (*made)++;
   uint64_t items =
       context->local_size[0] * context->local_size[1] * context->local_size[2];
   if (++group->arrivals[n % WEFT_GROUP_PIPE_RESERVATIONS] == items)
     __weft_pipe_commit((void *)pipe, id, is_write);
+}
+
+// The leader and followers of compiler/work_group_pipes.h.
+
+// A follower's n-th reservation: the one the leader made.
+void *__weft_work_group_reserved_id(struct WorkGroupContext *context,
+                                    uint32_t *made) {
+  uint32_t n = (*made)++;
+  return context->pipe_group.ids[n % WEFT_GROUP_PIPE_RESERVATIONS];
+}
+
+// The leader's n-th commit, made once the whole group has run.
+void __weft_work_group_defer_commit(struct WorkGroupContext *context,
+                                    uint32_t *made, PIPE pipe, void *id,
+                                    int is_write) {
+  (void)made;
+  struct PipeGroupState *group = &context->pipe_group;
+  struct DeferredPipeCommit *commit =
+      &group->commits[group->deferred++ % WEFT_GROUP_PIPE_RESERVATIONS];
+  commit->pipe = (void *)pipe;
+  commit->id = id;
+  commit->is_write = (uint64_t)is_write;
+}
+
+// After every work-item of the group: the noted commits, in order.
+void __weft_work_group_deferred_commits(struct WorkGroupContext *context) {
+  struct PipeGroupState *group = &context->pipe_group;
+  for (uint64_t n = 0; n < group->deferred; ++n) {
+    struct DeferredPipeCommit *commit = &group->commits[n];
+    __weft_pipe_commit(commit->pipe, commit->id, (int)commit->is_write);
+  }
+  group->deferred = 0;
 }
 
 // Clang's names for the work-group builtins. The compiler replaces every
@@ -59,22 +91,24 @@ __weft_work_group_commit(uint32_t *made, PIPE pipe, void *id, int is_write) {
 void *__work_group_reserve_write_pipe(PIPE pipe, unsigned num_packets,
                                       unsigned size, unsigned align) {
   uint32_t made = 0;
-  return __weft_work_group_reserve(&made, pipe, num_packets, 1);
+  return __weft_work_group_reserve(__weft_group_context(), &made, pipe,
+                                   num_packets, 1);
 }
 void *__work_group_reserve_read_pipe(PIPE pipe, unsigned num_packets,
                                      unsigned size, unsigned align) {
   uint32_t made = 0;
-  return __weft_work_group_reserve(&made, pipe, num_packets, 0);
+  return __weft_work_group_reserve(__weft_group_context(), &made, pipe,
+                                   num_packets, 0);
 }
 void __work_group_commit_write_pipe(PIPE pipe, void *reserve_id, unsigned size,
                                     unsigned align) {
   uint32_t made = 0;
-  __weft_work_group_commit(&made, pipe, reserve_id, 1);
+  __weft_work_group_commit(__weft_group_context(), &made, pipe, reserve_id, 1);
 }
 void __work_group_commit_read_pipe(PIPE pipe, void *reserve_id, unsigned size,
                                    unsigned align) {
   uint32_t made = 0;
-  __weft_work_group_commit(&made, pipe, reserve_id, 0);
+  __weft_work_group_commit(__weft_group_context(), &made, pipe, reserve_id, 0);
 }
 
 // Sub-groups are single work-items (builtins/subgroups.cl): a sub-group

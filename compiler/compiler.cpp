@@ -107,6 +107,16 @@ void setHostTarget(llvm::Module &module) {
   }
 }
 
+// Whether the module calls a Weft library function ("__weft_...") that it
+// does not define yet.
+bool callsUnlinkedBuiltins(const llvm::Module &module) {
+  for (const llvm::Function &f : module)
+    if (f.isDeclaration() && !f.use_empty() &&
+        f.getName().starts_with("__weft_"))
+      return true;
+  return false;
+}
+
 // OpenCL C forbids recursion, and Weft sizes each work-item's stack from its
 // frames: a program with a call cycle gets a build error that names it.
 bool rejectRecursion(const llvm::Module &module, std::string &error) {
@@ -297,6 +307,15 @@ private:
       result.status = BuildResult::Status::CompileError;
       result.log += "error: " + error + "\n";
       return;
+    }
+    // The entry points may call library functions no kernel called.
+    if (callsUnlinkedBuiltins(*module)) {
+      if (!linkBuiltins(*module, error)) {
+        result.status = BuildResult::Status::LinkError;
+        result.log += error;
+        return;
+      }
+      setHostTarget(*module);
     }
     separateLocalMemory(*module);
     for (KernelDescription &k : kernels)

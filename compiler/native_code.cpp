@@ -1,5 +1,7 @@
 #include "compiler/native_code.h"
 
+#include "compiler/pipe_shape_loads.h"
+
 #include <llvm/ADT/SmallVector.h>
 #include <llvm/Demangle/Demangle.h>
 #include <llvm/IR/LegacyPassManager.h>
@@ -63,6 +65,12 @@ void optimize(llvm::Module &module, llvm::TargetMachine &machine, bool full) {
   builder.registerFunctionAnalyses(fam);
   builder.registerLoopAnalyses(lam);
   builder.crossRegisterProxies(lam, fam, cgam, mam);
+  // Runs after each early instruction combining, once the pipe builtins are
+  // inlined and before the loop passes that would hoist what it marks.
+  builder.registerPeepholeEPCallback(
+      [](llvm::FunctionPassManager &passes, llvm::OptimizationLevel) {
+        passes.addPass(PipeShapeLoads());
+      });
   // Even -cl-opt-disable needs O1: the work-item body must be inlined into
   // its loop for the entry points to exist as one function.
   llvm::ModulePassManager passes = builder.buildPerModuleDefaultPipeline(

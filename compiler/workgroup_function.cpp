@@ -4,6 +4,7 @@
 #include "compiler/barrier_regions.h"
 #include "compiler/context_access.h"
 #include "compiler/kernel_signature.h"
+#include "compiler/work_group_pipes.h"
 
 #include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/IR/Constants.h>
@@ -201,7 +202,8 @@ bool inlineGroupAwareCalls(llvm::Function &body,
     for (llvm::Instruction &inst : llvm::instructions(body)) {
       auto *call = llvm::dyn_cast<llvm::CallInst>(&inst);
       if (!call || !call->getCalledFunction() ||
-          !aware.count(call->getCalledFunction()))
+          !aware.count(call->getCalledFunction()) ||
+          isWorkGroupPipeBuiltin(*call->getCalledFunction()))
         continue;
       llvm::InlineFunctionInfo info;
       llvm::InlineResult result = llvm::InlineFunction(*call, info);
@@ -268,66 +270,6 @@ void lowerBarriersToSwitches(llvm::Function &body, llvm::Function &marker) {
   }
 }
 
-// work_group_reserve_*_pipe / work_group_commit_*_pipe (builtins/
-// pipe_group.c) need to know how many of the group's reservations (commits)
-// this work-item has reached: each work-item counts them in two private
-// variables of its own, which the calls get (and which stay in registers in
-// a work-item loop).
-void countWorkGroupPipeCalls(llvm::Function &body) {
-  struct Lowering {
-    const char *name;
-    const char *engine;
-    bool commit;
-    uint32_t is_write;
-  };
-  static const Lowering kCalls[] = {
-      {"__work_group_reserve_write_pipe", "__weft_work_group_reserve", false,
-       1},
-      {"__work_group_reserve_read_pipe", "__weft_work_group_reserve", false, 0},
-      {"__work_group_commit_write_pipe", "__weft_work_group_commit", true, 1},
-      {"__work_group_commit_read_pipe", "__weft_work_group_commit", true, 0}};
-  std::vector<std::pair<llvm::CallInst *, const Lowering *>> calls;
-  for (llvm::Instruction &inst : llvm::instructions(body))
-    if (auto *call = llvm::dyn_cast<llvm::CallInst>(&inst))
-      if (llvm::Function *callee = call->getCalledFunction())
-        for (const Lowering &lowering : kCalls)
-          if (callee->getName() == lowering.name)
-            calls.emplace_back(call, &lowering);
-  if (calls.empty())
-    return;
-  llvm::Module &module = *body.getParent();
-  IRBuilder<> b(&body.getEntryBlock(), body.getEntryBlock().begin());
-  llvm::AllocaInst *reserved =
-      b.CreateAlloca(b.getInt32Ty(), nullptr, "pipe_reserves");
-  llvm::AllocaInst *committed =
-      b.CreateAlloca(b.getInt32Ty(), nullptr, "pipe_commits");
-  b.CreateStore(b.getInt32(0), reserved);
-  b.CreateStore(b.getInt32(0), committed);
-  for (auto [call, lowering] : calls) {
-    b.SetInsertPoint(call);
-    Value *pipe = call->getArgOperand(0);
-    llvm::FunctionCallee engine;
-    llvm::CallInst *replacement;
-    if (lowering->commit) {
-      engine = module.getOrInsertFunction(
-          lowering->engine, b.getVoidTy(), b.getPtrTy(), pipe->getType(),
-          call->getArgOperand(1)->getType(), b.getInt32Ty());
-      replacement =
-          b.CreateCall(engine, {committed, pipe, call->getArgOperand(1),
-                                b.getInt32(lowering->is_write)});
-    } else {
-      engine = module.getOrInsertFunction(lowering->engine, call->getType(),
-                                          b.getPtrTy(), pipe->getType(),
-                                          b.getInt32Ty(), b.getInt32Ty());
-      replacement =
-          b.CreateCall(engine, {reserved, pipe, call->getArgOperand(1),
-                                b.getInt32(lowering->is_write)});
-    }
-    call->replaceAllUsesWith(replacement);
-    call->eraseFromParent();
-  }
-}
-
 bool usesAsyncCopies(llvm::Function &body) {
   std::vector<llvm::BasicBlock *> blocks;
   for (llvm::BasicBlock &block : body)
@@ -335,16 +277,25 @@ bool usesAsyncCopies(llvm::Function &body) {
   return callsAsyncCopyEngine(blocks);
 }
 
-// A copy of `body` for the work-items that find every async copy of their
-// group already done (compiler/async_copy_followers.h).
-llvm::Function *makeFollowerBody(llvm::Function &body) {
+// A copy of `body` named `suffix`.
+llvm::Function *cloneBody(llvm::Function &body, const char *suffix) {
   llvm::ValueToValueMapTy map;
-  llvm::Function *follower = llvm::CloneFunction(&body, map);
-  follower->setName(body.getName() + ".follower");
+  llvm::Function *clone = llvm::CloneFunction(&body, map);
+  clone->setName(body.getName() + suffix);
+  return clone;
+}
+
+// A copy of `body` for the work-items that find every async copy of their
+// group already done (compiler/async_copy_followers.h) and every work-group
+// pipe reservation already made (compiler/work_group_pipes.h).
+llvm::Function *makeFollowerBody(llvm::Function &body, bool pipes) {
+  llvm::Function *follower = cloneBody(body, ".follower");
   std::vector<llvm::BasicBlock *> blocks;
   for (llvm::BasicBlock &block : *follower)
     blocks.push_back(&block);
   makeFollowerCode(blocks);
+  if (pipes)
+    makePipeFollowerCode(*follower);
   return follower;
 }
 
@@ -497,9 +448,13 @@ GroupEntryValues startGroupEntry(llvm::Module &module, llvm::Function &body,
 // (0,0,0) runs `body`, which performs every copy of the group, and the loops
 // run the others with `follower`, whose copies are already done and reduce to
 // their event value: no per-work-item bookkeeping stays in the loop.
+//
+// With `pipe_commits`, the leader noted the group's pipe commits, and the
+// entry makes them once every work-item ran.
 void buildGroupEntry(llvm::Module &module, llvm::Function &body,
                      const KernelDescription &kernel,
-                     llvm::Function *follower = nullptr) {
+                     llvm::Function *follower = nullptr,
+                     bool pipe_commits = false) {
   llvm::LLVMContext &ctx = module.getContext();
   IRBuilder<> b(ctx);
   std::vector<Value *> args;
@@ -565,6 +520,8 @@ void buildGroupEntry(llvm::Module &module, llvm::Function &body,
     phis[d]->addIncoming(next, latches[d]);
   }
   b.SetInsertPoint(exit);
+  if (pipe_commits)
+    emitDeferredPipeCommits(module, b, context);
   b.CreateRetVoid();
 }
 
@@ -631,9 +588,11 @@ bool buildWorkGroupFunctions(llvm::Module &module,
     BodyValues values{
         body->getArg(n),
         {body->getArg(n + 1), body->getArg(n + 2), body->getArg(n + 3)}};
-    countWorkGroupPipeCalls(*body);
+    // The work-group pipe builtins are counted once the helpers that call
+    // them are inlined.
     if (!inlineGroupAwareCalls(*body, group_aware, error))
       return false;
+    bool pipes = countWorkGroupPipeCalls(*body, values.context);
     description.reaches_barrier = lowerWorkItemCalls(*body, values, *marker);
     description.static_local_memory =
         lowerLocalVariables(module, *body, values.context);
@@ -643,10 +602,18 @@ bool buildWorkGroupFunctions(llvm::Module &module,
           module, *body, *marker, description, description.split_failure);
     lowerBarriersToSwitches(*body, *marker);
     llvm::Function *follower = nullptr;
-    if (copies && !description.reaches_barrier)
-      follower = makeFollowerBody(*body);
+    llvm::Function *leader = body;
+    bool pipe_followers =
+        pipes && !description.reaches_barrier && pipeFollowersApply(*body);
+    if ((copies || pipe_followers) && !description.reaches_barrier)
+      follower = makeFollowerBody(*body, pipe_followers);
+    if (pipe_followers) {
+      // The work-item entry (checking mode) keeps the general scheme.
+      leader = cloneBody(*body, ".leader");
+      makePipeLeaderCode(*leader);
+    }
     if (!description.split_at_barriers)
-      buildGroupEntry(module, *body, description, follower);
+      buildGroupEntry(module, *leader, description, follower, pipe_followers);
     // Kernels with async copies also get a work-item entry: the checking
     // mode runs their work-items one by one to see each one's calls.
     if (description.reaches_barrier || copies)
@@ -663,6 +630,7 @@ bool buildWorkGroupFunctions(llvm::Module &module,
   for (const char *engine : {kAsyncCopyEngine, kWaitEngine})
     if (llvm::Function *f = module.getFunction(engine))
       f->removeFnAttr(llvm::Attribute::NoInline);
+  allowInliningWorkGroupPipeCalls(module);
 
   // The group-aware builtins now live inside the kernels.
   std::vector<llvm::Function *> pending(group_aware.begin(), group_aware.end());

@@ -25,12 +25,22 @@ struct AsyncCopyState {
 // Per work-group state of the work_group_reserve_*/work_group_commit_* pipe
 // builtins (builtins/pipe_group.c): the first work-item to reach a group's
 // n-th reservation makes it and the others take its id; the last one to
-// reach the n-th commit commits it, once every work-item has written.
+// reach the n-th commit commits it, once every work-item has written. In
+// kernels run as a leader and followers (compiler/work_group_pipes.h), the
+// leader notes its commits instead, and the group entry makes them at the
+// end of the group.
 #define WEFT_GROUP_PIPE_RESERVATIONS 16
+struct DeferredPipeCommit {
+  void *pipe;
+  void *id;
+  uint64_t is_write;
+};
 struct PipeGroupState {
   uint64_t reserved;                       // reservations the group has made
   void *ids[WEFT_GROUP_PIPE_RESERVATIONS]; // reservation n at n % 16
   uint32_t arrivals[WEFT_GROUP_PIPE_RESERVATIONS]; // at commit n, so far
+  uint64_t deferred;                               // commits noted so far
+  struct DeferredPipeCommit commits[WEFT_GROUP_PIPE_RESERVATIONS];
 };
 
 // Which builtin a work-item called, for the checking mode's reports.

@@ -227,6 +227,7 @@ void runGroups(void *opaque, uint64_t first, uint64_t last) {
     // reservations starts over (clearing the whole state cost every group
     // ~200 bytes of stores, visible on short groups).
     context.pipe_group.reserved = 0;
+    context.pipe_group.deferred = 0;
     if (context.async_copy_check)
       check.begin(context);
     FiberRunStatus status = runGroup(launch, context, items);

@@ -410,6 +410,98 @@ __kernel void take(__read_only pipe int p, __global int *out) {
 }
 
 TEST_CASE_METHOD(PipeFixture,
+                 "work-group reservations from helpers, twice per kernel and "
+                 "in loops, in uneven groups",
+                 "[pipe]") {
+  // `twice` runs as a leader and followers (compiler/work_group_pipes.h);
+  // `looped` reserves in a loop, so its groups take the general scheme.
+  // Value g * 10000 + b * 100 + i: group g's block b, work-item i.
+  const char *source = R"CLC(
+void put_block(__write_only pipe int p, int block) {
+  int lid = get_local_id(0);
+  reserve_id_t r = work_group_reserve_write_pipe(p, get_local_size(0));
+  int value = get_group_id(0) * 10000 + block * 100 + lid;
+  if (is_valid_reserve_id(r))
+    write_pipe(p, r, lid, &value);
+  work_group_commit_write_pipe(p, r);
+}
+__kernel void twice(__write_only pipe int p) {
+  put_block(p, 0);
+  put_block(p, 1);
+}
+__kernel void looped(__write_only pipe int p, int blocks) {
+  for (int b = 0; b < blocks; ++b)
+    put_block(p, b);
+}
+__kernel void in_order(__read_only pipe int p, __global int *out, int count) {
+  for (int i = 0; i < count; ++i)
+    if (read_pipe(p, &out[i]) != 0)
+      out[i] = -1;
+}
+)CLC";
+  cl_program prog = program(source);
+  cl_kernel in_order = kernelOf(prog, "in_order");
+  struct Shape {
+    const char *kernel;
+    cl_int blocks;
+    size_t global, local;
+  };
+  const Shape shapes[] = {{"twice", 2, 7 * 5 + 3, 7},
+                          {"twice", 2, 9, 1},
+                          {"twice", 2, 64 * 20, 64},
+                          {"looped", 3, 7 * 5 + 3, 7},
+                          {"looped", 5, 9, 1}};
+  for (const Shape &shape : shapes) {
+    INFO(shape.kernel << " global " << shape.global << " local "
+                      << shape.local);
+    cl_kernel put = kernelOf(prog, shape.kernel);
+    const size_t packets = shape.global * shape.blocks;
+    cl_mem p = pipe(sizeof(cl_int), packets);
+    cl_mem out = buffer(packets * sizeof(cl_int));
+    if (std::string(shape.kernel) == "looped")
+      setArgs(put, p, shape.blocks);
+    else
+      setArgs(put, p);
+    run(put, shape.global, shape.local);
+    cl_int count = static_cast<cl_int>(packets);
+    setArgs(in_order, p, out, count);
+    run(in_order, 1, 1);
+    std::vector<cl_int> got = read<cl_int>(out, packets);
+    // Every block is one run of its group's work-items in order, and a
+    // group's blocks come in the order it reserved them.
+    std::vector<cl_int> expected;
+    size_t groups = (shape.global + shape.local - 1) / shape.local;
+    for (size_t g = 0; g < groups; ++g) {
+      size_t size = std::min(shape.local, shape.global - g * shape.local);
+      for (cl_int b = 0; b < shape.blocks; ++b)
+        for (size_t i = 0; i < size; ++i)
+          expected.push_back(static_cast<cl_int>(g * 10000 + b * 100 + i));
+    }
+    std::vector<cl_int> sorted = got;
+    std::sort(sorted.begin(), sorted.end());
+    CHECK(sorted == expected);
+    std::vector<int> next_block(groups, 0);
+    size_t broken = 0;
+    for (size_t at = 0; at < packets;) {
+      cl_int g = got[at] / 10000, b = got[at] / 100 % 100;
+      if (got[at] < 0 || size_t(g) >= groups || b != next_block[g]++) {
+        ++broken;
+        break;
+      }
+      size_t size = std::min(shape.local, shape.global - g * shape.local);
+      for (size_t i = 0; i < size && at < packets; ++i, ++at)
+        broken += got[at] != static_cast<cl_int>(g * 10000 + b * 100 + i);
+    }
+    CHECK(broken == 0);
+    clReleaseMemObject(p);
+    clReleaseMemObject(out);
+    clReleaseKernel(put);
+  }
+  clReleaseKernel(in_order);
+  clReleaseProgram(prog);
+}
+
+TEST_CASE_METHOD(PipeFixture,
                  "a producer and a consumer on two queues stream more than "
                  "the pipe holds",
                  "[pipe]") {
