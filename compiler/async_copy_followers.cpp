@@ -1,11 +1,46 @@
 #include "compiler/async_copy_followers.h"
 
+#include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+#include <llvm/Transforms/Utils/Local.h>
 
 #include <vector>
 
 namespace weft::compiler {
+
+namespace {
+
+bool isEngineCall(const llvm::Instruction &inst) {
+  if (const auto *call = llvm::dyn_cast<llvm::CallInst>(&inst))
+    if (const llvm::Function *callee = call->getCalledFunction())
+      return callee->getName() == kAsyncCopyEngine ||
+             callee->getName() == kWaitEngine;
+  return false;
+}
+
+// Whether running `inst` early, for work-item (0,0,0) only, changes nothing
+// another work-item could see: it writes no memory, or only the work-item's
+// own variables.
+bool privateToWorkItem(const llvm::Instruction &inst) {
+  if (!inst.mayWriteToMemory())
+    return true;
+  if (const auto *store = llvm::dyn_cast<llvm::StoreInst>(&inst))
+    return !store->isAtomic() &&
+           llvm::isa<llvm::AllocaInst>(
+               llvm::getUnderlyingObject(store->getPointerOperand()));
+  if (const auto *intrinsic = llvm::dyn_cast<llvm::IntrinsicInst>(&inst))
+    return intrinsic->isLifetimeStartOrEnd() ||
+           llvm::isa<llvm::DbgInfoIntrinsic>(intrinsic);
+  // wait_group_events leaves a compiler fence for the work-item itself.
+  if (const auto *fence = llvm::dyn_cast<llvm::FenceInst>(&inst))
+    return fence->getSyncScopeID() == llvm::SyncScope::SingleThread;
+  return false;
+}
+
+} // namespace
 
 bool callsAsyncCopyEngine(llvm::ArrayRef<llvm::BasicBlock *> blocks) {
   for (llvm::BasicBlock *block : blocks)
@@ -51,6 +86,44 @@ void makeFollowerCode(llvm::ArrayRef<llvm::BasicBlock *> blocks) {
     }
     call->eraseFromParent();
   }
+}
+
+llvm::Function *makeCopyPrologue(llvm::Function &body) {
+  llvm::BasicBlock &entry = body.getEntryBlock();
+  size_t last = 0, position = 0;
+  bool any = false;
+  for (llvm::Instruction &inst : entry) {
+    ++position;
+    if (isEngineCall(inst)) {
+      last = position;
+      any = true;
+    }
+  }
+  if (!any)
+    return nullptr;
+  for (llvm::BasicBlock &block : body)
+    if (&block != &entry)
+      for (llvm::Instruction &inst : block)
+        if (isEngineCall(inst))
+          return nullptr; // a copy later on: the whole first work-item leads
+  position = 0;
+  for (llvm::Instruction &inst : entry) {
+    if (++position >= last)
+      break;
+    if (!isEngineCall(inst) && !privateToWorkItem(inst))
+      return nullptr;
+  }
+  llvm::ValueToValueMapTy map;
+  llvm::Function *prologue = llvm::CloneFunction(&body, map);
+  prologue->setName(body.getName() + ".copies");
+  llvm::BasicBlock &cloned_entry = prologue->getEntryBlock();
+  auto cut = cloned_entry.begin();
+  std::advance(cut, last);
+  cloned_entry.splitBasicBlock(cut);
+  cloned_entry.getTerminator()->eraseFromParent();
+  llvm::ReturnInst::Create(prologue->getContext(), &cloned_entry);
+  llvm::removeUnreachableBlocks(*prologue);
+  return prologue;
 }
 
 } // namespace weft::compiler

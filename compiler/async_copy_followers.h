@@ -23,4 +23,13 @@ bool callsAsyncCopyEngine(llvm::ArrayRef<llvm::BasicBlock *> blocks);
 // Rewrites `blocks` into follower code.
 void makeFollowerCode(llvm::ArrayRef<llvm::BasicBlock *> blocks);
 
+// When every copy and wait of a kernel's `body` comes first (in its entry
+// block, after nothing that writes memory but the work-item's own
+// variables), returns a clone of `body` that ends right after the last of
+// them, else null. A group then runs that prologue once, as work-item
+// (0,0,0), and every work-item, (0,0,0) included, as a follower: one loop,
+// vectorized whole, instead of a scalar first work-item and a loop that
+// starts one work-item in.
+llvm::Function *makeCopyPrologue(llvm::Function &body);
+
 } // namespace weft::compiler

@@ -451,10 +451,14 @@ GroupEntryValues startGroupEntry(llvm::Module &module, llvm::Function &body,
 //
 // With `pipe_commits`, the leader noted the group's pipe commits, and the
 // entry makes them once every work-item ran.
+//
+// With a `prologue` as well (makeCopyPrologue), work-item (0,0,0) runs only
+// that, and the loops run every work-item with `follower`.
 void buildGroupEntry(llvm::Module &module, llvm::Function &body,
                      const KernelDescription &kernel,
                      llvm::Function *follower = nullptr,
-                     bool pipe_commits = false) {
+                     bool pipe_commits = false,
+                     llvm::Function *prologue = nullptr) {
   llvm::LLVMContext &ctx = module.getContext();
   IRBuilder<> b(ctx);
   std::vector<Value *> args;
@@ -470,8 +474,11 @@ void buildGroupEntry(llvm::Module &module, llvm::Function &body,
     b.CreateCall(&function, call_args);
   };
   if (follower)
-    callBody(body, b.getInt64(0), b.getInt64(0), b.getInt64(0));
+    callBody(prologue ? *prologue : body, b.getInt64(0), b.getInt64(0),
+             b.getInt64(0));
   llvm::Function &loop_body = follower ? *follower : body;
+  // Whether work-item (0,0,0) already ran whole.
+  bool first_done = follower && !prologue;
 
   // z { y { x { body } } }, each loop a header with its counter phi and a
   // latch that counts and loops or falls through to the next outer latch.
@@ -488,7 +495,7 @@ void buildGroupEntry(llvm::Module &module, llvm::Function &body,
   for (int d = 2; d >= 0; --d) {
     b.SetInsertPoint(preheader);
     Value *start = b.getInt64(0);
-    if (d == 0 && follower) {
+    if (d == 0 && first_done) {
       // Work-item (0,0,0) already ran: row (y=0, z=0) starts at x=1.
       Value *first_row = b.CreateAnd(b.CreateICmpEQ(phis[1], b.getInt64(0)),
                                      b.CreateICmpEQ(phis[2], b.getInt64(0)));
@@ -607,13 +614,17 @@ bool buildWorkGroupFunctions(llvm::Module &module,
         pipes && !description.reaches_barrier && pipeFollowersApply(*body);
     if ((copies || pipe_followers) && !description.reaches_barrier)
       follower = makeFollowerBody(*body, pipe_followers);
+    llvm::Function *prologue = nullptr;
     if (pipe_followers) {
       // The work-item entry (checking mode) keeps the general scheme.
       leader = cloneBody(*body, ".leader");
       makePipeLeaderCode(*leader);
+    } else if (follower) {
+      prologue = makeCopyPrologue(*body);
     }
     if (!description.split_at_barriers)
-      buildGroupEntry(module, *leader, description, follower, pipe_followers);
+      buildGroupEntry(module, *leader, description, follower, pipe_followers,
+                      prologue);
     // Kernels with async copies also get a work-item entry: the checking
     // mode runs their work-items one by one to see each one's calls.
     if (description.reaches_barrier || copies)
