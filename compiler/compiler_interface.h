@@ -71,6 +71,9 @@ struct KernelDescription {
   // barriers run on fibers, and split_failure says why.
   bool split_at_barriers = false;
   std::string split_failure;
+  // Kernels without barriers: how the loop over work-items is vectorized
+  // (compiler/work_item_vectorizer.h), for the debug log.
+  std::string work_item_vectorization;
   // Launches must divide the global size evenly (OpenCL C 1.x programs and
   // -cl-uniform-work-group-size).
   bool uniform_work_group_size = false;

@@ -5,6 +5,7 @@
 #include "compiler/context_access.h"
 #include "compiler/kernel_signature.h"
 #include "compiler/work_group_pipes.h"
+#include "compiler/work_item_vectorizer.h"
 
 #include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/IR/Constants.h>
@@ -454,11 +455,15 @@ GroupEntryValues startGroupEntry(llvm::Module &module, llvm::Function &body,
 //
 // With a `prologue` as well (makeCopyPrologue), work-item (0,0,0) runs only
 // that, and the loops run every work-item with `follower`.
+//
+// With `simd` (compiler/work_item_vectorizer.h), the x loop steps
+// kVectorWidth work-items at a time through it.
 void buildGroupEntry(llvm::Module &module, llvm::Function &body,
                      const KernelDescription &kernel,
                      llvm::Function *follower = nullptr,
                      bool pipe_commits = false,
-                     llvm::Function *prologue = nullptr) {
+                     llvm::Function *prologue = nullptr,
+                     llvm::Function *simd = nullptr) {
   llvm::LLVMContext &ctx = module.getContext();
   IRBuilder<> b(ctx);
   std::vector<Value *> args;
@@ -512,10 +517,20 @@ void buildGroupEntry(llvm::Module &module, llvm::Function &body,
   // The innermost header holds the body call; x's latch is that same block
   // unless the row may be empty (then latch0 is where an empty row lands).
   b.SetInsertPoint(headers[0]);
-  callBody(loop_body, phis[0], phis[1], phis[2]);
-  Value *next_x = b.CreateAdd(phis[0], b.getInt64(1), "", true, true);
-  foldWorkItemTail(b.CreateCondBr(b.CreateICmpULT(next_x, sizes[0]), headers[0],
-                                  latches[0]));
+  Value *next_x;
+  if (simd) {
+    std::vector<Value *> call_args = args;
+    call_args.insert(call_args.end(), {context, phis[0], phis[1], phis[2],
+                                       b.CreateSub(sizes[0], phis[0])});
+    b.CreateCall(simd, call_args);
+    next_x = b.CreateAdd(phis[0], b.getInt64(kVectorWidth), "", true, true);
+    b.CreateCondBr(b.CreateICmpULT(next_x, sizes[0]), headers[0], latches[0]);
+  } else {
+    callBody(loop_body, phis[0], phis[1], phis[2]);
+    next_x = b.CreateAdd(phis[0], b.getInt64(1), "", true, true);
+    foldWorkItemTail(b.CreateCondBr(b.CreateICmpULT(next_x, sizes[0]),
+                                    headers[0], latches[0]));
+  }
   phis[0]->addIncoming(next_x, headers[0]);
   b.SetInsertPoint(latches[0]);
   b.CreateBr(latches[1]);
@@ -622,9 +637,24 @@ bool buildWorkGroupFunctions(llvm::Module &module,
     } else if (follower) {
       prologue = makeCopyPrologue(*body);
     }
+    // A body with a loop of its own is widened here: LLVM's loop vectorizer
+    // would leave the loop over work-items scalar.
+    llvm::Function *simd = nullptr;
+    if (!description.reaches_barrier && !follower && !pipes) {
+      std::string why;
+      simd = vectorizeWorkItems(*body, why);
+      description.work_item_vectorization =
+          simd ? "widened " + std::to_string(kVectorWidth) +
+                     " work-items at a time"
+               : "left to LLVM's loop vectorizer: " + why;
+    } else if (!description.reaches_barrier) {
+      description.work_item_vectorization =
+          "left to LLVM's loop vectorizer: async copies or work-group pipe "
+          "reservations";
+    }
     if (!description.split_at_barriers)
       buildGroupEntry(module, *leader, description, follower, pipe_followers,
-                      prologue);
+                      prologue, simd);
     // Kernels with async copies also get a work-item entry: the checking
     // mode runs their work-items one by one to see each one's calls.
     if (description.reaches_barrier || copies)

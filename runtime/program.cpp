@@ -42,7 +42,8 @@ instantiate(const ProgramImage &image, std::vector<unsigned char> binary,
     for (const compiler::KernelDescription &kernel : executable->kernels) {
       std::string path =
           !kernel.reaches_barrier
-              ? "no barrier: work-groups run as a loop over work-items"
+              ? "no barrier: work-groups run as a loop over work-items (" +
+                    kernel.work_item_vectorization + ")"
           : kernel.split_at_barriers
               ? "reaches a barrier: split at its barriers into loops over "
                 "work-items (fibers if WEFT_BARRIERS=fibers)"

@@ -18,7 +18,7 @@ using compiler::KernelDescription;
 
 constexpr char kMagic[8] = {'W', 'E', 'F', 'T', 'P', 'R', 'G', '\0'};
 // Bump when the payload layout or the launch ABI changes.
-constexpr uint32_t kFormatVersion = 8;
+constexpr uint32_t kFormatVersion = 9;
 
 struct Header {
   char magic[8];
@@ -116,6 +116,7 @@ void writeKernel(Writer &w, const KernelDescription &k) {
   w.scalar<uint8_t>(k.reaches_barrier);
   w.scalar<uint8_t>(k.split_at_barriers);
   w.string(k.split_failure);
+  w.string(k.work_item_vectorization);
   w.scalar<uint8_t>(k.uniform_work_group_size);
 }
 
@@ -161,6 +162,7 @@ bool readKernel(Reader &r, KernelDescription &k, std::string &why) {
   k.reaches_barrier = r.scalar<uint8_t>() != 0;
   k.split_at_barriers = r.scalar<uint8_t>() != 0;
   k.split_failure = r.string();
+  k.work_item_vectorization = r.string();
   k.uniform_work_group_size = r.scalar<uint8_t>() != 0;
   if (!r.ok() || !enums_ok || k.name.empty()) {
     why = "malformed description of kernel '" + k.name + "'";

@@ -1,0 +1,683 @@
+#include "compiler/work_item_vectorizer.h"
+
+#include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/DenseSet.h>
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/Dominators.h>
+#include <llvm/IR/GetElementPtrTypeIterator.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/InstIterator.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Transforms/InstCombine/InstCombine.h>
+#include <llvm/Transforms/Scalar/EarlyCSE.h>
+#include <llvm/Transforms/Scalar/SROA.h>
+#include <llvm/Transforms/Scalar/SimplifyCFG.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+#include <llvm/Transforms/Utils/LCSSA.h>
+#include <llvm/Transforms/Utils/LoopSimplify.h>
+
+#include <map>
+#include <optional>
+#include <vector>
+
+namespace weft::compiler {
+namespace {
+
+using llvm::BasicBlock;
+using llvm::Instruction;
+using llvm::Loop;
+using llvm::PHINode;
+using llvm::Value;
+
+// The clone of the body the vectorizer reads: promoted to registers, with
+// loops in the shape it expects (a preheader, one latch, exits reached only
+// from inside, values leaving a loop through phis in its exit block).
+void prepare(llvm::Function &f) {
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PassBuilder builder;
+  builder.registerModuleAnalyses(mam);
+  builder.registerCGSCCAnalyses(cgam);
+  builder.registerFunctionAnalyses(fam);
+  builder.registerLoopAnalyses(lam);
+  builder.crossRegisterProxies(lam, fam, cgam, mam);
+  llvm::FunctionPassManager passes;
+  passes.addPass(llvm::SROAPass(llvm::SROAOptions::ModifyCFG));
+  passes.addPass(llvm::EarlyCSEPass());
+  passes.addPass(llvm::InstCombinePass());
+  passes.addPass(llvm::SimplifyCFGPass());
+  passes.addPass(llvm::LoopSimplifyPass());
+  passes.addPass(llvm::LCSSAPass());
+  passes.run(f, fam);
+}
+
+bool scalarType(const llvm::Type *t) {
+  return t->isVoidTy() || t->isFloatTy() || t->isDoubleTy() ||
+         t->isPointerTy() ||
+         (t->isIntegerTy() && t->getIntegerBitWidth() <= 64);
+}
+
+// Intrinsics whose vector form is the same intrinsic on vector types,
+// overloaded on their result type only.
+bool widenableIntrinsic(llvm::Intrinsic::ID id) {
+  switch (id) {
+  case llvm::Intrinsic::fmuladd:
+  case llvm::Intrinsic::fma:
+  case llvm::Intrinsic::fabs:
+  case llvm::Intrinsic::sqrt:
+  case llvm::Intrinsic::floor:
+  case llvm::Intrinsic::ceil:
+  case llvm::Intrinsic::trunc:
+  case llvm::Intrinsic::rint:
+  case llvm::Intrinsic::nearbyint:
+  case llvm::Intrinsic::round:
+  case llvm::Intrinsic::roundeven:
+  case llvm::Intrinsic::minnum:
+  case llvm::Intrinsic::maxnum:
+  case llvm::Intrinsic::minimum:
+  case llvm::Intrinsic::maximum:
+  case llvm::Intrinsic::copysign:
+  case llvm::Intrinsic::smin:
+  case llvm::Intrinsic::smax:
+  case llvm::Intrinsic::umin:
+  case llvm::Intrinsic::umax:
+  case llvm::Intrinsic::abs:
+  case llvm::Intrinsic::ctpop:
+  case llvm::Intrinsic::ctlz:
+  case llvm::Intrinsic::cttz:
+  case llvm::Intrinsic::bitreverse:
+  case llvm::Intrinsic::bswap:
+  case llvm::Intrinsic::fshl:
+  case llvm::Intrinsic::fshr:
+    return true;
+  default:
+    return false;
+  }
+}
+
+// Dropped from the vector body: they only inform the optimizer.
+bool ignorable(const Instruction &inst) {
+  if (const auto *intrinsic = llvm::dyn_cast<llvm::IntrinsicInst>(&inst))
+    return intrinsic->isLifetimeStartOrEnd() ||
+           llvm::isa<llvm::DbgInfoIntrinsic>(intrinsic) ||
+           intrinsic->getIntrinsicID() == llvm::Intrinsic::assume;
+  return false;
+}
+
+bool supportedInstruction(const Instruction &inst, std::string &why) {
+  if (ignorable(inst))
+    return true;
+  if (!scalarType(inst.getType())) {
+    why = "a value of a vector or aggregate type";
+    return false;
+  }
+  for (const Value *operand : inst.operands())
+    if (!llvm::isa<BasicBlock>(operand) &&
+        !llvm::isa<llvm::Function>(operand) &&
+        !scalarType(operand->getType())) {
+      why = "an operand of a vector or aggregate type";
+      return false;
+    }
+  if (llvm::isa<llvm::BinaryOperator>(inst) ||
+      llvm::isa<llvm::UnaryOperator>(inst) || llvm::isa<llvm::CmpInst>(inst) ||
+      llvm::isa<llvm::CastInst>(inst) || llvm::isa<llvm::SelectInst>(inst) ||
+      llvm::isa<llvm::GetElementPtrInst>(inst) || llvm::isa<PHINode>(inst) ||
+      llvm::isa<llvm::FreezeInst>(inst) || llvm::isa<llvm::ReturnInst>(inst))
+    return true;
+  if (const auto *branch = llvm::dyn_cast<llvm::BranchInst>(&inst))
+    return branch->getNumSuccessors() <= 2;
+  if (const auto *load = llvm::dyn_cast<llvm::LoadInst>(&inst)) {
+    if (load->isSimple())
+      return true;
+    why = "an atomic or volatile load";
+    return false;
+  }
+  if (const auto *store = llvm::dyn_cast<llvm::StoreInst>(&inst)) {
+    if (store->isSimple())
+      return true;
+    why = "an atomic or volatile store";
+    return false;
+  }
+  if (const auto *call = llvm::dyn_cast<llvm::CallInst>(&inst))
+    if (widenableIntrinsic(call->getIntrinsicID()))
+      return true;
+  why = std::string("an instruction it does not widen (") +
+        inst.getOpcodeName() + ")";
+  return false;
+}
+
+// Natural loops with a preheader, one latch and one exit block, which lies
+// in the enclosing loop (or outside every loop).
+bool supportedLoops(llvm::LoopInfo &loops, std::string &why) {
+  std::vector<Loop *> pending(loops.begin(), loops.end());
+  while (!pending.empty()) {
+    Loop *loop = pending.back();
+    pending.pop_back();
+    BasicBlock *exit = loop->getUniqueExitBlock();
+    if (!loop->getLoopPreheader() || !loop->getLoopLatch() || !exit ||
+        !loop->hasDedicatedExits() ||
+        loops.getLoopFor(exit) != loop->getParentLoop()) {
+      why = "a loop with several exits or latches";
+      return false;
+    }
+    pending.insert(pending.end(), loop->begin(), loop->end());
+  }
+  return true;
+}
+
+// Every edge that goes back in reverse post-order is a loop's back edge.
+bool reducible(llvm::Function &f, llvm::LoopInfo &loops) {
+  llvm::ReversePostOrderTraversal<llvm::Function *> order(&f);
+  llvm::DenseMap<BasicBlock *, unsigned> position;
+  for (BasicBlock *block : order)
+    position[block] = position.size();
+  for (BasicBlock *block : order)
+    for (BasicBlock *next : llvm::successors(block))
+      if (position[next] <= position[block]) {
+        Loop *loop = loops.getLoopFor(next);
+        if (!loop || loop->getHeader() != next || loop->getLoopLatch() != block)
+          return false;
+      }
+  return true;
+}
+
+class Widener {
+public:
+  Widener(llvm::Function &scalar, llvm::LoopInfo &loops, llvm::Function &vector,
+          unsigned kernel_args)
+      : scalar_(scalar), loops_(loops), vector_fn_(vector),
+        kernel_args_(kernel_args), b_(vector.getContext()),
+        layout_(vector.getParent()->getDataLayout()) {}
+
+  void run() {
+    llvm::LLVMContext &ctx = vector_fn_.getContext();
+    BasicBlock *entry = BasicBlock::Create(ctx, "entry", &vector_fn_);
+    b_.SetInsertPoint(entry);
+    x_ = scalar_.getArg(kernel_args_ + 1);
+    findVarying();
+    std::vector<llvm::Constant *> lanes;
+    for (unsigned lane = 0; lane < kVectorWidth; ++lane)
+      lanes.push_back(b_.getInt64(lane));
+    Value *lane_ids = llvm::ConstantVector::get(lanes);
+    Value *first = vector_fn_.getArg(kernel_args_ + 1);
+    Value *count = vector_fn_.getArg(kernel_args_ + 4);
+    vector_[x_] = b_.CreateAdd(b_.CreateVectorSplat(kVectorWidth, first),
+                               lane_ids, "local_id_x");
+    block_mask_[&scalar_.getEntryBlock()] = b_.CreateICmpULT(
+        lane_ids, b_.CreateVectorSplat(kVectorWidth, count), "active");
+    emitRegion(nullptr, &scalar_.getEntryBlock());
+    b_.CreateRetVoid();
+  }
+
+private:
+  // Values that may differ between work-items: the x id and what depends on
+  // it, every phi (control flow may differ), loads other than invariant
+  // ones from uniform addresses, and divisions (their masked-off lanes must
+  // not trap). The rest is computed once, as scalars.
+  void findVarying() {
+    varying_.insert(x_);
+    for (bool grew = true; grew;) {
+      grew = false;
+      for (Instruction &inst : llvm::instructions(scalar_)) {
+        if (varying_.count(&inst) || inst.getType()->isVoidTy())
+          continue;
+        bool varies = llvm::isa<PHINode>(inst);
+        if (const auto *load = llvm::dyn_cast<llvm::LoadInst>(&inst))
+          varies |= !load->hasMetadata(llvm::LLVMContext::MD_invariant_load);
+        if (const auto *op = llvm::dyn_cast<llvm::BinaryOperator>(&inst))
+          varies |= op->isIntDivRem();
+        for (Value *operand : inst.operands())
+          varies |= varying_.count(operand) != 0;
+        if (varies) {
+          varying_.insert(&inst);
+          grew = true;
+        }
+      }
+    }
+  }
+
+  bool varies(Value *v) const { return varying_.count(v) != 0; }
+
+  llvm::FixedVectorType *vectorOf(llvm::Type *t) {
+    return llvm::FixedVectorType::get(t, kVectorWidth);
+  }
+  llvm::Type *maskType() { return vectorOf(b_.getInt1Ty()); }
+
+  Value *uniform(Value *v) {
+    if (llvm::isa<llvm::Constant>(v))
+      return v;
+    if (auto *arg = llvm::dyn_cast<llvm::Argument>(v))
+      return vector_fn_.getArg(arg->getArgNo());
+    return uniform_.at(v);
+  }
+
+  Value *widened(Value *v) {
+    if (varies(v))
+      return vector_.at(v);
+    if (auto *c = llvm::dyn_cast<llvm::Constant>(v))
+      return llvm::ConstantVector::getSplat(
+          llvm::ElementCount::getFixed(kVectorWidth), c);
+    auto found = splats_.find(v);
+    if (found != splats_.end())
+      return found->second;
+    // A splat right after the scalar dominates every use of the scalar.
+    Value *scalar = uniform(v);
+    llvm::IRBuilderBase::InsertPointGuard keep(b_);
+    if (auto *inst = llvm::dyn_cast<Instruction>(scalar)) {
+      if (Instruction *next = inst->getNextNode())
+        b_.SetInsertPoint(next);
+      else
+        b_.SetInsertPoint(inst->getParent()); // the block being written
+    } else {
+      BasicBlock &entry = vector_fn_.getEntryBlock();
+      b_.SetInsertPoint(&entry, entry.getFirstInsertionPt());
+    }
+    Value *splat = b_.CreateVectorSplat(kVectorWidth, scalar);
+    splats_[v] = splat;
+    return splat;
+  }
+
+  // Bytes (pointers) or units (integers) between the values of neighbouring
+  // work-items, when they follow the x id linearly.
+  std::optional<int64_t> laneStride(Value *v) {
+    if (!varies(v))
+      return 0;
+    if (v == x_)
+      return 1;
+    auto known = strides_.find(v);
+    if (known != strides_.end())
+      return known->second;
+    std::optional<int64_t> stride;
+    if (auto *op = llvm::dyn_cast<llvm::BinaryOperator>(v)) {
+      auto a = laneStride(op->getOperand(0));
+      auto c = llvm::dyn_cast<llvm::ConstantInt>(op->getOperand(1));
+      switch (op->getOpcode()) {
+      case Instruction::Add:
+        if (auto b2 = laneStride(op->getOperand(1)); a && b2)
+          stride = *a + *b2;
+        break;
+      case Instruction::Sub:
+        if (auto b2 = laneStride(op->getOperand(1)); a && b2)
+          stride = *a - *b2;
+        break;
+      case Instruction::Mul:
+        if (a && c)
+          stride = *a * c->getSExtValue();
+        break;
+      case Instruction::Shl:
+        if (a && c && c->getZExtValue() < 32)
+          stride = *a << c->getZExtValue();
+        break;
+      default:
+        break;
+      }
+    } else if (auto *ext = llvm::dyn_cast<llvm::SExtInst>(v)) {
+      // Sign extension keeps the steps when the narrow sum cannot wrap.
+      auto *narrow =
+          llvm::dyn_cast<llvm::OverflowingBinaryOperator>(ext->getOperand(0));
+      if (narrow && narrow->hasNoSignedWrap())
+        stride = laneStride(ext->getOperand(0));
+    } else if (auto *gep = llvm::dyn_cast<llvm::GetElementPtrInst>(v)) {
+      stride = laneStride(gep->getPointerOperand());
+      for (auto it = llvm::gep_type_begin(gep);
+           stride && it != llvm::gep_type_end(gep); ++it) {
+        if (it.isStruct())
+          continue;
+        auto index = laneStride(it.getOperand());
+        if (!index) {
+          stride.reset();
+          break;
+        }
+        *stride += *index * int64_t(it.getSequentialElementStride(layout_));
+      }
+    }
+    strides_[v] = stride;
+    return stride;
+  }
+
+  // Loads and stores: whole vectors where neighbouring work-items touch
+  // neighbouring elements, gathers and scatters elsewhere, all masked.
+  bool consecutive(Value *pointer, llvm::Type *element) {
+    auto stride = laneStride(pointer);
+    uint64_t size = layout_.getTypeAllocSize(element);
+    return stride && *stride == int64_t(size) &&
+           size == layout_.getTypeStoreSize(element);
+  }
+
+  Value *firstLane(Value *pointer) {
+    return b_.CreateExtractElement(widened(pointer), uint64_t(0));
+  }
+
+  void emitInstruction(Instruction &inst, Value *mask) {
+    if (ignorable(inst))
+      return;
+    if (!varies(&inst) && !llvm::isa<llvm::StoreInst>(inst)) {
+      Instruction *copy = inst.clone();
+      for (llvm::Use &operand : copy->operands())
+        operand.set(uniform(operand.get()));
+      b_.Insert(copy, inst.getName());
+      uniform_[&inst] = copy;
+      return;
+    }
+    Value *result = nullptr;
+    if (auto *op = llvm::dyn_cast<llvm::BinaryOperator>(&inst)) {
+      Value *lhs = widened(op->getOperand(0)),
+            *rhs = widened(op->getOperand(1));
+      if (op->isIntDivRem()) {
+        // Lanes off the path divide by one, never by zero or to overflow.
+        llvm::Type *t = vectorOf(op->getType());
+        rhs = b_.CreateSelect(mask, rhs, llvm::ConstantInt::get(t, 1));
+        if (op->getOpcode() == Instruction::SDiv ||
+            op->getOpcode() == Instruction::SRem)
+          lhs = b_.CreateSelect(mask, lhs, llvm::ConstantInt::get(t, 0));
+      }
+      result = b_.CreateBinOp(op->getOpcode(), lhs, rhs);
+    } else if (auto *op = llvm::dyn_cast<llvm::UnaryOperator>(&inst)) {
+      result = b_.CreateUnOp(op->getOpcode(), widened(op->getOperand(0)));
+    } else if (auto *cmp = llvm::dyn_cast<llvm::CmpInst>(&inst)) {
+      result = b_.CreateCmp(cmp->getPredicate(), widened(cmp->getOperand(0)),
+                            widened(cmp->getOperand(1)));
+    } else if (auto *cast = llvm::dyn_cast<llvm::CastInst>(&inst)) {
+      result = b_.CreateCast(cast->getOpcode(), widened(cast->getOperand(0)),
+                             vectorOf(cast->getType()));
+    } else if (auto *select = llvm::dyn_cast<llvm::SelectInst>(&inst)) {
+      Value *condition = select->getCondition();
+      result = b_.CreateSelect(
+          varies(condition) ? widened(condition) : uniform(condition),
+          widened(select->getTrueValue()), widened(select->getFalseValue()));
+    } else if (auto *freeze = llvm::dyn_cast<llvm::FreezeInst>(&inst)) {
+      result = b_.CreateFreeze(widened(freeze->getOperand(0)));
+    } else if (auto *gep = llvm::dyn_cast<llvm::GetElementPtrInst>(&inst)) {
+      Value *base = gep->getPointerOperand();
+      std::vector<Value *> indices;
+      for (Value *index : gep->indices())
+        indices.push_back(varies(index) ? widened(index) : uniform(index));
+      result = b_.CreateGEP(gep->getSourceElementType(),
+                            varies(base) ? widened(base) : uniform(base),
+                            indices, "", gep->getNoWrapFlags());
+      if (!result->getType()->isVectorTy())
+        result = b_.CreateVectorSplat(kVectorWidth, result);
+    } else if (auto *load = llvm::dyn_cast<llvm::LoadInst>(&inst)) {
+      llvm::Type *t = load->getType();
+      Value *pointer = load->getPointerOperand();
+      result = consecutive(pointer, t)
+                   ? b_.CreateMaskedLoad(vectorOf(t), firstLane(pointer),
+                                         load->getAlign(), mask)
+                   : b_.CreateMaskedGather(vectorOf(t), widened(pointer),
+                                           load->getAlign(), mask);
+    } else if (auto *store = llvm::dyn_cast<llvm::StoreInst>(&inst)) {
+      Value *value = widened(store->getValueOperand());
+      Value *pointer = store->getPointerOperand();
+      if (consecutive(pointer, store->getValueOperand()->getType()))
+        b_.CreateMaskedStore(value, firstLane(pointer), store->getAlign(),
+                             mask);
+      else
+        b_.CreateMaskedScatter(value, widened(pointer), store->getAlign(),
+                               mask);
+      return;
+    } else if (auto *call = llvm::dyn_cast<llvm::CallInst>(&inst)) {
+      std::vector<Value *> args;
+      for (Value *arg : call->args())
+        args.push_back(arg->getType()->isIntegerTy(1) &&
+                               llvm::isa<llvm::Constant>(arg)
+                           ? arg // the immediate flag of abs, ctlz, cttz
+                           : widened(arg));
+      result = b_.CreateIntrinsic(call->getIntrinsicID(),
+                                  {vectorOf(call->getType())}, args);
+    }
+    if (auto *widened_inst = llvm::dyn_cast<Instruction>(result))
+      if (widened_inst->getOpcode() == inst.getOpcode())
+        widened_inst->copyIRFlags(&inst);
+    vector_[&inst] = result;
+  }
+
+  Value *edgeMask(BasicBlock *from, BasicBlock *to) {
+    return edge_mask_.at({from, to});
+  }
+
+  void emitTerminator(BasicBlock *block, Value *mask) {
+    auto *branch = llvm::dyn_cast<llvm::BranchInst>(block->getTerminator());
+    if (!branch)
+      return; // ret: the lanes are done
+    if (branch->isUnconditional()) {
+      edge_mask_[{block, branch->getSuccessor(0)}] = mask;
+      return;
+    }
+    Value *condition = widened(branch->getCondition());
+    BasicBlock *taken = branch->getSuccessor(0),
+               *other = branch->getSuccessor(1);
+    if (taken == other) {
+      edge_mask_[{block, taken}] = mask;
+      return;
+    }
+    edge_mask_[{block, taken}] = b_.CreateAnd(mask, condition);
+    edge_mask_[{block, other}] = b_.CreateAnd(mask, b_.CreateNot(condition));
+  }
+
+  // A phi where paths join: each work-item's value from the edge it came by.
+  void emitJoin(PHINode &phi, BasicBlock *block) {
+    auto exit_value = loop_exit_values_.find(&phi);
+    if (exit_value != loop_exit_values_.end()) {
+      vector_[&phi] = exit_value->second;
+      return;
+    }
+    Value *result = nullptr;
+    for (unsigned i = 0; i < phi.getNumIncomingValues(); ++i) {
+      Value *value = widened(phi.getIncomingValue(i));
+      result = result
+                   ? b_.CreateSelect(edgeMask(phi.getIncomingBlock(i), block),
+                                     value, result)
+                   : value;
+    }
+    vector_[&phi] = result;
+  }
+
+  void emitBlock(BasicBlock *block) {
+    Value *mask = block_mask_.at(block);
+    for (Instruction &inst : *block) {
+      if (auto *phi = llvm::dyn_cast<PHINode>(&inst)) {
+        if (!vector_.count(phi)) // loop headers made theirs already
+          emitJoin(*phi, block);
+      } else if (inst.isTerminator()) {
+        emitTerminator(block, mask);
+      } else {
+        emitInstruction(inst, mask);
+      }
+    }
+  }
+
+  // The blocks of `loop` (the function when null) outside its inner loops,
+  // and those inner loops as single steps, in an order where each comes
+  // after everything that reaches it without going round a loop.
+  std::vector<BasicBlock *> regionOrder(Loop *loop, BasicBlock *header) {
+    auto stepOf = [&](BasicBlock *block) -> BasicBlock * {
+      Loop *inner = loops_.getLoopFor(block);
+      if (inner == loop)
+        return block;
+      if (!inner || (loop && !loop->contains(inner)))
+        return nullptr; // outside the region
+      while (inner->getParentLoop() != loop)
+        inner = inner->getParentLoop();
+      return inner->getHeader();
+    };
+    auto next = [&](BasicBlock *step) {
+      std::vector<BasicBlock *> result;
+      Loop *inner = loops_.getLoopFor(step);
+      if (inner != loop && inner->getHeader() == step) {
+        if (BasicBlock *s = stepOf(inner->getUniqueExitBlock()))
+          result.push_back(s);
+        return result;
+      }
+      for (BasicBlock *successor : llvm::successors(step))
+        if (successor != header)
+          if (BasicBlock *s = stepOf(successor))
+            result.push_back(s);
+      return result;
+    };
+    std::vector<BasicBlock *> post;
+    llvm::DenseSet<BasicBlock *> seen;
+    std::vector<std::pair<BasicBlock *, size_t>> stack{{header, 0}};
+    seen.insert(header);
+    while (!stack.empty()) {
+      auto &[step, index] = stack.back();
+      std::vector<BasicBlock *> successors = next(step);
+      if (index < successors.size()) {
+        BasicBlock *s = successors[index++];
+        if (seen.insert(s).second)
+          stack.push_back({s, 0});
+        continue;
+      }
+      post.push_back(step);
+      stack.pop_back();
+    }
+    return std::vector<BasicBlock *>(post.rbegin(), post.rend());
+  }
+
+  void emitRegion(Loop *loop, BasicBlock *header) {
+    for (BasicBlock *step : regionOrder(loop, header)) {
+      Loop *inner = loops_.getLoopFor(step);
+      if (inner != loop && inner->getHeader() == step) {
+        emitLoop(inner);
+        continue;
+      }
+      if (step != header && !block_mask_.count(step)) {
+        Value *mask = nullptr;
+        for (BasicBlock *from : llvm::predecessors(step)) {
+          Value *m = edgeMask(from, step);
+          mask = mask ? b_.CreateOr(mask, m) : m;
+        }
+        block_mask_[step] = mask;
+      }
+      emitBlock(step);
+    }
+  }
+
+  // A loop runs while any work-item continues round it. Work-items that
+  // leave keep the values they leave with in accumulators, which the phis
+  // of the exit block then read.
+  void emitLoop(Loop *loop) {
+    llvm::LLVMContext &ctx = vector_fn_.getContext();
+    BasicBlock *header = loop->getHeader(),
+               *preheader = loop->getLoopPreheader();
+    BasicBlock *latch = loop->getLoopLatch(),
+               *exit = loop->getUniqueExitBlock();
+    Value *entry_mask = edgeMask(preheader, header);
+    BasicBlock *before = b_.GetInsertBlock();
+    BasicBlock *body = BasicBlock::Create(ctx, "wi.loop", &vector_fn_);
+    BasicBlock *after = BasicBlock::Create(ctx, "wi.exit", &vector_fn_);
+    b_.CreateBr(body);
+    b_.SetInsertPoint(body);
+    PHINode *mask = b_.CreatePHI(maskType(), 2, "wi.mask");
+    mask->addIncoming(entry_mask, before);
+    PHINode *left = b_.CreatePHI(maskType(), 2, "wi.left");
+    left->addIncoming(llvm::Constant::getNullValue(maskType()), before);
+    std::vector<std::pair<PHINode *, PHINode *>> carried, kept;
+    for (PHINode &phi : header->phis()) {
+      PHINode *v = b_.CreatePHI(vectorOf(phi.getType()), 2, phi.getName());
+      v->addIncoming(widened(phi.getIncomingValueForBlock(preheader)), before);
+      vector_[&phi] = v;
+      carried.push_back({&phi, v});
+    }
+    for (PHINode &phi : exit->phis()) {
+      PHINode *v = b_.CreatePHI(vectorOf(phi.getType()), 2, phi.getName());
+      v->addIncoming(llvm::PoisonValue::get(v->getType()), before);
+      kept.push_back({&phi, v});
+    }
+    block_mask_[header] = mask;
+    emitRegion(loop, header);
+    BasicBlock *end = b_.GetInsertBlock();
+    Value *leaving = llvm::Constant::getNullValue(maskType());
+    for (BasicBlock *from : llvm::predecessors(exit))
+      leaving = b_.CreateOr(leaving, edgeMask(from, exit));
+    Value *all_left = b_.CreateOr(left, leaving);
+    for (auto [phi, accumulator] : kept) {
+      Value *value = accumulator;
+      for (unsigned i = 0; i < phi->getNumIncomingValues(); ++i)
+        value = b_.CreateSelect(edgeMask(phi->getIncomingBlock(i), exit),
+                                widened(phi->getIncomingValue(i)), value);
+      accumulator->addIncoming(value, end);
+      loop_exit_values_[phi] = value;
+    }
+    for (auto [phi, v] : carried)
+      v->addIncoming(widened(phi->getIncomingValueForBlock(latch)), end);
+    Value *again = edgeMask(latch, header);
+    mask->addIncoming(again, end);
+    left->addIncoming(all_left, end);
+    Value *any =
+        b_.CreateICmpNE(b_.CreateBitCast(again, b_.getIntNTy(kVectorWidth)),
+                        b_.getIntN(kVectorWidth, 0));
+    b_.CreateCondBr(any, body, after);
+    b_.SetInsertPoint(after);
+    block_mask_[exit] = all_left;
+  }
+
+  llvm::Function &scalar_;
+  llvm::LoopInfo &loops_;
+  llvm::Function &vector_fn_;
+  unsigned kernel_args_;
+  llvm::IRBuilder<> b_;
+  const llvm::DataLayout &layout_;
+  Value *x_ = nullptr;
+  llvm::DenseSet<Value *> varying_;
+  llvm::DenseMap<Value *, Value *> uniform_, vector_, splats_;
+  llvm::DenseMap<Value *, std::optional<int64_t>> strides_;
+  llvm::DenseMap<BasicBlock *, Value *> block_mask_;
+  std::map<std::pair<BasicBlock *, BasicBlock *>, Value *> edge_mask_;
+  llvm::DenseMap<PHINode *, Value *> loop_exit_values_;
+};
+
+} // namespace
+
+llvm::Function *vectorizeWorkItems(llvm::Function &body, std::string &why) {
+  llvm::ValueToValueMapTy map;
+  llvm::Function *scalar = llvm::CloneFunction(&body, map);
+  prepare(*scalar);
+  llvm::DominatorTree dominators(*scalar);
+  llvm::LoopInfo loops(dominators);
+  bool ok = true;
+  if (loops.empty()) {
+    why = "no loop in the work-item (LLVM's loop vectorizer covers it)";
+    ok = false;
+  }
+  for (Instruction &inst : llvm::instructions(*scalar))
+    if (ok && (llvm::isa<llvm::AllocaInst>(inst) ||
+               !supportedInstruction(inst, why))) {
+      if (llvm::isa<llvm::AllocaInst>(inst))
+        why = "a private array";
+      ok = false;
+    }
+  if (ok)
+    ok = supportedLoops(loops, why);
+  if (ok && !reducible(*scalar, loops)) {
+    why = "irreducible control flow";
+    ok = false;
+  }
+  llvm::Function *vector = nullptr;
+  if (ok) {
+    // (kernel arguments..., context, first x, y, z, count)
+    unsigned kernel_args = body.arg_size() - 4;
+    std::vector<llvm::Type *> params;
+    for (unsigned i = 0; i <= kernel_args; ++i)
+      params.push_back(body.getArg(i)->getType());
+    llvm::Type *i64 = llvm::Type::getInt64Ty(body.getContext());
+    params.insert(params.end(), {i64, i64, i64, i64});
+    vector = llvm::Function::Create(
+        llvm::FunctionType::get(llvm::Type::getVoidTy(body.getContext()),
+                                params, false),
+        llvm::GlobalValue::InternalLinkage, body.getName() + ".simd",
+        body.getParent());
+    vector->addFnAttrs(llvm::AttrBuilder(body.getContext(),
+                                         body.getAttributes().getFnAttrs()));
+    Widener(*scalar, loops, *vector, kernel_args).run();
+  }
+  scalar->eraseFromParent();
+  return vector;
+}
+
+} // namespace weft::compiler

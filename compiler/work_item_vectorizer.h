@@ -1,0 +1,32 @@
+// Kernels without barriers run as a loop over their work-items, which LLVM's
+// loop vectorizer widens across work-items. It widens only innermost loops,
+// though: a body with a loop of its own (an escape-time fractal's per-pixel
+// loop, a search) stays one work-item at a time. For those, this pass widens
+// the whole body: it writes a function that runs kVectorWidth neighbouring
+// work-items in x at once, each control-flow path and loop under a mask of
+// the work-items still on it. A loop runs while any of its work-items
+// continues; work-items that left keep the values they left with.
+//
+// It handles bodies made of arithmetic, comparisons, casts, selects, address
+// arithmetic, plain loads and stores, branches and natural loops with one
+// exit block, and the math intrinsics that have vector forms. Anything else
+// (calls, private arrays, atomics, vector-typed values) keeps the loop over
+// single work-items.
+#pragma once
+#include <string>
+
+namespace llvm {
+class Function;
+} // namespace llvm
+
+namespace weft::compiler {
+
+inline constexpr unsigned kVectorWidth = 16;
+
+// For a body (kernel arguments..., context, local id x, y, z) that has a
+// loop, returns a function (kernel arguments..., context, first x, y, z,
+// count) that runs work-items first .. first + min(count, kVectorWidth) - 1
+// of row (y, z). Returns null and says why when the body does not qualify.
+llvm::Function *vectorizeWorkItems(llvm::Function &body, std::string &why);
+
+} // namespace weft::compiler
