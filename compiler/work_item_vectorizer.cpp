@@ -11,6 +11,7 @@
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Module.h>
+#include <llvm/IR/Verifier.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Transforms/InstCombine/InstCombine.h>
 #include <llvm/Transforms/Scalar/EarlyCSE.h>
@@ -22,6 +23,7 @@
 
 #include <map>
 #include <optional>
+#include <stdexcept>
 #include <vector>
 
 namespace weft::compiler {
@@ -358,9 +360,12 @@ private:
     if (ignorable(inst))
       return;
     if (!varies(&inst) && !llvm::isa<llvm::StoreInst>(inst)) {
+      std::vector<Value *> operands; // mapped first: this may throw
+      for (Value *operand : inst.operands())
+        operands.push_back(uniform(operand));
       Instruction *copy = inst.clone();
-      for (llvm::Use &operand : copy->operands())
-        operand.set(uniform(operand.get()));
+      for (unsigned i = 0; i < operands.size(); ++i)
+        copy->setOperand(i, operands[i]);
       b_.Insert(copy, inst.getName());
       uniform_[&inst] = copy;
       return;
@@ -674,7 +679,21 @@ llvm::Function *vectorizeWorkItems(llvm::Function &body, std::string &why) {
         body.getParent());
     vector->addFnAttrs(llvm::AttrBuilder(body.getContext(),
                                          body.getAttributes().getFnAttrs()));
-    Widener(*scalar, loops, *vector, kernel_args).run();
+    // The widened function is checked before it replaces anything: a shape
+    // this pass mishandles costs speed, never a wrong or crashing kernel.
+    bool widened = true;
+    try {
+      Widener(*scalar, loops, *vector, kernel_args).run();
+    } catch (const std::out_of_range &) {
+      widened = false; // a value or edge it never reached
+    }
+    std::string problems;
+    llvm::raw_string_ostream out(problems);
+    if (!widened || llvm::verifyFunction(*vector, &out)) {
+      why = "internal: the widened function was not valid";
+      vector->eraseFromParent();
+      vector = nullptr;
+    }
   }
   scalar->eraseFromParent();
   return vector;
