@@ -189,6 +189,64 @@ bool reducible(llvm::Function &f, llvm::LoopInfo &loops) {
   return true;
 }
 
+// Whether some loop's work-items may leave it at different times: an exit
+// branch whose condition may differ between work-items. Only such loops
+// keep LLVM's loop vectorizer from widening the loop over work-items (it
+// unrolls or vectorizes loops whose trip count all work-items share, and
+// does that better than masks would). A value is taken to differ when it
+// depends on the x id, on a load from an address that differs, on a loop
+// its work-items leave at different times, or on which side of a branch
+// that differs it came by.
+bool hasDivergentLoop(llvm::Function &f, llvm::LoopInfo &loops,
+                      llvm::DominatorTree &dominators, Value *x) {
+  llvm::DenseSet<Value *> varying{x};
+  llvm::DenseSet<Loop *> divergent;
+  llvm::DenseSet<BasicBlock *> divergent_branches;
+  auto dependsOnDivergentBranch = [&](BasicBlock *block) {
+    for (llvm::DomTreeNode *node = dominators.getNode(block)->getIDom(); node;
+         node = node->getIDom())
+      if (divergent_branches.count(node->getBlock()))
+        return true;
+    return false;
+  };
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (BasicBlock &block : f) {
+      auto *branch = llvm::dyn_cast<llvm::BranchInst>(block.getTerminator());
+      if (branch && branch->isConditional() &&
+          varying.count(branch->getCondition()) &&
+          divergent_branches.insert(&block).second) {
+        grew = true;
+        for (Loop *loop = loops.getLoopFor(&block); loop;
+             loop = loop->getParentLoop())
+          if (loop->isLoopExiting(&block))
+            divergent.insert(loop);
+      }
+      for (Instruction &inst : block) {
+        if (varying.count(&inst) || inst.getType()->isVoidTy())
+          continue;
+        bool varies = false;
+        for (Value *operand : inst.operands())
+          varies |= varying.count(operand) != 0;
+        if (auto *phi = llvm::dyn_cast<PHINode>(&inst)) {
+          Loop *loop = loops.getLoopFor(&block);
+          if (loop && loop->getHeader() == &block)
+            varies |= divergent.count(loop) != 0;
+          else if (phi->getNumIncomingValues() > 1)
+            varies |= dependsOnDivergentBranch(&block);
+          // Values leaving a loop at different times.
+          for (BasicBlock *from : phi->blocks())
+            if (Loop *left = loops.getLoopFor(from))
+              varies |= !left->contains(&block) && divergent.count(left);
+        }
+        if (varies && varying.insert(&inst).second)
+          grew = true;
+      }
+    }
+  }
+  return !divergent.empty();
+}
+
 class Widener {
 public:
   Widener(llvm::Function &scalar, llvm::LoopInfo &loops, llvm::Function &vector,
@@ -661,6 +719,12 @@ llvm::Function *vectorizeWorkItems(llvm::Function &body, std::string &why) {
     ok = supportedLoops(loops, why);
   if (ok && !reducible(*scalar, loops)) {
     why = "irreducible control flow";
+    ok = false;
+  }
+  if (ok && !hasDivergentLoop(*scalar, loops, dominators,
+                              scalar->getArg(body.arg_size() - 3))) {
+    why = "every loop runs as many times for all work-items (LLVM's loop "
+          "vectorizer covers it)";
     ok = false;
   }
   llvm::Function *vector = nullptr;
