@@ -138,22 +138,36 @@ static int takePositions(struct WeftPipe *pipe, uint32_t count, int is_write,
 // to `start`. Then it moves the counter over every recorded reservation that
 // follows, and stops when one is still open or another work-item moved the
 // counter first (that one goes on with the same loop).
+//
+// The records in use are also counted: with none, there is nothing to look
+// for, and the record array (8 bytes per packet, mostly out of cache) is not
+// read at all. A commit that records counts its record first and looks at
+// the counter after storing it, so a mover that found the count at zero, or
+// did not see the record yet, moved the counter before that look, and the
+// recording commit finds the counter at its start and moves on itself.
 static void finishPositions(struct WeftPipe *pipe, uint64_t start, uint64_t end,
                             int is_write) {
   uint64_t capacity = pipe->max_packets;
   uint64_t *counter =
       is_write ? &pipe->published.position : &pipe->released.position;
+  uint64_t *records =
+      is_write ? &pipe->write_records.position : &pipe->read_records.position;
   uint64_t *ends = is_write ? writeEnds(pipe) : readEnds(pipe);
-  if (load(counter) == start)
+  if (load(counter) == start) {
     store(counter, end);
-  else
+  } else {
+    __atomic_fetch_add(records, 1, __ATOMIC_SEQ_CST);
     store(&ends[start % capacity], end);
+  }
   for (;;) {
+    if (load(records) == 0)
+      return;
     uint64_t position = load(counter);
     uint64_t recorded = load(&ends[position % capacity]);
     // A record not above the counter is from an earlier trip round the ring.
     if (recorded <= position || !compareAndSwap(counter, &position, recorded))
       return;
+    __atomic_fetch_sub(records, 1, __ATOMIC_SEQ_CST);
   }
 }
 

@@ -52,10 +52,12 @@ struct WeftPipe {
   uint64_t padding[6];
   struct WeftPipeCounter reserved_writes; // end of the positions writers hold
   struct WeftPipeCounter published;       // end of the readable positions
-  uint64_t writers_padding[6];
+  struct WeftPipeCounter write_records;   // records in write_ends not yet used
+  uint64_t writers_padding[5];
   struct WeftPipeCounter reserved_reads; // end of the positions readers hold
   struct WeftPipeCounter released;       // end of the positions read for good
-  uint64_t readers_padding[6];
+  struct WeftPipeCounter read_records;   // records in read_ends not yet used
+  uint64_t readers_padding[5];
 };
 
 static inline uint64_t weft_pipe_packets_offset(uint32_t max_packets) {
