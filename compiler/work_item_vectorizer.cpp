@@ -39,6 +39,23 @@ using llvm::Value;
 // loops in the shape it expects (a preheader, one latch, exits reached only
 // from inside, values leaving a loop through phis in its exit block).
 void prepare(llvm::Function &f) {
+  // The builtins a work-item calls (fabs, mad, clamp, ...) are in the module
+  // already: inlined, most become arithmetic or intrinsics with vector
+  // forms. Calls into libraries (SLEEF, libm) stay calls and keep the body
+  // scalar.
+  for (bool inlined = true; inlined;) {
+    inlined = false;
+    for (Instruction &inst : llvm::instructions(f))
+      if (auto *call = llvm::dyn_cast<llvm::CallInst>(&inst))
+        if (llvm::Function *callee = call->getCalledFunction())
+          if (!callee->isDeclaration() && callee != &f) {
+            llvm::InlineFunctionInfo info;
+            if (llvm::InlineFunction(*call, info).isSuccess()) {
+              inlined = true;
+              break; // the instruction list changed
+            }
+          }
+  }
   llvm::LoopAnalysisManager lam;
   llvm::FunctionAnalysisManager fam;
   llvm::CGSCCAnalysisManager cgam;

@@ -7,7 +7,9 @@
 // work_item_vectorizer.h widens these kernels 16 work-items at a time).
 #include "api_fixture.h"
 
+#include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <functional>
 
 namespace {
@@ -72,6 +74,18 @@ kernel void scatter(global const int *in, global int *slots, global long *out,
     int v = in[(gid * 13 + i * 7) % n];
     slots[gid * 8 + i] = v * 2 + i;
     acc += v;
+  }
+  out[gid] = acc;
+}
+
+// Builtins (inlined into arithmetic) inside a loop of varying length.
+kernel void builtins(global long *out) {
+  int gid = get_global_id(0);
+  int v = gid - 500;
+  long acc = 0;
+  for (int k = 0; k < gid % 23; ++k) {
+    v = clamp(mad24(v, 3, k) - 7, -100000, 100000);
+    acc += abs(v) + min(v, k) + max(gid, k) + abs_diff(v, k);
   }
   out[gid] = acc;
 }
@@ -244,6 +258,23 @@ TEST_CASE_METHOD(LoopFixture,
     clReleaseMemObject(input);
     clReleaseMemObject(slots);
   }
+}
+
+TEST_CASE_METHOD(LoopFixture, "builtins in loops of varying length",
+                 "[work-item-loops]") {
+  for (auto [global, local] : kShapes)
+    check(
+        "builtins", global, local, 1, [](cl_kernel, cl_mem) {},
+        [](size_t g) {
+          int gid = int(g), v = gid - 500;
+          int64_t acc = 0;
+          for (int k = 0; k < gid % 23; ++k) {
+            v = std::clamp(v * 3 + k - 7, -100000, 100000);
+            acc += std::abs(v) + std::min(v, k) + std::max(gid, k) +
+                   int64_t(uint32_t(v > k ? v - k : k - v));
+          }
+          return acc;
+        });
 }
 
 TEST_CASE_METHOD(LoopFixture, "2-D work-items carry several types round a loop",
