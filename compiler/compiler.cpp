@@ -1,6 +1,7 @@
 // The compiler library's implementation of compiler::Compiler: OpenCL C to
 // native work-group functions. This file holds the pipeline; each step lives
 // in its own file.
+#include "compiler/analysis_managers.h"
 #include "compiler/build_options.h"
 #include "compiler/clang_frontend.h"
 #include "compiler/compiler_interface.h"
@@ -63,19 +64,11 @@ void inlineIntoKernels(llvm::Module &module) {
     f.removeFnAttr(llvm::Attribute::OptimizeNone);
     f.addFnAttr(llvm::Attribute::AlwaysInline);
   }
-  llvm::LoopAnalysisManager lam;
-  llvm::FunctionAnalysisManager fam;
-  llvm::CGSCCAnalysisManager cgam;
-  llvm::ModuleAnalysisManager mam;
   llvm::PassBuilder builder;
-  builder.registerModuleAnalyses(mam);
-  builder.registerCGSCCAnalyses(cgam);
-  builder.registerFunctionAnalyses(fam);
-  builder.registerLoopAnalyses(lam);
-  builder.crossRegisterProxies(lam, fam, cgam, mam);
+  AnalysisManagers analyses(builder);
   llvm::ModulePassManager passes;
   passes.addPass(llvm::AlwaysInlinerPass(/*InsertLifetimeIntrinsics=*/false));
-  passes.run(module, mam);
+  passes.run(module, analyses.modules);
 }
 
 // CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE: the program's variables in

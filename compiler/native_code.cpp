@@ -1,5 +1,6 @@
 #include "compiler/native_code.h"
 
+#include "compiler/analysis_managers.h"
 #include "compiler/pipe_shape_loads.h"
 
 #include <llvm/ADT/SmallVector.h>
@@ -52,19 +53,11 @@ void internalizeAllButEntries(llvm::Module &module,
 }
 
 void optimize(llvm::Module &module, llvm::TargetMachine &machine, bool full) {
-  llvm::LoopAnalysisManager lam;
-  llvm::FunctionAnalysisManager fam;
-  llvm::CGSCCAnalysisManager cgam;
-  llvm::ModuleAnalysisManager mam;
   llvm::PipelineTuningOptions tuning;
   tuning.LoopVectorization = full;
   tuning.SLPVectorization = full;
   llvm::PassBuilder builder(&machine, tuning);
-  builder.registerModuleAnalyses(mam);
-  builder.registerCGSCCAnalyses(cgam);
-  builder.registerFunctionAnalyses(fam);
-  builder.registerLoopAnalyses(lam);
-  builder.crossRegisterProxies(lam, fam, cgam, mam);
+  AnalysisManagers analyses(builder);
   // Runs after each early instruction combining, once the pipe builtins are
   // inlined and before the loop passes that would hoist what it marks.
   builder.registerPeepholeEPCallback(
@@ -75,7 +68,7 @@ void optimize(llvm::Module &module, llvm::TargetMachine &machine, bool full) {
   // its loop for the entry points to exist as one function.
   llvm::ModulePassManager passes = builder.buildPerModuleDefaultPipeline(
       full ? llvm::OptimizationLevel::O3 : llvm::OptimizationLevel::O1);
-  passes.run(module, mam);
+  passes.run(module, analyses.modules);
 }
 
 // For compiler work: WEFT_DUMP_IR=<directory> writes each program's module

@@ -1,5 +1,7 @@
 #include "compiler/work_item_vectorizer.h"
 
+#include "compiler/analysis_managers.h"
+
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/DenseSet.h>
 #include <llvm/Analysis/LoopInfo.h>
@@ -56,16 +58,8 @@ void prepare(llvm::Function &f) {
             }
           }
   }
-  llvm::LoopAnalysisManager lam;
-  llvm::FunctionAnalysisManager fam;
-  llvm::CGSCCAnalysisManager cgam;
-  llvm::ModuleAnalysisManager mam;
   llvm::PassBuilder builder;
-  builder.registerModuleAnalyses(mam);
-  builder.registerCGSCCAnalyses(cgam);
-  builder.registerFunctionAnalyses(fam);
-  builder.registerLoopAnalyses(lam);
-  builder.crossRegisterProxies(lam, fam, cgam, mam);
+  AnalysisManagers analyses(builder);
   llvm::FunctionPassManager passes;
   passes.addPass(llvm::SROAPass(llvm::SROAOptions::ModifyCFG));
   passes.addPass(llvm::EarlyCSEPass());
@@ -73,7 +67,7 @@ void prepare(llvm::Function &f) {
   passes.addPass(llvm::SimplifyCFGPass());
   passes.addPass(llvm::LoopSimplifyPass());
   passes.addPass(llvm::LCSSAPass());
-  passes.run(f, fam);
+  passes.run(f, analyses.functions);
 }
 
 bool scalarType(const llvm::Type *t) {
