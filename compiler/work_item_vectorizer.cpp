@@ -165,18 +165,23 @@ bool supportedInstruction(const Instruction &inst, std::string &why) {
   return false;
 }
 
-// Natural loops with a preheader, one latch and one exit block, which lies
-// in the enclosing loop (or outside every loop).
+// Natural loops with a preheader and one latch, whose exit blocks are
+// reached only from inside and lie in the enclosing loop (or outside every
+// loop): a loop left by a break or a return qualifies, one left straight out
+// of its enclosing loop too does not.
 bool supportedLoops(llvm::LoopInfo &loops, std::string &why) {
   std::vector<Loop *> pending(loops.begin(), loops.end());
   while (!pending.empty()) {
     Loop *loop = pending.back();
     pending.pop_back();
-    BasicBlock *exit = loop->getUniqueExitBlock();
-    if (!loop->getLoopPreheader() || !loop->getLoopLatch() || !exit ||
-        !loop->hasDedicatedExits() ||
-        loops.getLoopFor(exit) != loop->getParentLoop()) {
-      why = "a loop with several exits or latches";
+    llvm::SmallVector<BasicBlock *, 4> exits;
+    loop->getUniqueExitBlocks(exits);
+    bool ok = loop->getLoopPreheader() && loop->getLoopLatch() &&
+              !exits.empty() && loop->hasDedicatedExits();
+    for (BasicBlock *exit : exits)
+      ok &= loops.getLoopFor(exit) == loop->getParentLoop();
+    if (!ok) {
+      why = "a loop with several latches, or one left out of two loops";
       return false;
     }
     pending.insert(pending.end(), loop->begin(), loop->end());
@@ -584,8 +589,11 @@ private:
       std::vector<BasicBlock *> result;
       Loop *inner = loops_.getLoopFor(step);
       if (inner != loop && inner->getHeader() == step) {
-        if (BasicBlock *s = stepOf(inner->getUniqueExitBlock()))
-          result.push_back(s);
+        llvm::SmallVector<BasicBlock *, 4> exits;
+        inner->getUniqueExitBlocks(exits);
+        for (BasicBlock *exit : exits)
+          if (BasicBlock *s = stepOf(exit))
+            result.push_back(s);
         return result;
       }
       for (BasicBlock *successor : llvm::successors(step))
@@ -634,13 +642,15 @@ private:
 
   // A loop runs while any work-item continues round it. Work-items that
   // leave keep the values they leave with in accumulators, which the phis
-  // of the exit block then read.
+  // of the exit blocks then read, and each exit block runs for the
+  // work-items that left by it.
   void emitLoop(Loop *loop) {
     llvm::LLVMContext &ctx = vector_fn_.getContext();
     BasicBlock *header = loop->getHeader(),
                *preheader = loop->getLoopPreheader();
-    BasicBlock *latch = loop->getLoopLatch(),
-               *exit = loop->getUniqueExitBlock();
+    BasicBlock *latch = loop->getLoopLatch();
+    llvm::SmallVector<BasicBlock *, 4> exits;
+    loop->getUniqueExitBlocks(exits);
     Value *entry_mask = edgeMask(preheader, header);
     BasicBlock *before = b_.GetInsertBlock();
     BasicBlock *body = BasicBlock::Create(ctx, "wi.loop", &vector_fn_);
@@ -649,8 +659,13 @@ private:
     b_.SetInsertPoint(body);
     PHINode *mask = b_.CreatePHI(maskType(), 2, "wi.mask");
     mask->addIncoming(entry_mask, before);
-    PHINode *left = b_.CreatePHI(maskType(), 2, "wi.left");
-    left->addIncoming(llvm::Constant::getNullValue(maskType()), before);
+    // Per exit block: the work-items that left by it so far.
+    std::vector<PHINode *> left;
+    for (size_t i = 0; i < exits.size(); ++i) {
+      left.push_back(b_.CreatePHI(maskType(), 2, "wi.left"));
+      left.back()->addIncoming(llvm::Constant::getNullValue(maskType()),
+                               before);
+    }
     std::vector<std::pair<PHINode *, PHINode *>> carried, kept;
     for (PHINode &phi : header->phis()) {
       PHINode *v = b_.CreatePHI(vectorOf(phi.getType()), 2, phi.getName());
@@ -658,23 +673,29 @@ private:
       vector_[&phi] = v;
       carried.push_back({&phi, v});
     }
-    for (PHINode &phi : exit->phis()) {
-      PHINode *v = b_.CreatePHI(vectorOf(phi.getType()), 2, phi.getName());
-      v->addIncoming(llvm::PoisonValue::get(v->getType()), before);
-      kept.push_back({&phi, v});
-    }
+    for (BasicBlock *exit : exits)
+      for (PHINode &phi : exit->phis()) {
+        PHINode *v = b_.CreatePHI(vectorOf(phi.getType()), 2, phi.getName());
+        v->addIncoming(llvm::PoisonValue::get(v->getType()), before);
+        kept.push_back({&phi, v});
+      }
     block_mask_[header] = mask;
     emitRegion(loop, header);
     BasicBlock *end = b_.GetInsertBlock();
-    Value *leaving = llvm::Constant::getNullValue(maskType());
-    for (BasicBlock *from : llvm::predecessors(exit))
-      leaving = b_.CreateOr(leaving, edgeMask(from, exit));
-    Value *all_left = b_.CreateOr(left, leaving);
+    std::vector<Value *> all_left;
+    for (size_t i = 0; i < exits.size(); ++i) {
+      Value *leaving = left[i];
+      for (BasicBlock *from : llvm::predecessors(exits[i]))
+        leaving = b_.CreateOr(leaving, edgeMask(from, exits[i]));
+      left[i]->addIncoming(leaving, end);
+      all_left.push_back(leaving);
+    }
     for (auto [phi, accumulator] : kept) {
       Value *value = accumulator;
       for (unsigned i = 0; i < phi->getNumIncomingValues(); ++i)
-        value = b_.CreateSelect(edgeMask(phi->getIncomingBlock(i), exit),
-                                widened(phi->getIncomingValue(i)), value);
+        value = b_.CreateSelect(
+            edgeMask(phi->getIncomingBlock(i), phi->getParent()),
+            widened(phi->getIncomingValue(i)), value);
       accumulator->addIncoming(value, end);
       loop_exit_values_[phi] = value;
     }
@@ -682,13 +703,13 @@ private:
       v->addIncoming(widened(phi->getIncomingValueForBlock(latch)), end);
     Value *again = edgeMask(latch, header);
     mask->addIncoming(again, end);
-    left->addIncoming(all_left, end);
     Value *any =
         b_.CreateICmpNE(b_.CreateBitCast(again, b_.getIntNTy(kVectorWidth)),
                         b_.getIntN(kVectorWidth, 0));
     b_.CreateCondBr(any, body, after);
     b_.SetInsertPoint(after);
-    block_mask_[exit] = all_left;
+    for (size_t i = 0; i < exits.size(); ++i)
+      block_mask_[exits[i]] = all_left[i];
   }
 
   llvm::Function &scalar_;

@@ -78,6 +78,24 @@ kernel void scatter(global const int *in, global int *slots, global long *out,
   out[gid] = acc;
 }
 
+// A loop left by a return or by a break, at different times.
+kernel void search(global const int *in, global long *out, int n) {
+  int gid = get_global_id(0);
+  long found = -5;
+  for (int i = 0; i < n; ++i) {
+    int v = in[(gid * 7 + i) % n];
+    if (v == gid % 97) {
+      out[gid] = i * 2;
+      return;
+    }
+    if (v < -990) {
+      found = i;
+      break;
+    }
+  }
+  out[gid] = found - 1000;
+}
+
 // Builtins (inlined into arithmetic) inside a loop of varying length.
 kernel void builtins(global long *out) {
   int gid = get_global_id(0);
@@ -258,6 +276,38 @@ TEST_CASE_METHOD(LoopFixture,
     clReleaseMemObject(input);
     clReleaseMemObject(slots);
   }
+}
+
+TEST_CASE_METHOD(LoopFixture, "loops left by a return or by a break",
+                 "[work-item-loops]") {
+  const cl_int n = 2003;
+  std::vector<cl_int> in(n);
+  for (cl_int i = 0; i < n; ++i)
+    in[i] = (i * 7919) % 2001 - 1000;
+  cl_mem input = buffer(in.size() * sizeof(cl_int), in.data());
+  for (auto [global, local] : kShapes)
+    check(
+        "search", global, local, 1,
+        [&](cl_kernel k, cl_mem out) {
+          REQUIRE(clSetKernelArg(k, 0, sizeof input, &input) == CL_SUCCESS);
+          REQUIRE(clSetKernelArg(k, 1, sizeof out, &out) == CL_SUCCESS);
+          REQUIRE(clSetKernelArg(k, 2, sizeof n, &n) == CL_SUCCESS);
+        },
+        [&](size_t g) {
+          int gid = int(g);
+          int64_t found = -5;
+          for (int i = 0; i < n; ++i) {
+            int v = in[(gid * 7 + i) % n];
+            if (v == gid % 97)
+              return int64_t(i) * 2;
+            if (v < -990) {
+              found = i;
+              break;
+            }
+          }
+          return found - 1000;
+        });
+  clReleaseMemObject(input);
 }
 
 TEST_CASE_METHOD(LoopFixture, "builtins in loops of varying length",
