@@ -59,9 +59,71 @@ struct ThreadStack {
   }
 };
 
-// Private memory is whatever stack the work-item runs on (this thread's, or
-// a pooled fiber stack) and its values kept across barriers; local memory
-// is the group's block; everything else is global (or constant) memory.
+// The stacks and local memory blocks of every thread that has run
+// work-groups. A work-item's pointer to its private or local memory may
+// reach a work-item of another group through memory they share (the CTS's
+// generic address space tests do this), and it still points to private or
+// local memory there. Each thread takes a slot before its first group and
+// updates its local range when its block moves; the pool's threads live as
+// long as the process's devices.
+class RunnerMemory {
+public:
+  // This thread's slot, or kSlots when all are taken (its own stack and
+  // block are still known to it).
+  uint32_t slot() {
+    thread_local uint32_t mine = take();
+    return mine;
+  }
+  void setLocal(const char *data, uint64_t size) {
+    uint32_t i = slot();
+    if (i == kSlots)
+      return;
+    auto low = reinterpret_cast<uintptr_t>(data);
+    if (slots_[i].local_low.load(std::memory_order_relaxed) == low)
+      return;
+    slots_[i].local_high.store(0, std::memory_order_release);
+    slots_[i].local_low.store(low, std::memory_order_release);
+    slots_[i].local_high.store(low + size, std::memory_order_release);
+  }
+  // AddressKind of `address` if it lies in a registered range, else global.
+  uint32_t kindOf(uintptr_t address) const {
+    uint32_t used = std::min(used_.load(std::memory_order_acquire), kSlots);
+    for (uint32_t i = 0; i < used; ++i) {
+      const Slot &s = slots_[i];
+      if (address < s.stack_high.load(std::memory_order_acquire) &&
+          address >= s.stack_low.load(std::memory_order_acquire))
+        return kPrivateAddress;
+      if (address < s.local_high.load(std::memory_order_acquire) &&
+          address >= s.local_low.load(std::memory_order_acquire))
+        return kLocalAddress;
+    }
+    return kGlobalAddress;
+  }
+
+private:
+  static constexpr uint32_t kSlots = 1024;
+  struct Slot {
+    std::atomic<uintptr_t> stack_low{0}, stack_high{0};
+    std::atomic<uintptr_t> local_low{0}, local_high{0};
+  };
+  uint32_t take() {
+    uint32_t i = used_.fetch_add(1);
+    if (i >= kSlots)
+      return kSlots;
+    ThreadStack stack;
+    slots_[i].stack_low.store(stack.low, std::memory_order_release);
+    slots_[i].stack_high.store(stack.high, std::memory_order_release);
+    return i;
+  }
+  std::atomic<uint32_t> used_{0};
+  Slot slots_[kSlots];
+};
+RunnerMemory runner_memory;
+
+// Private memory is whatever stack a work-item runs on (a thread's, or a
+// pooled fiber stack) and this thread's values kept across barriers; local
+// memory is a group's block (this group's, or another running group's);
+// everything else is global (or constant) memory.
 uint32_t addressKind(WorkGroupContext *context, const void *address) {
   auto a = reinterpret_cast<uintptr_t>(address);
   auto local = reinterpret_cast<uintptr_t>(context->local_memory);
@@ -73,7 +135,7 @@ uint32_t addressKind(WorkGroupContext *context, const void *address) {
       (a >= values && a < values + work_item_values.size) ||
       onPooledStack(address))
     return kPrivateAddress;
-  return kGlobalAddress;
+  return runner_memory.kindOf(a);
 }
 
 void noBarrier(WorkGroupContext *) {}
@@ -174,6 +236,7 @@ FiberRunStatus runGroup(const NDRangeLaunch &launch, WorkGroupContext &context,
 }
 
 void runGroups(void *opaque, uint64_t first, uint64_t last) {
+  runner_memory.slot();
   auto &state = *static_cast<LaunchState *>(opaque);
   const NDRangeLaunch &launch = *state.launch;
   WorkGroupContext context{};
@@ -206,6 +269,7 @@ void runGroups(void *opaque, uint64_t first, uint64_t last) {
     state.failed = true;
     return;
   }
+  runner_memory.setLocal(local_memory.data, local_memory.size);
 
   for (uint64_t index = first; index < last; ++index) {
     if (state.failed || state.overflowed)
