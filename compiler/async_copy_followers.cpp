@@ -57,11 +57,8 @@ void makeFollowerCode(llvm::ArrayRef<llvm::BasicBlock *> blocks) {
   std::vector<llvm::FenceInst *> compiler_fences;
   for (llvm::BasicBlock *block : blocks)
     for (llvm::Instruction &inst : *block) {
-      if (auto *call = llvm::dyn_cast<llvm::CallInst>(&inst))
-        if (llvm::Function *callee = call->getCalledFunction())
-          if (callee->getName() == kAsyncCopyEngine ||
-              callee->getName() == kWaitEngine)
-            calls.push_back(call);
+      if (isEngineCall(inst))
+        calls.push_back(llvm::cast<llvm::CallInst>(&inst));
       // wait_group_events and the copy fence keep the compiler from moving
       // memory accesses across them; with no copy here they order nothing,
       // and would stop the follower loop from vectorizing.
@@ -90,16 +87,13 @@ void makeFollowerCode(llvm::ArrayRef<llvm::BasicBlock *> blocks) {
 
 llvm::Function *makeCopyPrologue(llvm::Function &body) {
   llvm::BasicBlock &entry = body.getEntryBlock();
-  size_t last = 0, position = 0;
-  bool any = false;
+  size_t last = 0, position = 0; // last: 1 + the last engine call's index
   for (llvm::Instruction &inst : entry) {
     ++position;
-    if (isEngineCall(inst)) {
+    if (isEngineCall(inst))
       last = position;
-      any = true;
-    }
   }
-  if (!any)
+  if (last == 0)
     return nullptr;
   for (llvm::BasicBlock &block : body)
     if (&block != &entry)

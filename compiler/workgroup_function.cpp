@@ -442,28 +442,31 @@ GroupEntryValues startGroupEntry(llvm::Module &module, llvm::Function &body,
   return values;
 }
 
+// How the loop over a group's work-items runs its body (no barrier).
+struct GroupEntryPlan {
+  // Kernels with async copies or work-group pipe reservations: work-item
+  // (0,0,0) runs the body, which makes every copy and reservation of the
+  // group, and the loops run the others with `follower`, whose copies are
+  // already done and whose reservations read the leader's ids: no
+  // per-work-item bookkeeping stays in the loop.
+  llvm::Function *follower = nullptr;
+  // With a follower: work-item (0,0,0) runs only this (makeCopyPrologue),
+  // and the loops run every work-item with `follower`.
+  llvm::Function *prologue = nullptr;
+  // The leader noted the group's pipe commits: the entry makes them once
+  // every work-item ran.
+  bool pipe_commits = false;
+  // compiler/work_item_vectorizer.h: the x loop steps kVectorWidth
+  // work-items at a time through it.
+  llvm::Function *simd = nullptr;
+};
+
 // void group(const void *block, WorkGroupContext *context): three nested
 // loops over the local ids, the innermost over x so it vectorizes.
-//
-// With a `follower` body (kernels with async copies and no barrier), work-item
-// (0,0,0) runs `body`, which performs every copy of the group, and the loops
-// run the others with `follower`, whose copies are already done and reduce to
-// their event value: no per-work-item bookkeeping stays in the loop.
-//
-// With `pipe_commits`, the leader noted the group's pipe commits, and the
-// entry makes them once every work-item ran.
-//
-// With a `prologue` as well (makeCopyPrologue), work-item (0,0,0) runs only
-// that, and the loops run every work-item with `follower`.
-//
-// With `simd` (compiler/work_item_vectorizer.h), the x loop steps
-// kVectorWidth work-items at a time through it.
 void buildGroupEntry(llvm::Module &module, llvm::Function &body,
                      const KernelDescription &kernel,
-                     llvm::Function *follower = nullptr,
-                     bool pipe_commits = false,
-                     llvm::Function *prologue = nullptr,
-                     llvm::Function *simd = nullptr) {
+                     const GroupEntryPlan &plan) {
+  llvm::Function *follower = plan.follower, *prologue = plan.prologue;
   llvm::LLVMContext &ctx = module.getContext();
   IRBuilder<> b(ctx);
   std::vector<Value *> args;
@@ -518,11 +521,11 @@ void buildGroupEntry(llvm::Module &module, llvm::Function &body,
   // unless the row may be empty (then latch0 is where an empty row lands).
   b.SetInsertPoint(headers[0]);
   Value *next_x;
-  if (simd) {
+  if (plan.simd) {
     std::vector<Value *> call_args = args;
     call_args.insert(call_args.end(), {context, phis[0], phis[1], phis[2],
                                        b.CreateSub(sizes[0], phis[0])});
-    b.CreateCall(simd, call_args);
+    b.CreateCall(plan.simd, call_args);
     next_x = b.CreateAdd(phis[0], b.getInt64(kVectorWidth), "", true, true);
     b.CreateCondBr(b.CreateICmpULT(next_x, sizes[0]), headers[0], latches[0]);
   } else {
@@ -542,7 +545,7 @@ void buildGroupEntry(llvm::Module &module, llvm::Function &body,
     phis[d]->addIncoming(next, latches[d]);
   }
   b.SetInsertPoint(exit);
-  if (pipe_commits)
+  if (plan.pipe_commits)
     emitDeferredPipeCommits(module, b, context);
   b.CreateRetVoid();
 }
@@ -623,38 +626,36 @@ bool buildWorkGroupFunctions(llvm::Module &module,
       description.split_at_barriers = buildRegionGroupEntry(
           module, *body, *marker, description, description.split_failure);
     lowerBarriersToSwitches(*body, *marker);
-    llvm::Function *follower = nullptr;
+    GroupEntryPlan plan;
     llvm::Function *leader = body;
     bool pipe_followers =
         pipes && !description.reaches_barrier && pipeFollowersApply(*body);
     if ((copies || pipe_followers) && !description.reaches_barrier)
-      follower = makeFollowerBody(*body, pipe_followers);
-    llvm::Function *prologue = nullptr;
+      plan.follower = makeFollowerBody(*body, pipe_followers);
     if (pipe_followers) {
       // The work-item entry (checking mode) keeps the general scheme.
       leader = cloneBody(*body, ".leader");
       makePipeLeaderCode(*leader);
-    } else if (follower) {
-      prologue = makeCopyPrologue(*body);
+      plan.pipe_commits = true;
+    } else if (plan.follower) {
+      plan.prologue = makeCopyPrologue(*body);
     }
     // A body with a loop of its own is widened here: LLVM's loop vectorizer
     // would leave the loop over work-items scalar.
-    llvm::Function *simd = nullptr;
-    if (!description.reaches_barrier && !follower && !pipes) {
+    if (!description.reaches_barrier && !plan.follower && !pipes) {
       std::string why;
-      simd = vectorizeWorkItems(*body, why);
+      plan.simd = vectorizeWorkItems(*body, why);
       description.work_item_vectorization =
-          simd ? "widened " + std::to_string(kVectorWidth) +
-                     " work-items at a time"
-               : "left to LLVM's loop vectorizer: " + why;
+          plan.simd ? "widened " + std::to_string(kVectorWidth) +
+                          " work-items at a time"
+                    : "left to LLVM's loop vectorizer: " + why;
     } else if (!description.reaches_barrier) {
       description.work_item_vectorization =
           "left to LLVM's loop vectorizer: async copies or work-group pipe "
           "reservations";
     }
     if (!description.split_at_barriers)
-      buildGroupEntry(module, *leader, description, follower, pipe_followers,
-                      prologue, simd);
+      buildGroupEntry(module, *leader, description, plan);
     // Kernels with async copies also get a work-item entry: the checking
     // mode runs their work-items one by one to see each one's calls.
     if (description.reaches_barrier || copies)
