@@ -325,7 +325,9 @@ private:
     // A leaf function may also use the 128-byte red zone below its frame.
     constexpr uint64_t kRedZone = 128;
     for (KernelDescription &k : kernels) {
-      k.group_entry_frame = frames[groupEntrySymbol(k.name)] + kRedZone;
+      k.group_entry_frame = std::max(frames[groupEntrySymbol(k.name)],
+                                     frames[readThroughEntrySymbol(k.name)]) +
+                            kRedZone;
       // A kernel without barriers may still have a work-item entry (async
       // copies, for the checking mode): its stack must fit that one too.
       uint64_t item_frame = frames[workItemEntrySymbol(k.name)] + kRedZone;

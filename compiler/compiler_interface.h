@@ -77,8 +77,17 @@ struct KernelDescription {
   // Launches must divide the global size evenly (OpenCL C 1.x programs and
   // -cl-uniform-work-group-size).
   bool uniform_work_group_size = false;
+  // Kernels whose async copies only stage data
+  // (compiler/async_copy_read_through.h) have a second group entry that
+  // reads the copies' sources instead, for launches where no buffer in
+  // `read_through_sources` overlaps one in `written_buffers` (argument
+  // indices). The debug log says why a kernel has none.
+  std::vector<uint32_t> read_through_sources;
+  std::vector<uint32_t> written_buffers;
+  std::string async_copy_read_through;
   // Filled by the runtime from the loaded shared object.
   WorkGroupFunction entry = nullptr; // loop over the work-items
+  WorkGroupFunction read_through_entry = nullptr;
   // Set when reaches_barrier, and for kernels with async copies.
   WorkItemFunction work_item_entry = nullptr;
 };
@@ -89,6 +98,9 @@ inline std::string groupEntrySymbol(const std::string &kernel) {
 }
 inline std::string workItemEntrySymbol(const std::string &kernel) {
   return "__weft_item_" + kernel;
+}
+inline std::string readThroughEntrySymbol(const std::string &kernel) {
+  return "__weft_read_through_" + kernel;
 }
 
 // The result of clCompileProgram, or of clLinkProgram with -create-library:

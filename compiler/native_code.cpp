@@ -43,6 +43,7 @@ void internalizeAllButEntries(llvm::Module &module,
   for (const KernelDescription &k : kernels) {
     entries.insert(groupEntrySymbol(k.name));
     entries.insert(workItemEntrySymbol(k.name));
+    entries.insert(readThroughEntrySymbol(k.name));
   }
   for (llvm::Function &f : module)
     if (!f.isDeclaration() && !entries.count(f.getName().str()))

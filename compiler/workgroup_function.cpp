@@ -1,6 +1,7 @@
 #include "compiler/workgroup_function.h"
 
 #include "compiler/async_copy_followers.h"
+#include "compiler/async_copy_read_through.h"
 #include "compiler/barrier_regions.h"
 #include "compiler/context_access.h"
 #include "compiler/kernel_signature.h"
@@ -426,11 +427,11 @@ llvm::Function *declareEntry(llvm::Module &module, llvm::FunctionType *type,
 // the builder stays at the end of that block.
 GroupEntryValues startGroupEntry(llvm::Module &module, llvm::Function &body,
                                  const KernelDescription &kernel,
-                                 IRBuilder<> &b, std::vector<Value *> &args) {
+                                 IRBuilder<> &b, std::vector<Value *> &args,
+                                 const std::string &symbol) {
   auto *type = llvm::FunctionType::get(b.getVoidTy(),
                                        {b.getPtrTy(), b.getPtrTy()}, false);
-  llvm::Function *entry =
-      declareEntry(module, type, groupEntrySymbol(kernel.name), body);
+  llvm::Function *entry = declareEntry(module, type, symbol, body);
   Value *context = entry->getArg(1);
   b.SetInsertPoint(llvm::BasicBlock::Create(b.getContext(), "setup", entry));
   args = loadArguments(b, body, kernel, entry->getArg(0), context);
@@ -459,6 +460,8 @@ struct GroupEntryPlan {
   // compiler/work_item_vectorizer.h: the x loop steps kVectorWidth
   // work-items at a time through it.
   llvm::Function *simd = nullptr;
+  // The entry's name: the group entry's, or the read-through entry's.
+  std::string symbol;
 };
 
 // void group(const void *block, WorkGroupContext *context): three nested
@@ -470,7 +473,8 @@ void buildGroupEntry(llvm::Module &module, llvm::Function &body,
   llvm::LLVMContext &ctx = module.getContext();
   IRBuilder<> b(ctx);
   std::vector<Value *> args;
-  GroupEntryValues values = startGroupEntry(module, body, kernel, b, args);
+  GroupEntryValues values =
+      startGroupEntry(module, body, kernel, b, args, plan.symbol);
   llvm::Function *entry = values.entry;
   Value *context = values.context;
   llvm::BasicBlock *setup = b.GetInsertBlock();
@@ -550,6 +554,30 @@ void buildGroupEntry(llvm::Module &module, llvm::Function &body,
   b.CreateRetVoid();
 }
 
+// The second group entry of a kernel whose copies only stage data
+// (compiler/async_copy_read_through.h), or why it has none.
+void buildReadThroughEntry(llvm::Module &module, llvm::Function &body,
+                           KernelDescription &kernel) {
+  std::string why;
+  ReadThroughBody read_through =
+      makeReadThroughBody(body, kernel.arguments.size(),
+                          kernel.reqd_work_group_size, why);
+  if (!read_through.body) {
+    kernel.async_copy_read_through = "copies stay copies: " + why;
+    return;
+  }
+  GroupEntryPlan plan;
+  plan.symbol = readThroughEntrySymbol(kernel.name);
+  std::string ignored;
+  plan.simd = vectorizeWorkItems(*read_through.body, ignored);
+  buildGroupEntry(module, *read_through.body, kernel, plan);
+  kernel.read_through_sources = std::move(read_through.sources);
+  kernel.written_buffers = std::move(read_through.written);
+  kernel.async_copy_read_through =
+      "tiles read from global memory when the buffers copied from and "
+      "those written do not overlap";
+}
+
 // void group(const void *block, WorkGroupContext *context) for a kernel with
 // barriers, cut into regions at its barriers. Returns false (and why) when
 // the kernel has a shape the regions do not handle; fibers then run it.
@@ -558,7 +586,8 @@ bool buildRegionGroupEntry(llvm::Module &module, llvm::Function &body,
                            const KernelDescription &kernel, std::string &why) {
   IRBuilder<> b(module.getContext());
   std::vector<Value *> args;
-  GroupEntryValues values = startGroupEntry(module, body, kernel, b, args);
+  GroupEntryValues values = startGroupEntry(module, body, kernel, b, args,
+                                            groupEntrySymbol(kernel.name));
   if (emitBarrierRegions(body, marker, b, values, why))
     return true;
   values.entry->eraseFromParent();
@@ -654,8 +683,11 @@ bool buildWorkGroupFunctions(llvm::Module &module,
           "left to LLVM's loop vectorizer: async copies or work-group pipe "
           "reservations";
     }
+    plan.symbol = groupEntrySymbol(description.name);
     if (!description.split_at_barriers)
       buildGroupEntry(module, *leader, description, plan);
+    if (plan.prologue)
+      buildReadThroughEntry(module, *body, description);
     // Kernels with async copies also get a work-item entry: the checking
     // mode runs their work-items one by one to see each one's calls.
     if (description.reaches_barrier || copies)

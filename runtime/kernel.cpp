@@ -153,6 +153,25 @@ uint64_t Kernel::localMemorySize() const {
   return total;
 }
 
+bool Kernel::copiedBuffersUnwritten() const {
+  auto bytes = [this](uint32_t index) -> std::pair<const char *, size_t> {
+    Ref<Memory> memory = buffers_[index].lock();
+    if (!memory)
+      return {nullptr, 0};
+    return {memory->data(), memory->size()};
+  };
+  for (uint32_t source : description_.read_through_sources) {
+    auto [from, from_size] = bytes(source);
+    for (uint32_t written : description_.written_buffers) {
+      auto [to, to_size] = bytes(written);
+      // Sub-buffers of one buffer, or one buffer passed twice, may overlap.
+      if (from && to && from < to + to_size && to < from + from_size)
+        return false;
+    }
+  }
+  return true;
+}
+
 size_t Kernel::maxWorkGroupSize(size_t device_limit) const {
   if (!description_.reaches_barrier)
     return device_limit;
@@ -211,6 +230,8 @@ cl_int Kernel::enqueue(Queue &queue, cl_uint work_dim, const size_t *offset,
         return CL_INVALID_KERNEL_ARGS;
       snapshot->buffers.push_back(std::move(live));
     }
+    if (description_.read_through_entry && copiedBuffersUnwritten())
+      launch.group_entry = description_.read_through_entry;
   }
   launch.arguments = snapshot->block;
   ThreadPool &pool = queue.device().pool();

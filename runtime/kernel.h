@@ -50,6 +50,11 @@ public:
                  std::vector<Ref<Event>> wait_list, Ref<Event> &command);
 
 private:
+  // Whether no buffer an async copy reads overlaps one the kernel writes, so
+  // the read-through entry (compiler/async_copy_read_through.h) may run.
+  // Called with mutex_ held.
+  bool copiedBuffersUnwritten() const;
+
   Ref<Program> program_;
   // Owns the description and the code.
   std::shared_ptr<const ProgramExecutable> executable_;

@@ -31,7 +31,12 @@ instantiate(const ProgramImage &image, std::vector<unsigned char> binary,
     kernel.work_item_entry =
         reinterpret_cast<WorkItemFunction>(executable->library->symbol(
             compiler::workItemEntrySymbol(kernel.name)));
-    if (!kernel.entry || (kernel.reaches_barrier && !kernel.work_item_entry)) {
+    if (!kernel.read_through_sources.empty())
+      kernel.read_through_entry =
+          reinterpret_cast<WorkGroupFunction>(executable->library->symbol(
+              compiler::readThroughEntrySymbol(kernel.name)));
+    if (!kernel.entry || (kernel.reaches_barrier && !kernel.work_item_entry) ||
+        (!kernel.read_through_sources.empty() && !kernel.read_through_entry)) {
       error = "error: the program's native code lacks kernel '" + kernel.name +
               "'\n";
       return nullptr;
@@ -52,6 +57,9 @@ instantiate(const ProgramImage &image, std::vector<unsigned char> binary,
       debugLog("kernel %s: %s, %llu bytes of private memory per work-item",
                kernel.name.c_str(), path.c_str(),
                static_cast<unsigned long long>(kernel.private_memory));
+      if (!kernel.async_copy_read_through.empty())
+        debugLog("kernel %s: async copies: %s", kernel.name.c_str(),
+                 kernel.async_copy_read_through.c_str());
     }
   return executable;
 }

@@ -18,7 +18,7 @@ using compiler::KernelDescription;
 
 constexpr char kMagic[8] = {'W', 'E', 'F', 'T', 'P', 'R', 'G', '\0'};
 // Bump when the payload layout or the launch ABI changes.
-constexpr uint32_t kFormatVersion = 10;
+constexpr uint32_t kFormatVersion = 11;
 
 struct Header {
   char magic[8];
@@ -118,6 +118,29 @@ void writeKernel(Writer &w, const KernelDescription &k) {
   w.string(k.split_failure);
   w.string(k.work_item_vectorization);
   w.scalar<uint8_t>(k.uniform_work_group_size);
+  for (const std::vector<uint32_t> *list :
+       {&k.read_through_sources, &k.written_buffers}) {
+    w.scalar<uint32_t>(static_cast<uint32_t>(list->size()));
+    for (uint32_t index : *list)
+      w.scalar(index);
+  }
+  w.string(k.async_copy_read_through);
+}
+
+// A list of buffer arguments of `k`; false if an index names anything else.
+bool readBufferList(Reader &r, const KernelDescription &k,
+                    std::vector<uint32_t> &list) {
+  uint32_t count = r.scalar<uint32_t>();
+  if (!r.ok() || count > k.arguments.size())
+    return false;
+  list.resize(count);
+  for (uint32_t &index : list) {
+    index = r.scalar<uint32_t>();
+    if (!r.ok() || index >= k.arguments.size() ||
+        k.arguments[index].kind != ArgumentKind::Buffer)
+      return false;
+  }
+  return true;
 }
 
 // Enumerations come from outside: reject values the runtime cannot handle.
@@ -164,7 +187,11 @@ bool readKernel(Reader &r, KernelDescription &k, std::string &why) {
   k.split_failure = r.string();
   k.work_item_vectorization = r.string();
   k.uniform_work_group_size = r.scalar<uint8_t>() != 0;
-  if (!r.ok() || !enums_ok || k.name.empty()) {
+  bool lists_ok = enums_ok &&
+                  readBufferList(r, k, k.read_through_sources) &&
+                  readBufferList(r, k, k.written_buffers);
+  k.async_copy_read_through = r.string();
+  if (!r.ok() || !enums_ok || !lists_ok || k.name.empty()) {
     why = "malformed description of kernel '" + k.name + "'";
     return false;
   }

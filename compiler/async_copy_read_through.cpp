@@ -1,0 +1,396 @@
+#include "compiler/async_copy_read_through.h"
+
+#include "compiler/analysis_managers.h"
+#include "compiler/async_copy_followers.h"
+#include "device/launch_abi.h"
+
+#include <llvm/ADT/SmallPtrSet.h>
+#include <llvm/Analysis/AssumptionCache.h>
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/ScalarEvolution.h>
+#include <llvm/Analysis/TargetLibraryInfo.h>
+#include <llvm/Analysis/ValueTracking.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/Dominators.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/InstIterator.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Support/MathExtras.h>
+#include <llvm/TargetParser/Triple.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Transforms/InstCombine/InstCombine.h>
+#include <llvm/Transforms/Scalar/EarlyCSE.h>
+#include <llvm/Transforms/Scalar/LoopPassManager.h>
+#include <llvm/Transforms/Scalar/LoopRotation.h>
+#include <llvm/Transforms/Scalar/SROA.h>
+#include <llvm/Transforms/Scalar/SimplifyCFG.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+
+#include <set>
+#include <vector>
+
+namespace weft::compiler {
+namespace {
+
+using llvm::Value;
+
+constexpr unsigned kGlobalAddressSpace = 1, kLocalAddressSpace = 3;
+
+// __weft_async_copy_for's arguments (builtins/async_copy_engine.c).
+enum EngineArgument : unsigned {
+  kDestination = 2,
+  kSource,
+  kElementBytes,
+  kPerLine,
+  kLines,
+  kPlanes,
+  kSourceLine,
+  kSourcePlane,
+  kDestinationLine,
+  kDestinationPlane,
+  kEvent,
+  kFunction,
+};
+
+// One copy from global to local memory the loads of its tile can replace.
+struct StagingCopy {
+  llvm::CallInst *call;
+  Value *tile;           // the local pointer the tile's accesses derive from
+  Value *source;         // the global pointer copied from
+  uint64_t element_bytes;
+  uint64_t elements;     // copied, all contiguous in the tile
+  Value *source_step;    // elements between two copied ones in global memory
+  std::vector<llvm::LoadInst *> loads;
+};
+
+uint64_t constantOr0(Value *v) {
+  auto *c = llvm::dyn_cast<llvm::ConstantInt>(v);
+  return c ? c->getZExtValue() : 0;
+}
+
+// The pointer an integer address argument was made from, if it has
+// `address_space`.
+Value *pointerBehind(Value *address, unsigned address_space) {
+  auto *cast = llvm::dyn_cast<llvm::PtrToIntInst>(address);
+  if (!cast || cast->getPointerAddressSpace() != address_space)
+    return nullptr;
+  return cast->getPointerOperand();
+}
+
+// The local pointer `p` is an offset of: the cast that made one kernel-scope
+// __local variable, or a __local argument.
+Value *tileRoot(Value *p) {
+  while (true) {
+    if (auto *gep = llvm::dyn_cast<llvm::GetElementPtrInst>(p)) {
+      p = gep->getPointerOperand();
+      continue;
+    }
+    if (llvm::isa<llvm::AddrSpaceCastInst>(p) || llvm::isa<llvm::Argument>(p))
+      return p->getType()->getPointerAddressSpace() == kLocalAddressSpace
+                 ? p
+                 : nullptr;
+    return nullptr;
+  }
+}
+
+// Collects the loads that read the tile rooted at `root`; false if the tile
+// is used any other way than those loads and the copy's own destination.
+bool collectTileLoads(Value *root, Value *copy_destination,
+                      std::vector<llvm::LoadInst *> &loads) {
+  std::vector<Value *> pending{root};
+  llvm::SmallPtrSet<Value *, 16> seen;
+  while (!pending.empty()) {
+    Value *v = pending.back();
+    pending.pop_back();
+    if (!seen.insert(v).second)
+      continue;
+    for (llvm::User *user : v->users()) {
+      if (llvm::isa<llvm::GetElementPtrInst>(user) ||
+          llvm::isa<llvm::AddrSpaceCastInst>(user) ||
+          llvm::isa<llvm::BitCastInst>(user)) {
+        pending.push_back(user);
+        continue;
+      }
+      if (auto *load = llvm::dyn_cast<llvm::LoadInst>(user)) {
+        if (!load->isSimple())
+          return false;
+        loads.push_back(load);
+        continue;
+      }
+      if (user == copy_destination)
+        continue;
+      return false;
+    }
+  }
+  return true;
+}
+
+// Recognizes `call` as a copy whose tile may be read through, else says why.
+bool recognizeStagingCopy(llvm::CallInst *call, unsigned kernel_args,
+                          StagingCopy &copy, std::string &why) {
+  copy.call = call;
+  uint64_t function = constantOr0(call->getArgOperand(kFunction));
+  copy.element_bytes = constantOr0(call->getArgOperand(kElementBytes));
+  Value *tile =
+      pointerBehind(call->getArgOperand(kDestination), kLocalAddressSpace);
+  copy.source =
+      pointerBehind(call->getArgOperand(kSource), kGlobalAddressSpace);
+  if (!tile || !copy.source) {
+    why = "a copy from local to global memory";
+    return false;
+  }
+  auto *source_arg =
+      llvm::dyn_cast<llvm::Argument>(llvm::getUnderlyingObject(copy.source, 0));
+  if (!source_arg || source_arg->getArgNo() >= kernel_args) {
+    why = "a copy from a pointer that is not a buffer argument";
+    return false;
+  }
+  bool constant_function = llvm::isa<llvm::ConstantInt>(
+      call->getArgOperand(kFunction));
+  if (constant_function && function == kAsyncCopy &&
+      constantOr0(call->getArgOperand(kLines)) == 1 &&
+      constantOr0(call->getArgOperand(kPlanes)) == 1) {
+    copy.elements = constantOr0(call->getArgOperand(kPerLine));
+    copy.source_step =
+        llvm::ConstantInt::get(call->getArgOperand(kPerLine)->getType(), 1);
+  } else if (constant_function && function == kAsyncStridedCopy &&
+             constantOr0(call->getArgOperand(kPerLine)) == 1 &&
+             constantOr0(call->getArgOperand(kPlanes)) == 1 &&
+             constantOr0(call->getArgOperand(kDestinationLine)) == 1) {
+    copy.elements = constantOr0(call->getArgOperand(kLines));
+    copy.source_step = call->getArgOperand(kSourceLine);
+  } else {
+    why = "a 2-D/3-D copy, or a copy of a size not known when compiling";
+    return false;
+  }
+  if (copy.elements == 0 || copy.element_bytes == 0) {
+    why = "a copy of a size not known when compiling";
+    return false;
+  }
+  copy.tile = tileRoot(tile);
+  if (!copy.tile ||
+      !collectTileLoads(copy.tile, call->getArgOperand(kDestination),
+                        copy.loads)) {
+    why = "the work-items use a copy's tile other than by reading it";
+    return false;
+  }
+  return true;
+}
+
+// Adds the buffer argument `p` writes to `written`; false if `p` may point
+// anywhere but private or local memory or a buffer argument.
+bool noteWrite(Value *p, unsigned kernel_args, std::set<uint32_t> &written) {
+  if (p->getType()->getPointerAddressSpace() == kLocalAddressSpace)
+    return true;
+  Value *object = llvm::getUnderlyingObject(p, 0);
+  if (llvm::isa<llvm::AllocaInst>(object))
+    return true;
+  auto *arg = llvm::dyn_cast<llvm::Argument>(object);
+  if (!arg || arg->getArgNo() >= kernel_args ||
+      p->getType()->getPointerAddressSpace() != kGlobalAddressSpace)
+    return false;
+  written.insert(arg->getArgNo());
+  return true;
+}
+
+bool isEngine(const llvm::CallInst &call, const char *name) {
+  const llvm::Function *callee = call.getCalledFunction();
+  return callee && callee->getName() == name;
+}
+
+// The buffer arguments the work-items write, or false and why not when a
+// write may go anywhere else (through a pointer loaded from memory, say).
+bool collectWrittenBuffers(llvm::Function &f, unsigned kernel_args,
+                           std::set<uint32_t> &written, std::string &why) {
+  for (llvm::Instruction &inst : llvm::instructions(f)) {
+    if (!inst.mayWriteToMemory() || llvm::isa<llvm::FenceInst>(inst))
+      continue;
+    Value *target = nullptr;
+    if (auto *store = llvm::dyn_cast<llvm::StoreInst>(&inst))
+      target = store->getPointerOperand();
+    else if (auto *rmw = llvm::dyn_cast<llvm::AtomicRMWInst>(&inst))
+      target = rmw->getPointerOperand();
+    else if (auto *cmpxchg = llvm::dyn_cast<llvm::AtomicCmpXchgInst>(&inst))
+      target = cmpxchg->getPointerOperand();
+    else if (auto *transfer = llvm::dyn_cast<llvm::AnyMemIntrinsic>(&inst))
+      target = transfer->getRawDest();
+    else if (auto *intrinsic = llvm::dyn_cast<llvm::IntrinsicInst>(&inst);
+             intrinsic && (intrinsic->isLifetimeStartOrEnd() ||
+                           intrinsic->isAssumeLikeIntrinsic()))
+      continue;
+    else if (auto *call = llvm::dyn_cast<llvm::CallInst>(&inst);
+             call && (isEngine(*call, kAsyncCopyEngine) ||
+                      isEngine(*call, kWaitEngine)))
+      continue; // the copies are checked one by one
+    if (!target) {
+      why = "a call that may write memory";
+      return false;
+    }
+    if (!noteWrite(target, kernel_args, written)) {
+      why = "a write through a pointer that is not a buffer argument";
+      return false;
+    }
+  }
+  return true;
+}
+
+// Replaces each load of `copy`'s tile by a load of the global element it
+// holds, if every load provably reads inside the copied elements (reads of
+// local memory the copy did not write would need a guard, and a guarded or
+// clamped address is no longer consecutive across work-items: the loads
+// would become gathers, slower than the copy they save).
+bool readThrough(StagingCopy &copy, llvm::ScalarEvolution &evolution,
+                 const llvm::DominatorTree &dominators,
+                 const llvm::DataLayout &layout) {
+  auto *unit_step = llvm::dyn_cast<llvm::ConstantInt>(copy.source_step);
+  bool contiguous = unit_step && unit_step->isOne();
+  uint64_t copied = copy.elements * copy.element_bytes;
+  std::vector<Value *> offsets;
+  for (llvm::LoadInst *load : copy.loads) {
+    uint64_t size = layout.getTypeStoreSize(load->getType());
+    for (Value *needed : {copy.source, copy.source_step})
+      if (auto *defined = llvm::dyn_cast<llvm::Instruction>(needed))
+        if (!dominators.dominates(defined, load))
+          return false;
+    // A strided copy's elements are apart in global memory: a load must
+    // read one whole element.
+    if (size > copied ||
+        (!contiguous && (size != copy.element_bytes ||
+                         !llvm::isPowerOf2_64(size))))
+      return false;
+    llvm::IRBuilder<> b(load);
+    Value *offset =
+        b.CreateSub(b.CreatePtrToInt(load->getPointerOperand(), b.getInt64Ty()),
+                    copy.call->getArgOperand(kDestination));
+    offsets.push_back(offset);
+    const llvm::SCEV *scev = evolution.getSCEV(offset);
+    if (evolution.getUnsignedRangeMax(scev).ugt(copied - size) ||
+        (!contiguous &&
+         evolution.getMinTrailingZeros(scev) < llvm::Log2_64(size)))
+      return false;
+  }
+  for (size_t i = 0; i < copy.loads.size(); ++i) {
+    llvm::LoadInst *load = copy.loads[i];
+    llvm::IRBuilder<> b(load);
+    // Element k of the tile is element k * step of the source.
+    Value *global_offset =
+        contiguous ? offsets[i]
+                   : b.CreateMul(offsets[i], b.CreateZExtOrTrunc(
+                                                 copy.source_step,
+                                                 b.getInt64Ty()));
+    Value *address = b.CreateGEP(b.getInt8Ty(), copy.source, global_offset);
+    // The source is only as aligned as its elements (the tile may be more).
+    llvm::Align element_alignment(
+        uint64_t(1) << llvm::countr_zero(copy.element_bytes));
+    llvm::LoadInst *global_load = b.CreateAlignedLoad(
+        load->getType(), address,
+        std::min(load->getAlign(), element_alignment));
+    global_load->takeName(load);
+    load->replaceAllUsesWith(global_load);
+    load->eraseFromParent();
+  }
+  return true;
+}
+
+// The range of each local id: below the required work-group size, when the
+// kernel names one.
+void boundLocalIds(llvm::Function &f, unsigned kernel_args,
+                   const uint64_t required_size[3]) {
+  if (!required_size[0])
+    return;
+  for (unsigned d = 0; d < 3; ++d)
+    f.addParamAttr(
+        kernel_args + 1 + d,
+        llvm::Attribute::get(f.getContext(), llvm::Attribute::Range,
+                             llvm::ConstantRange(llvm::APInt(64, 0),
+                                                 llvm::APInt(64, required_size[d]))));
+}
+
+// Registers, and the address arithmetic in the shape the checks read.
+void simplify(llvm::Function &f) {
+  llvm::PassBuilder builder;
+  AnalysisManagers analyses(builder);
+  llvm::FunctionPassManager passes;
+  passes.addPass(llvm::SROAPass(llvm::SROAOptions::ModifyCFG));
+  passes.addPass(llvm::EarlyCSEPass());
+  passes.addPass(llvm::InstCombinePass());
+  passes.addPass(llvm::SimplifyCFGPass());
+  // Rotated, a loop's induction variable ranges over the iterations its
+  // body runs, not over one more: what a read in the body can reach.
+  passes.addPass(llvm::createFunctionToLoopPassAdaptor(llvm::LoopRotatePass()));
+  passes.run(f, analyses.functions);
+}
+
+} // namespace
+
+ReadThroughBody makeReadThroughBody(llvm::Function &body, unsigned kernel_args,
+                                    const uint64_t required_size[3],
+                                    std::string &why) {
+  ReadThroughBody result;
+  llvm::ValueToValueMapTy map;
+  llvm::Function *clone = llvm::CloneFunction(&body, map);
+  clone->setName(body.getName() + ".read_through");
+  boundLocalIds(*clone, kernel_args, required_size);
+  simplify(*clone);
+
+  std::vector<StagingCopy> copies;
+  std::set<llvm::Value *> tiles;
+  std::set<uint32_t> sources, written;
+  bool ok = collectWrittenBuffers(*clone, kernel_args, written, why);
+  for (llvm::Instruction &inst : llvm::instructions(*clone)) {
+    auto *call = llvm::dyn_cast<llvm::CallInst>(&inst);
+    if (!ok || !call || !isEngine(*call, kAsyncCopyEngine))
+      continue;
+    StagingCopy copy;
+    ok = recognizeStagingCopy(call, kernel_args, copy, why);
+    if (ok && !tiles.insert(copy.tile).second) {
+      why = "two copies into one tile";
+      ok = false;
+    }
+    if (ok) {
+      auto *source = llvm::cast<llvm::Argument>(
+          llvm::getUnderlyingObject(copy.source, 0));
+      sources.insert(source->getArgNo());
+      if (written.count(source->getArgNo())) {
+        why = "the kernel writes the buffer it copies from";
+        ok = false;
+      }
+    }
+    copies.push_back(std::move(copy));
+  }
+  if (ok && copies.empty()) {
+    why = "no copy";
+    ok = false;
+  }
+  llvm::DominatorTree dominators(*clone);
+  llvm::LoopInfo loops(dominators);
+  llvm::AssumptionCache assumptions(*clone);
+  llvm::TargetLibraryInfoImpl library_info(
+      llvm::Triple(body.getParent()->getTargetTriple()));
+  llvm::TargetLibraryInfo library(library_info);
+  llvm::ScalarEvolution evolution(*clone, library, assumptions, dominators,
+                                  loops);
+  const llvm::DataLayout &layout = body.getParent()->getDataLayout();
+  for (StagingCopy &copy : copies)
+    if (ok && !readThrough(copy, evolution, dominators, layout)) {
+      why = "a read of a tile not provably inside the copied elements "
+            "(reqd_work_group_size bounds the local ids)";
+      ok = false;
+    }
+  if (!ok) {
+    clone->eraseFromParent();
+    return result;
+  }
+  std::vector<llvm::BasicBlock *> blocks;
+  for (llvm::BasicBlock &block : *clone)
+    blocks.push_back(&block);
+  makeFollowerCode(blocks); // the copies and the waits go
+  result.body = clone;
+  result.sources.assign(sources.begin(), sources.end());
+  result.written.assign(written.begin(), written.end());
+  return result;
+}
+
+} // namespace weft::compiler
