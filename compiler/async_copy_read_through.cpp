@@ -17,15 +17,11 @@
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Module.h>
+#include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/MathExtras.h>
 #include <llvm/TargetParser/Triple.h>
-#include <llvm/Passes/PassBuilder.h>
-#include <llvm/Transforms/InstCombine/InstCombine.h>
-#include <llvm/Transforms/Scalar/EarlyCSE.h>
 #include <llvm/Transforms/Scalar/LoopPassManager.h>
 #include <llvm/Transforms/Scalar/LoopRotation.h>
-#include <llvm/Transforms/Scalar/SROA.h>
-#include <llvm/Transforms/Scalar/SimplifyCFG.h>
 #include <llvm/Transforms/Utils/Cloning.h>
 
 #include <set>
@@ -57,11 +53,11 @@ enum EngineArgument : unsigned {
 // One copy from global to local memory the loads of its tile can replace.
 struct StagingCopy {
   llvm::CallInst *call;
-  Value *tile;           // the local pointer the tile's accesses derive from
-  Value *source;         // the global pointer copied from
+  Value *tile;   // the local pointer the tile's accesses derive from
+  Value *source; // the global pointer copied from
   uint64_t element_bytes;
-  uint64_t elements;     // copied, all contiguous in the tile
-  Value *source_step;    // elements between two copied ones in global memory
+  uint64_t elements;  // copied, all contiguous in the tile
+  Value *source_step; // elements between two copied ones in global memory
   std::vector<llvm::LoadInst *> loads;
 };
 
@@ -147,8 +143,8 @@ bool recognizeStagingCopy(llvm::CallInst *call, unsigned kernel_args,
     why = "a copy from a pointer that is not a buffer argument";
     return false;
   }
-  bool constant_function = llvm::isa<llvm::ConstantInt>(
-      call->getArgOperand(kFunction));
+  bool constant_function =
+      llvm::isa<llvm::ConstantInt>(call->getArgOperand(kFunction));
   if (constant_function && function == kAsyncCopy &&
       constantOr0(call->getArgOperand(kLines)) == 1 &&
       constantOr0(call->getArgOperand(kPlanes)) == 1) {
@@ -256,9 +252,8 @@ bool readThrough(StagingCopy &copy, llvm::ScalarEvolution &evolution,
           return false;
     // A strided copy's elements are apart in global memory: a load must
     // read one whole element.
-    if (size > copied ||
-        (!contiguous && (size != copy.element_bytes ||
-                         !llvm::isPowerOf2_64(size))))
+    if (size > copied || (!contiguous && (size != copy.element_bytes ||
+                                          !llvm::isPowerOf2_64(size))))
       return false;
     llvm::IRBuilder<> b(load);
     Value *offset =
@@ -276,17 +271,17 @@ bool readThrough(StagingCopy &copy, llvm::ScalarEvolution &evolution,
     llvm::IRBuilder<> b(load);
     // Element k of the tile is element k * step of the source.
     Value *global_offset =
-        contiguous ? offsets[i]
-                   : b.CreateMul(offsets[i], b.CreateZExtOrTrunc(
-                                                 copy.source_step,
-                                                 b.getInt64Ty()));
+        contiguous
+            ? offsets[i]
+            : b.CreateMul(offsets[i], b.CreateZExtOrTrunc(copy.source_step,
+                                                          b.getInt64Ty()));
     Value *address = b.CreateGEP(b.getInt8Ty(), copy.source, global_offset);
     // The source is only as aligned as its elements (the tile may be more).
-    llvm::Align element_alignment(
-        uint64_t(1) << llvm::countr_zero(copy.element_bytes));
-    llvm::LoadInst *global_load = b.CreateAlignedLoad(
-        load->getType(), address,
-        std::min(load->getAlign(), element_alignment));
+    llvm::Align element_alignment(uint64_t(1)
+                                  << llvm::countr_zero(copy.element_bytes));
+    llvm::LoadInst *global_load =
+        b.CreateAlignedLoad(load->getType(), address,
+                            std::min(load->getAlign(), element_alignment));
     global_load->takeName(load);
     load->replaceAllUsesWith(global_load);
     load->eraseFromParent();
@@ -301,11 +296,11 @@ void boundLocalIds(llvm::Function &f, unsigned kernel_args,
   if (!required_size[0])
     return;
   for (unsigned d = 0; d < 3; ++d)
-    f.addParamAttr(
-        kernel_args + 1 + d,
-        llvm::Attribute::get(f.getContext(), llvm::Attribute::Range,
-                             llvm::ConstantRange(llvm::APInt(64, 0),
-                                                 llvm::APInt(64, required_size[d]))));
+    f.addParamAttr(kernel_args + 1 + d,
+                   llvm::Attribute::get(
+                       f.getContext(), llvm::Attribute::Range,
+                       llvm::ConstantRange(llvm::APInt(64, 0),
+                                           llvm::APInt(64, required_size[d]))));
 }
 
 // Registers, and the address arithmetic in the shape the checks read.
@@ -313,10 +308,7 @@ void simplify(llvm::Function &f) {
   llvm::PassBuilder builder;
   AnalysisManagers analyses(builder);
   llvm::FunctionPassManager passes;
-  passes.addPass(llvm::SROAPass(llvm::SROAOptions::ModifyCFG));
-  passes.addPass(llvm::EarlyCSEPass());
-  passes.addPass(llvm::InstCombinePass());
-  passes.addPass(llvm::SimplifyCFGPass());
+  addCleanupPasses(passes);
   // Rotated, a loop's induction variable ranges over the iterations its
   // body runs, not over one more: what a read in the body can reach.
   passes.addPass(llvm::createFunctionToLoopPassAdaptor(llvm::LoopRotatePass()));
@@ -350,8 +342,8 @@ ReadThroughBody makeReadThroughBody(llvm::Function &body, unsigned kernel_args,
       ok = false;
     }
     if (ok) {
-      auto *source = llvm::cast<llvm::Argument>(
-          llvm::getUnderlyingObject(copy.source, 0));
+      auto *source =
+          llvm::cast<llvm::Argument>(llvm::getUnderlyingObject(copy.source, 0));
       sources.insert(source->getArgNo());
       if (written.count(source->getArgNo())) {
         why = "the kernel writes the buffer it copies from";

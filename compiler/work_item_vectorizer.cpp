@@ -61,10 +61,7 @@ void prepare(llvm::Function &f) {
   llvm::PassBuilder builder;
   AnalysisManagers analyses(builder);
   llvm::FunctionPassManager passes;
-  passes.addPass(llvm::SROAPass(llvm::SROAOptions::ModifyCFG));
-  passes.addPass(llvm::EarlyCSEPass());
-  passes.addPass(llvm::InstCombinePass());
-  passes.addPass(llvm::SimplifyCFGPass());
+  addCleanupPasses(passes);
   passes.addPass(llvm::LoopSimplifyPass());
   passes.addPass(llvm::LCSSAPass());
   passes.run(f, analyses.functions);

@@ -559,9 +559,8 @@ void buildGroupEntry(llvm::Module &module, llvm::Function &body,
 void buildReadThroughEntry(llvm::Module &module, llvm::Function &body,
                            KernelDescription &kernel) {
   std::string why;
-  ReadThroughBody read_through =
-      makeReadThroughBody(body, kernel.arguments.size(),
-                          kernel.reqd_work_group_size, why);
+  ReadThroughBody read_through = makeReadThroughBody(
+      body, kernel.arguments.size(), kernel.reqd_work_group_size, why);
   if (!read_through.body) {
     kernel.async_copy_read_through = "copies stay copies: " + why;
     return;

@@ -187,8 +187,7 @@ bool readKernel(Reader &r, KernelDescription &k, std::string &why) {
   k.split_failure = r.string();
   k.work_item_vectorization = r.string();
   k.uniform_work_group_size = r.scalar<uint8_t>() != 0;
-  bool lists_ok = enums_ok &&
-                  readBufferList(r, k, k.read_through_sources) &&
+  bool lists_ok = enums_ok && readBufferList(r, k, k.read_through_sources) &&
                   readBufferList(r, k, k.written_buffers);
   k.async_copy_read_through = r.string();
   if (!r.ok() || !enums_ok || !lists_ok || k.name.empty()) {

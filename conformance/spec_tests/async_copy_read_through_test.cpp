@@ -125,8 +125,8 @@ struct ReadThroughFixture : WeftFixture {
 
 } // namespace
 
-TEST_CASE_METHOD(ReadThroughFixture,
-                 "tiles only read hold the copied elements", "[async]") {
+TEST_CASE_METHOD(ReadThroughFixture, "tiles only read hold the copied elements",
+                 "[async]") {
   checkStencilAndGather<cl_int>("int");
   checkStencilAndGather<cl_float>("float");
   checkStencilAndGather<cl_long>("long");
