@@ -34,6 +34,10 @@ using llvm::Value;
 
 constexpr unsigned kGlobalAddressSpace = 1, kLocalAddressSpace = 3;
 
+// The largest work-group extent the search for a kernel without
+// reqd_work_group_size considers.
+constexpr uint64_t kMaxReadThroughGroup = uint64_t(1) << 20;
+
 // __weft_async_copy_for's arguments (builtins/async_copy_engine.c).
 enum EngineArgument : unsigned {
   kDestination = 2,
@@ -232,75 +236,125 @@ bool collectWrittenBuffers(llvm::Function &f, unsigned kernel_args,
   return true;
 }
 
-// Replaces each load of `copy`'s tile by a load of the global element it
-// holds, if every load provably reads inside the copied elements (reads of
-// local memory the copy did not write would need a guard, and a guarded or
-// clamped address is no longer consecutive across work-items: the loads
-// would become gathers, slower than the copy they save).
-bool readThrough(StagingCopy &copy, llvm::ScalarEvolution &evolution,
-                 const llvm::DominatorTree &dominators,
-                 const llvm::DataLayout &layout) {
-  auto *unit_step = llvm::dyn_cast<llvm::ConstantInt>(copy.source_step);
-  bool contiguous = unit_step && unit_step->isOne();
+// One load of a tile, and its byte offset from the copy's first element.
+struct TileRead {
+  llvm::LoadInst *load;
+  Value *offset;
+  uint64_t size;
+};
+
+bool contiguous(const StagingCopy &copy) {
+  auto *step = llvm::dyn_cast<llvm::ConstantInt>(copy.source_step);
+  return step && step->isOne();
+}
+
+// The offsets of `copy`'s tile reads, or false if one could never be read
+// through: it may come before the global source is known, or read more than
+// one element of a strided copy (those are apart in global memory).
+bool prepareReads(const StagingCopy &copy,
+                  const llvm::DominatorTree &dominators,
+                  const llvm::DataLayout &layout,
+                  std::vector<TileRead> &reads) {
   uint64_t copied = copy.elements * copy.element_bytes;
-  std::vector<Value *> offsets;
   for (llvm::LoadInst *load : copy.loads) {
     uint64_t size = layout.getTypeStoreSize(load->getType());
     for (Value *needed : {copy.source, copy.source_step})
       if (auto *defined = llvm::dyn_cast<llvm::Instruction>(needed))
         if (!dominators.dominates(defined, load))
           return false;
-    // A strided copy's elements are apart in global memory: a load must
-    // read one whole element.
-    if (size > copied || (!contiguous && (size != copy.element_bytes ||
-                                          !llvm::isPowerOf2_64(size))))
+    if (size > copied || (!contiguous(copy) && (size != copy.element_bytes ||
+                                                !llvm::isPowerOf2_64(size))))
       return false;
     llvm::IRBuilder<> b(load);
     Value *offset =
         b.CreateSub(b.CreatePtrToInt(load->getPointerOperand(), b.getInt64Ty()),
                     copy.call->getArgOperand(kDestination));
-    offsets.push_back(offset);
-    const llvm::SCEV *scev = evolution.getSCEV(offset);
-    if (evolution.getUnsignedRangeMax(scev).ugt(copied - size) ||
-        (!contiguous &&
-         evolution.getMinTrailingZeros(scev) < llvm::Log2_64(size)))
-      return false;
+    reads.push_back({load, offset, size});
   }
-  for (size_t i = 0; i < copy.loads.size(); ++i) {
-    llvm::LoadInst *load = copy.loads[i];
-    llvm::IRBuilder<> b(load);
+  return true;
+}
+
+// Whether every read provably stays inside the elements its copy wrote when
+// local id d is below bounds[d]. A read of local memory the copy did not
+// write would need a guard, and a guarded or clamped address is no longer
+// consecutive across work-items: the loads would become gathers, slower than
+// the copy they save.
+bool readsInside(llvm::Function &f, unsigned kernel_args,
+                 const std::vector<StagingCopy> &copies,
+                 const std::vector<std::vector<TileRead>> &reads,
+                 const uint64_t bounds[3]) {
+  for (unsigned d = 0; d < 3; ++d) {
+    f.removeParamAttr(kernel_args + 1 + d, llvm::Attribute::Range);
+    f.addParamAttr(
+        kernel_args + 1 + d,
+        llvm::Attribute::get(f.getContext(), llvm::Attribute::Range,
+                             llvm::ConstantRange(llvm::APInt(64, 0),
+                                                 llvm::APInt(64, bounds[d]))));
+  }
+  // A fresh analysis each time: it caches what it learnt of other bounds.
+  llvm::DominatorTree dominators(f);
+  llvm::LoopInfo loops(dominators);
+  llvm::AssumptionCache assumptions(f);
+  llvm::TargetLibraryInfoImpl library_info(
+      llvm::Triple(f.getParent()->getTargetTriple()));
+  llvm::TargetLibraryInfo library(library_info);
+  llvm::ScalarEvolution evolution(f, library, assumptions, dominators, loops);
+  for (size_t c = 0; c < copies.size(); ++c) {
+    uint64_t copied = copies[c].elements * copies[c].element_bytes;
+    for (const TileRead &read : reads[c]) {
+      const llvm::SCEV *scev = evolution.getSCEV(read.offset);
+      if (evolution.getUnsignedRangeMax(scev).ugt(copied - read.size) ||
+          (!contiguous(copies[c]) &&
+           evolution.getMinTrailingZeros(scev) < llvm::Log2_64(read.size)))
+        return false;
+    }
+  }
+  return true;
+}
+
+// The largest work-group extent under which every read stays inside its
+// copy (reads indexed by the local id do, up to a point), 0 if none.
+uint64_t largestBound(llvm::Function &f, unsigned kernel_args,
+                      const std::vector<StagingCopy> &copies,
+                      const std::vector<std::vector<TileRead>> &reads) {
+  auto fits = [&](uint64_t bound) {
+    const uint64_t bounds[3] = {bound, bound, bound};
+    return readsInside(f, kernel_args, copies, reads, bounds);
+  };
+  if (fits(kMaxReadThroughGroup))
+    return kMaxReadThroughGroup;
+  uint64_t low = 0, high = kMaxReadThroughGroup; // fits(low), !fits(high)
+  while (high - low > 1) {
+    uint64_t middle = low + (high - low) / 2;
+    (fits(middle) ? low : high) = middle;
+  }
+  if (low)
+    fits(low); // leaves the bound that holds on the local id arguments
+  return low;
+}
+
+// Replaces each read of `copy`'s tile by a load of the global element the
+// tile holds there.
+void readThrough(const StagingCopy &copy, const std::vector<TileRead> &reads) {
+  for (const TileRead &read : reads) {
+    llvm::IRBuilder<> b(read.load);
     // Element k of the tile is element k * step of the source.
     Value *global_offset =
-        contiguous
-            ? offsets[i]
-            : b.CreateMul(offsets[i], b.CreateZExtOrTrunc(copy.source_step,
-                                                          b.getInt64Ty()));
+        contiguous(copy)
+            ? read.offset
+            : b.CreateMul(read.offset, b.CreateZExtOrTrunc(copy.source_step,
+                                                           b.getInt64Ty()));
     Value *address = b.CreateGEP(b.getInt8Ty(), copy.source, global_offset);
     // The source is only as aligned as its elements (the tile may be more).
     llvm::Align element_alignment(uint64_t(1)
                                   << llvm::countr_zero(copy.element_bytes));
     llvm::LoadInst *global_load =
-        b.CreateAlignedLoad(load->getType(), address,
-                            std::min(load->getAlign(), element_alignment));
-    global_load->takeName(load);
-    load->replaceAllUsesWith(global_load);
-    load->eraseFromParent();
+        b.CreateAlignedLoad(read.load->getType(), address,
+                            std::min(read.load->getAlign(), element_alignment));
+    global_load->takeName(read.load);
+    read.load->replaceAllUsesWith(global_load);
+    read.load->eraseFromParent();
   }
-  return true;
-}
-
-// The range of each local id: below the required work-group size, when the
-// kernel names one.
-void boundLocalIds(llvm::Function &f, unsigned kernel_args,
-                   const uint64_t required_size[3]) {
-  if (!required_size[0])
-    return;
-  for (unsigned d = 0; d < 3; ++d)
-    f.addParamAttr(kernel_args + 1 + d,
-                   llvm::Attribute::get(
-                       f.getContext(), llvm::Attribute::Range,
-                       llvm::ConstantRange(llvm::APInt(64, 0),
-                                           llvm::APInt(64, required_size[d]))));
 }
 
 // Registers, and the address arithmetic in the shape the checks read.
@@ -324,7 +378,6 @@ ReadThroughBody makeReadThroughBody(llvm::Function &body, unsigned kernel_args,
   llvm::ValueToValueMapTy map;
   llvm::Function *clone = llvm::CloneFunction(&body, map);
   clone->setName(body.getName() + ".read_through");
-  boundLocalIds(*clone, kernel_args, required_size);
   simplify(*clone);
 
   std::vector<StagingCopy> copies;
@@ -357,20 +410,26 @@ ReadThroughBody makeReadThroughBody(llvm::Function &body, unsigned kernel_args,
     ok = false;
   }
   llvm::DominatorTree dominators(*clone);
-  llvm::LoopInfo loops(dominators);
-  llvm::AssumptionCache assumptions(*clone);
-  llvm::TargetLibraryInfoImpl library_info(
-      llvm::Triple(body.getParent()->getTargetTriple()));
-  llvm::TargetLibraryInfo library(library_info);
-  llvm::ScalarEvolution evolution(*clone, library, assumptions, dominators,
-                                  loops);
   const llvm::DataLayout &layout = body.getParent()->getDataLayout();
-  for (StagingCopy &copy : copies)
-    if (ok && !readThrough(copy, evolution, dominators, layout)) {
-      why = "a read of a tile not provably inside the copied elements "
-            "(reqd_work_group_size bounds the local ids)";
+  std::vector<std::vector<TileRead>> reads(copies.size());
+  for (size_t c = 0; ok && c < copies.size(); ++c)
+    if (!prepareReads(copies[c], dominators, layout, reads[c])) {
+      why = "a read of a tile wider than a copied element, or before the copy";
       ok = false;
     }
+  if (ok) {
+    if (required_size[0]) {
+      ok = readsInside(*clone, kernel_args, copies, reads, required_size);
+    } else {
+      result.max_local_size = largestBound(*clone, kernel_args, copies, reads);
+      ok = result.max_local_size != 0;
+    }
+    if (!ok)
+      why = "a read of a tile not provably inside the copied elements";
+  }
+  if (ok)
+    for (size_t c = 0; c < copies.size(); ++c)
+      readThrough(copies[c], reads[c]);
   if (!ok) {
     clone->eraseFromParent();
     return result;

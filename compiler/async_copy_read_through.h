@@ -23,6 +23,9 @@ struct ReadThroughBody {
   llvm::Function *body = nullptr; // null when the kernel does not qualify
   std::vector<uint32_t> sources;  // buffer arguments read through
   std::vector<uint32_t> written;  // buffer arguments the kernel writes
+  // For a kernel without reqd_work_group_size: the body is right for
+  // work-groups no larger than this in any dimension (0: any size).
+  uint64_t max_local_size = 0;
 };
 
 // For a barrier-free `body` whose async copies all come first (see
@@ -30,7 +33,8 @@ struct ReadThroughBody {
 // copies' global sources, or a null body and `why` not. `kernel_args` is the
 // number of the kernel's own arguments at the front of `body`'s;
 // `required_size` its reqd_work_group_size (zeros if none), which bounds the
-// local ids the tile reads depend on.
+// local ids the tile reads depend on; without it, the body gets the largest
+// bound on the work-group's extent under which its reads stay inside.
 ReadThroughBody makeReadThroughBody(llvm::Function &body, unsigned kernel_args,
                                     const uint64_t required_size[3],
                                     std::string &why);

@@ -84,6 +84,9 @@ struct KernelDescription {
   // indices). The debug log says why a kernel has none.
   std::vector<uint32_t> read_through_sources;
   std::vector<uint32_t> written_buffers;
+  // Without reqd_work_group_size, the read-through entry is also limited to
+  // work-groups no larger than this in any dimension (0: no limit).
+  uint64_t read_through_max_local_size = 0;
   std::string async_copy_read_through;
   // Filled by the runtime from the loaded shared object.
   WorkGroupFunction entry = nullptr; // loop over the work-items

@@ -572,9 +572,14 @@ void buildReadThroughEntry(llvm::Module &module, llvm::Function &body,
   buildGroupEntry(module, *read_through.body, kernel, plan);
   kernel.read_through_sources = std::move(read_through.sources);
   kernel.written_buffers = std::move(read_through.written);
+  kernel.read_through_max_local_size = read_through.max_local_size;
   kernel.async_copy_read_through =
       "tiles read from global memory when the buffers copied from and "
       "those written do not overlap";
+  if (read_through.max_local_size)
+    kernel.async_copy_read_through +=
+        " and work-groups are at most " +
+        std::to_string(read_through.max_local_size) + " in each dimension";
 }
 
 // void group(const void *block, WorkGroupContext *context) for a kernel with

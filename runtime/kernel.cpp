@@ -172,6 +172,14 @@ bool Kernel::copiedBuffersUnwritten() const {
   return true;
 }
 
+bool Kernel::readThroughCovers(const NDRangeLaunch &launch) const {
+  uint64_t limit = description_.read_through_max_local_size;
+  for (uint64_t size : launch.local_size)
+    if (limit && size > limit)
+      return false;
+  return true;
+}
+
 size_t Kernel::maxWorkGroupSize(size_t device_limit) const {
   if (!description_.reaches_barrier)
     return device_limit;
@@ -230,7 +238,8 @@ cl_int Kernel::enqueue(Queue &queue, cl_uint work_dim, const size_t *offset,
         return CL_INVALID_KERNEL_ARGS;
       snapshot->buffers.push_back(std::move(live));
     }
-    if (description_.read_through_entry && copiedBuffersUnwritten())
+    if (description_.read_through_entry && copiedBuffersUnwritten() &&
+        readThroughCovers(launch))
       launch.group_entry = description_.read_through_entry;
   }
   launch.arguments = snapshot->block;

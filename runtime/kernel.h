@@ -15,6 +15,7 @@ class Program;
 class Queue;
 class Event;
 struct ProgramExecutable;
+struct NDRangeLaunch;
 
 class Kernel : public Object<_cl_kernel, ObjectKind::Kernel> {
 public:
@@ -54,6 +55,9 @@ private:
   // the read-through entry (compiler/async_copy_read_through.h) may run.
   // Called with mutex_ held.
   bool copiedBuffersUnwritten() const;
+  // Whether the launch's work-groups are within the sizes the read-through
+  // entry was proven right for.
+  bool readThroughCovers(const NDRangeLaunch &launch) const;
 
   Ref<Program> program_;
   // Owns the description and the code.
@@ -61,9 +65,9 @@ private:
   const compiler::KernelDescription &description_;
 
   mutable std::mutex mutex_;
-  std::vector<unsigned char> block_;     // guarded by mutex_
-  std::vector<bool> set_;                // guarded by mutex_
-  std::vector<uint64_t> local_sizes_;    // __local argument sizes, by mutex_
+  std::vector<unsigned char> block_;  // guarded by mutex_
+  std::vector<bool> set_;             // guarded by mutex_
+  std::vector<uint64_t> local_sizes_; // __local argument sizes, by mutex_
   // Buffer arguments. The spec does not let clSetKernelArg retain them.
   std::vector<ShellRef<Memory>> buffers_; // by mutex_
 };

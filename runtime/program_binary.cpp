@@ -124,6 +124,7 @@ void writeKernel(Writer &w, const KernelDescription &k) {
     for (uint32_t index : *list)
       w.scalar(index);
   }
+  w.scalar(k.read_through_max_local_size);
   w.string(k.async_copy_read_through);
 }
 
@@ -189,6 +190,7 @@ bool readKernel(Reader &r, KernelDescription &k, std::string &why) {
   k.uniform_work_group_size = r.scalar<uint8_t>() != 0;
   bool lists_ok = enums_ok && readBufferList(r, k, k.read_through_sources) &&
                   readBufferList(r, k, k.written_buffers);
+  k.read_through_max_local_size = r.scalar<uint64_t>();
   k.async_copy_read_through = r.string();
   if (!r.ok() || !enums_ok || !lists_ok || k.name.empty()) {
     why = "malformed description of kernel '" + k.name + "'";

@@ -51,6 +51,18 @@ void lanes(global const float4 *in, global float *out) {
   out[get_global_id(0)] = ((local float *)tile)[get_local_id(0)];
 }
 
+// No reqd_work_group_size: the tile fits groups of up to 64 work-items.
+kernel void stencil_any_size(global const int *in, global int *out) {
+  local int tile[GROUP + 2 * RADIUS];
+  event_t e = async_work_group_copy(tile, in + get_group_id(0) * get_local_size(0),
+                                    GROUP + 2 * RADIUS, 0);
+  wait_group_events(1, &e);
+  int sum = 0;
+  for (int k = 0; k <= 2 * RADIUS; ++k)
+    sum += tile[get_local_id(0) + k] * (k + 1);
+  out[get_global_id(0)] = sum;
+}
+
 // Every work-item writes the element of `data` its left neighbour copied:
 // a rotation of each group's slice, if the tile is the copy's snapshot.
 kernel __attribute__((reqd_work_group_size(GROUP, 1, 1)))
@@ -184,4 +196,36 @@ TEST_CASE_METHOD(ReadThroughFixture,
     clReleaseMemObject(b);
     clReleaseMemObject(parent);
   }
+}
+
+TEST_CASE_METHOD(ReadThroughFixture,
+                 "a kernel without a required size, in groups it fits",
+                 "[async]") {
+  size_t n = kGroup * kGroups;
+  std::vector<cl_int> in(n + 2 * kRadius);
+  for (size_t i = 0; i < in.size(); ++i)
+    in[i] = static_cast<cl_int>((i * 11 + 5) % 31);
+  std::vector<cl_int> expected(n);
+  for (size_t i = 0; i < n; ++i)
+    for (size_t k = 0; k <= 2 * kRadius; ++k)
+      expected[i] += in[i + k] * static_cast<cl_int>(k + 1);
+  cl_mem min = buffer(in.size() * 4, in.data()), mout = buffer(n * 4);
+  cl_int err;
+  cl_kernel k = clCreateKernel(program, "stencil_any_size", &err);
+  REQUIRE(err == CL_SUCCESS);
+  REQUIRE(clSetKernelArg(k, 0, sizeof min, &min) == CL_SUCCESS);
+  REQUIRE(clSetKernelArg(k, 1, sizeof mout, &mout) == CL_SUCCESS);
+  for (size_t local : {size_t(1), size_t(16), size_t(64)}) {
+    INFO("groups of " << local);
+    std::vector<cl_int> zeros(n, 0), out(n);
+    REQUIRE(clEnqueueWriteBuffer(queue, mout, CL_TRUE, 0, n * 4, zeros.data(),
+                                 0, nullptr, nullptr) == CL_SUCCESS);
+    REQUIRE(runAndWait(k, 1, &n, &local) == CL_SUCCESS);
+    REQUIRE(clEnqueueReadBuffer(queue, mout, CL_TRUE, 0, n * 4, out.data(), 0,
+                                nullptr, nullptr) == CL_SUCCESS);
+    CHECK(out == expected);
+  }
+  clReleaseKernel(k);
+  clReleaseMemObject(min);
+  clReleaseMemObject(mout);
 }
