@@ -74,6 +74,15 @@ void rotate(global const int *in, global int *out) {
 }
 )CLC";
 
+// n values of T, value i being element(i).
+template <typename T, typename F>
+std::vector<T> generated(size_t n, F element) {
+  std::vector<T> values(n);
+  for (size_t i = 0; i < n; ++i)
+    values[i] = static_cast<T>(element(i));
+  return values;
+}
+
 struct ReadThroughFixture : WeftFixture {
   cl_program program = nullptr;
   ReadThroughFixture() {
@@ -108,9 +117,8 @@ struct ReadThroughFixture : WeftFixture {
   template <typename T> void checkStencilAndGather(const char *type) {
     INFO(type);
     size_t n = kGroup * kGroups;
-    std::vector<T> in(n * 5 + 2 * kRadius);
-    for (size_t i = 0; i < in.size(); ++i)
-      in[i] = static_cast<T>((i * 7 + 3) % 23);
+    std::vector<T> in = generated<T>(n * 5 + 2 * kRadius,
+                                     [](size_t i) { return (i * 7 + 3) % 23; });
     cl_mem min = buffer(in.size() * sizeof(T), in.data());
     cl_mem mout = buffer(n * sizeof(T));
     std::vector<T> stencil = run<T>(std::string("stencil_") + type, min, mout);
@@ -149,9 +157,8 @@ TEST_CASE_METHOD(ReadThroughFixture,
                  "a tile read with another type than it was copied as",
                  "[async]") {
   size_t n = kGroup * kGroups;
-  std::vector<float> in(n);
-  for (size_t i = 0; i < n; ++i)
-    in[i] = static_cast<float>(i) * 0.5f;
+  std::vector<float> in = generated<float>(
+      n, [](size_t i) { return static_cast<float>(i) * 0.5f; });
   cl_mem min = buffer(n * 4, in.data()), mout = buffer(n * 4);
   CHECK(run<float>("lanes", min, mout) == in);
   clReleaseMemObject(min);
@@ -162,9 +169,8 @@ TEST_CASE_METHOD(ReadThroughFixture,
                  "a kernel writing the buffer it copied from sees the copy",
                  "[async]") {
   size_t n = kGroup * kGroups;
-  std::vector<cl_int> data(n);
-  for (size_t i = 0; i < n; ++i)
-    data[i] = static_cast<cl_int>(i * 3 + 1);
+  std::vector<cl_int> data =
+      generated<cl_int>(n, [](size_t i) { return i * 3 + 1; });
   std::vector<cl_int> rotated(n);
   for (size_t g = 0; g < kGroups; ++g)
     for (size_t l = 0; l < kGroup; ++l)
@@ -202,9 +208,8 @@ TEST_CASE_METHOD(ReadThroughFixture,
                  "a kernel without a required size, in groups it fits",
                  "[async]") {
   size_t n = kGroup * kGroups;
-  std::vector<cl_int> in(n + 2 * kRadius);
-  for (size_t i = 0; i < in.size(); ++i)
-    in[i] = static_cast<cl_int>((i * 11 + 5) % 31);
+  std::vector<cl_int> in = generated<cl_int>(
+      n + 2 * kRadius, [](size_t i) { return (i * 11 + 5) % 31; });
   std::vector<cl_int> expected(n);
   for (size_t i = 0; i < n; ++i)
     for (size_t k = 0; k <= 2 * kRadius; ++k)
