@@ -103,6 +103,30 @@ __weft_copy_bulk(char *dst, const char *src, uint64_t element_bytes,
   }
 }
 
+// The bytes one side of a copy spans from its first element (strides in
+// elements), or UINT64_MAX when that does not fit in 64 bits.
+static uint64_t spanBytes(uint64_t element_bytes, uint64_t per_line,
+                          uint64_t lines, uint64_t planes, uint64_t line,
+                          uint64_t plane) {
+  uint64_t across_planes, across_lines, elements, bytes;
+  if (__builtin_mul_overflow(planes - 1, plane, &across_planes) ||
+      __builtin_mul_overflow(lines - 1, line, &across_lines) ||
+      __builtin_add_overflow(across_planes, across_lines, &elements) ||
+      __builtin_add_overflow(elements, per_line, &elements) ||
+      __builtin_mul_overflow(elements, element_bytes, &bytes))
+    return UINT64_MAX;
+  return bytes;
+}
+
+// Whether [address, address + bytes) lies inside the group's local memory.
+static int insideLocalMemory(const struct WorkGroupContext *context,
+                             uint64_t address, uint64_t bytes) {
+  uint64_t base = (uint64_t)(uintptr_t)context->local_memory;
+  uint64_t size = context->local_memory_size;
+  return address >= base && address - base <= size &&
+         bytes <= size - (address - base);
+}
+
 // Work-item `item` of the group of `context` reaches an async copy. Returns
 // the event the copy belongs to: the one passed in, or a new one naming this
 // copy. The compiler knows this function by name: in kernels without
@@ -136,8 +160,22 @@ __weft_async_copy_for(struct WorkGroupContext *context, uint64_t item,
     context->async_copy_check(context, &call);
   }
   if (sequence >= state->performed) {
-    __weft_copy_bulk((char *)dst, (const char *)src, element_bytes, per_line,
-                     lines, planes, src_line, src_plane, dst_line, dst_plane);
+    // One side of every copy is local memory, whose bounds are known here: a
+    // copy that runs past them (a wrong count, a wrong tile) is not made,
+    // and the launch fails, instead of the group writing over the host
+    // process's memory.
+    int empty = !per_line || !lines || !planes || !element_bytes;
+    if (empty ||
+        insideLocalMemory(context, dst,
+                          spanBytes(element_bytes, per_line, lines, planes,
+                                    dst_line, dst_plane)) ||
+        insideLocalMemory(context, src,
+                          spanBytes(element_bytes, per_line, lines, planes,
+                                    src_line, src_plane)))
+      __weft_copy_bulk((char *)dst, (const char *)src, element_bytes, per_line,
+                       lines, planes, src_line, src_plane, dst_line, dst_plane);
+    else
+      context->status = kWorkGroupAsyncCopyOutsideLocal;
     state->performed = sequence + 1;
   }
   return event ? event : (void *)(uintptr_t)(sequence + 1);

@@ -122,6 +122,10 @@ enum AddressKind {
 enum WorkGroupStatus {
   kWorkGroupCompleted = 0,
   kWorkGroupOutOfMemory = 1,
+  // An async copy's local side reached outside the group's local memory:
+  // the copy engine did not make it (it would have written over, or read,
+  // memory of the host process).
+  kWorkGroupAsyncCopyOutsideLocal = 2,
 };
 
 // Generated per kernel: runs every work-item of one work-group.

@@ -182,6 +182,9 @@ struct LaunchState {
   std::atomic<bool> overflowed{false};
   std::mutex violation_mutex;
   std::string violation; // guarded by violation_mutex; the first one found
+  // The first group whose async copy reached outside its local memory, by
+  // violation_mutex.
+  std::string copy_outside_local;
 };
 
 // WEFT_BARRIERS=fibers runs every kernel with barriers on fibers, also those
@@ -230,7 +233,7 @@ FiberRunStatus runGroup(const NDRangeLaunch &launch, WorkGroupContext &context,
   else
     launch.group_entry(launch.arguments, &context);
   if (status == FiberRunStatus::Completed &&
-      context.status != kWorkGroupCompleted)
+      context.status == kWorkGroupOutOfMemory)
     status = FiberRunStatus::OutOfMemory;
   return status;
 }
@@ -294,10 +297,20 @@ void runGroups(void *opaque, uint64_t first, uint64_t last) {
     context.pipe_group.deferred = 0;
     if (context.async_copy_check)
       check.begin(context);
+    context.status = kWorkGroupCompleted;
     FiberRunStatus status = runGroup(launch, context, items);
     if (status != FiberRunStatus::Completed) {
       (status == FiberRunStatus::StackOverflow ? state.overflowed
                                                : state.failed) = true;
+      return;
+    }
+    if (context.status == kWorkGroupAsyncCopyOutsideLocal) {
+      std::lock_guard<std::mutex> lock(state.violation_mutex);
+      if (state.copy_outside_local.empty())
+        state.copy_outside_local = "work-group (" +
+                                   std::to_string(context.group_id[0]) + "," +
+                                   std::to_string(context.group_id[1]) + "," +
+                                   std::to_string(context.group_id[2]) + ")";
       return;
     }
     if (context.async_copy_check) {
@@ -333,6 +346,14 @@ LaunchResult runNDRange(ThreadPool &pool, const NDRangeLaunch &launch) {
                      "' overflowed its stack; the launch was abandoned";
   } else if (state.failed) {
     result.status = LaunchStatus::OutOfResources;
+  } else if (!state.copy_outside_local.empty()) {
+    result.status = LaunchStatus::AsyncCopyMisuse;
+    result.message =
+        "kernel '" + std::string(launch.kernel_name) + "', " +
+        state.copy_outside_local +
+        ": an async copy reaches outside the group's " +
+        std::to_string(launch.local_memory_size) +
+        " bytes of local memory; it was not made and the launch failed";
   } else if (!state.violation.empty()) {
     result.status = LaunchStatus::AsyncCopyMisuse;
     result.message = "async copy check failed in kernel '" +

@@ -40,7 +40,8 @@ enum class LaunchStatus {
   Success,
   OutOfResources,
   StackOverflow,   // a work-item ran off its stack (groups were abandoned)
-  AsyncCopyMisuse, // the checking mode found a violation
+  AsyncCopyMisuse, // the checking mode found a violation, or an async copy
+                   // reached outside its group's local memory
 };
 
 struct LaunchResult {

@@ -252,7 +252,9 @@ cl_int Kernel::enqueue(Queue &queue, cl_uint work_dim, const size_t *offset,
         case LaunchStatus::Success:
           return CL_SUCCESS;
         case LaunchStatus::AsyncCopyMisuse:
-          // The application asked for these reports.
+          // The checking mode's reports, which the application asked for,
+          // and copies refused for reaching outside local memory: a bug the
+          // application's author needs to hear of, as a crash would tell.
           std::fprintf(stderr, "weft: %s\n", result.message.c_str());
           return CL_INVALID_OPERATION;
         case LaunchStatus::StackOverflow:

@@ -596,3 +596,55 @@ TEST_CASE_METHOD(AsyncCopyFixture,
   clReleaseMemObject(dst);
   clReleaseProgram(p);
 }
+
+// A copy whose local side runs past the group's local memory (a count too
+// large for its tile) would write over, or read, the host process's memory:
+// Weft refuses it and fails the launch, on the loop path and with barriers.
+TEST_CASE_METHOD(AsyncCopyFixture,
+                 "a copy past the group's local memory fails the launch",
+                 "[async]") {
+  cl_program p = program(R"CLC(
+kernel void in_loop(global const int *src, global int *dst, local int *tile,
+                    ulong n) {
+  event_t e = async_work_group_copy(tile, src, n, 0);
+  wait_group_events(1, &e);
+  dst[get_local_id(0)] = tile[get_local_id(0)];
+}
+kernel void out_with_barrier(global const int *src, global int *dst,
+                             local int *tile, ulong n) {
+  tile[get_local_id(0)] = src[get_local_id(0)];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  event_t e = async_work_group_copy(dst, tile, n, 0);
+  wait_group_events(1, &e);
+}
+)CLC");
+  const size_t local = 16, tile_ints = 16;
+  std::vector<cl_int> data(1024);
+  for (size_t i = 0; i < data.size(); ++i)
+    data[i] = static_cast<cl_int>(i + 100);
+  cl_mem src = buffer(data.size() * 4, data.data());
+  cl_mem dst = buffer(data.size() * 4);
+  for (const char *name : {"in_loop", "out_with_barrier"}) {
+    INFO(name);
+    cl_kernel k = kernelOf(p, name);
+    REQUIRE(clSetKernelArg(k, 0, sizeof src, &src) == CL_SUCCESS);
+    REQUIRE(clSetKernelArg(k, 1, sizeof dst, &dst) == CL_SUCCESS);
+    REQUIRE(clSetKernelArg(k, 2, tile_ints * 4, nullptr) == CL_SUCCESS);
+    for (cl_ulong n :
+         {cl_ulong(tile_ints + 1), cl_ulong(1) << 40, ~cl_ulong(0)}) {
+      INFO("count " << n);
+      REQUIRE(clSetKernelArg(k, 3, sizeof n, &n) == CL_SUCCESS);
+      CHECK(run1D(k, local, local) < 0);
+    }
+    // The process, the queue and the buffers carry on.
+    cl_ulong n = tile_ints;
+    REQUIRE(clSetKernelArg(k, 3, sizeof n, &n) == CL_SUCCESS);
+    REQUIRE(run1D(k, local, local) == CL_SUCCESS);
+    std::vector<unsigned char> out = read(dst, tile_ints * 4);
+    CHECK(std::memcmp(out.data(), data.data(), tile_ints * 4) == 0);
+    clReleaseKernel(k);
+  }
+  clReleaseMemObject(src);
+  clReleaseMemObject(dst);
+  clReleaseProgram(p);
+}
