@@ -40,7 +40,44 @@ bool privateToWorkItem(const llvm::Instruction &inst) {
   return false;
 }
 
+// Whether `inst` neither writes nor reads memory another work-item can see
+// (the context's fields are read-only while a group runs).
+bool touchesOnlyPrivateMemory(const llvm::Instruction &inst) {
+  if (!privateToWorkItem(inst))
+    return false;
+  if (!inst.mayReadFromMemory() || llvm::isa<llvm::FenceInst>(inst))
+    return true;
+  if (const auto *load = llvm::dyn_cast<llvm::LoadInst>(&inst))
+    return !load->isAtomic() &&
+           (load->hasMetadata(llvm::LLVMContext::MD_invariant_load) ||
+            llvm::isa<llvm::AllocaInst>(
+                llvm::getUnderlyingObject(load->getPointerOperand())));
+  if (const auto *intrinsic = llvm::dyn_cast<llvm::IntrinsicInst>(&inst))
+    return intrinsic->isLifetimeStartOrEnd() ||
+           llvm::isa<llvm::DbgInfoIntrinsic>(intrinsic);
+  return false;
+}
+
 } // namespace
+
+bool dropBarriersAfterCopies(llvm::Function &body,
+                             const llvm::Function &marker) {
+  std::vector<llvm::Instruction *> redundant;
+  for (llvm::Instruction &inst : body.getEntryBlock()) {
+    auto *call = llvm::dyn_cast<llvm::CallInst>(&inst);
+    if (call && call->getCalledFunction() == &marker)
+      redundant.push_back(call);
+    else if (!isEngineCall(inst) && !touchesOnlyPrivateMemory(inst))
+      break;
+  }
+  for (llvm::Instruction *barrier : redundant)
+    barrier->eraseFromParent();
+  for (const llvm::User *user : marker.users())
+    if (const auto *call = llvm::dyn_cast<llvm::CallInst>(user))
+      if (call->getFunction() == &body)
+        return true;
+  return false;
+}
 
 bool callsAsyncCopyEngine(llvm::ArrayRef<llvm::BasicBlock *> blocks) {
   for (llvm::BasicBlock *block : blocks)

@@ -32,4 +32,13 @@ void makeFollowerCode(llvm::ArrayRef<llvm::BasicBlock *> blocks);
 // starts one work-item in.
 llvm::Function *makeCopyPrologue(llvm::Function &body);
 
+// Removes the barriers (calls to `marker`) in the entry block of `body` that
+// follow nothing but async copies, waits and the work-item's own private
+// work. Such a barrier orders nothing: the copies are complete once waited
+// for, and no work-item touched memory another can see. Kernels that open
+// with "copy, wait, barrier" then run as barrier-free loops. Returns whether
+// any barrier is left.
+bool dropBarriersAfterCopies(llvm::Function &body,
+                             const llvm::Function &marker);
+
 } // namespace weft::compiler

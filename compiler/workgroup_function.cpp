@@ -651,7 +651,8 @@ bool buildWorkGroupFunctions(llvm::Module &module,
     if (!inlineGroupAwareCalls(*body, group_aware, error))
       return false;
     bool pipes = countWorkGroupPipeCalls(*body, values.context);
-    description.reaches_barrier = lowerWorkItemCalls(*body, values, *marker);
+    description.reaches_barrier = lowerWorkItemCalls(*body, values, *marker) &&
+                                  dropBarriersAfterCopies(*body, *marker);
     description.static_local_memory =
         lowerLocalVariables(module, *body, values.context);
     bool copies = usesAsyncCopies(*body);

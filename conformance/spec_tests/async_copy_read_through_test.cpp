@@ -63,6 +63,32 @@ kernel void stencil_any_size(global const int *in, global int *out) {
   out[get_global_id(0)] = sum;
 }
 
+// A barrier after the copy and the wait orders nothing more (the copy is
+// complete once waited for); Weft drops it, and the kernel must still read
+// what was copied.
+kernel __attribute__((reqd_work_group_size(GROUP, 1, 1)))
+void stencil_after_barrier(global const int *in, global int *out) {
+  local int tile[GROUP + 2 * RADIUS];
+  event_t e = async_work_group_copy(tile, in + get_group_id(0) * GROUP,
+                                    GROUP + 2 * RADIUS, 0);
+  wait_group_events(1, &e);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  int sum = 0;
+  for (int k = 0; k <= 2 * RADIUS; ++k)
+    sum += tile[get_local_id(0) + k] * (k + 1);
+  out[get_global_id(0)] = sum;
+}
+
+// This barrier follows a read of memory other work-items write after it:
+// it must stay, or a work-item would read its neighbour's new value.
+kernel void shift_right(global int *data, global int *out) {
+  size_t i = get_global_id(0);
+  int left = data[i - (get_local_id(0) != 0)];
+  barrier(CLK_GLOBAL_MEM_FENCE);
+  data[i] = left;
+  out[i] = left;
+}
+
 // Every work-item writes the element of `data` its left neighbour copied:
 // a rotation of each group's slice, if the tile is the copy's snapshot.
 kernel __attribute__((reqd_work_group_size(GROUP, 1, 1)))
@@ -231,6 +257,27 @@ TEST_CASE_METHOD(ReadThroughFixture,
     CHECK(out == expected);
   }
   clReleaseKernel(k);
+  clReleaseMemObject(min);
+  clReleaseMemObject(mout);
+}
+
+TEST_CASE_METHOD(ReadThroughFixture,
+                 "barriers right after copies, and after shared reads",
+                 "[async]") {
+  size_t n = kGroup * kGroups;
+  std::vector<cl_int> in = generated<cl_int>(
+      n + 2 * kRadius, [](size_t i) { return (i * 13 + 7) % 29; });
+  std::vector<cl_int> stencil(n);
+  for (size_t i = 0; i < n; ++i)
+    for (size_t k = 0; k <= 2 * kRadius; ++k)
+      stencil[i] += in[i + k] * static_cast<cl_int>(k + 1);
+  cl_mem min = buffer(in.size() * 4, in.data()), mout = buffer(n * 4);
+  CHECK(run<cl_int>("stencil_after_barrier", min, mout) == stencil);
+
+  std::vector<cl_int> shifted(n);
+  for (size_t i = 0; i < n; ++i)
+    shifted[i] = in[i % kGroup ? i - 1 : i];
+  CHECK(run<cl_int>("shift_right", min, mout) == shifted);
   clReleaseMemObject(min);
   clReleaseMemObject(mout);
 }
