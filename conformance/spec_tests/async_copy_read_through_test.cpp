@@ -109,6 +109,16 @@ std::vector<T> generated(size_t n, F element) {
   return values;
 }
 
+// out[i] = sum over k of in[i + k] * (k + 1): the kernels' stencil.
+template <typename T>
+std::vector<T> hostStencil(const std::vector<T> &in, size_t n) {
+  std::vector<T> out(n);
+  for (size_t i = 0; i < n; ++i)
+    for (size_t k = 0; k <= 2 * kRadius; ++k)
+      out[i] += in[i + k] * static_cast<T>(k + 1);
+  return out;
+}
+
 struct ReadThroughFixture : WeftFixture {
   cl_program program = nullptr;
   ReadThroughFixture() {
@@ -147,14 +157,8 @@ struct ReadThroughFixture : WeftFixture {
                                      [](size_t i) { return (i * 7 + 3) % 23; });
     cl_mem min = buffer(in.size() * sizeof(T), in.data());
     cl_mem mout = buffer(n * sizeof(T));
-    std::vector<T> stencil = run<T>(std::string("stencil_") + type, min, mout);
-    for (size_t i = 0; i < n; ++i) {
-      T sum = 0;
-      for (size_t k = 0; k <= 2 * kRadius; ++k)
-        sum += in[i + k] * static_cast<T>(k + 1);
-      INFO("element " << i);
-      CHECK(stencil[i] == sum);
-    }
+    CHECK(run<T>(std::string("stencil_") + type, min, mout) ==
+          hostStencil(in, n));
     for (cl_uint stride = 1; stride <= 5; ++stride) {
       INFO("stride " << stride);
       std::vector<T> gathered =
@@ -236,10 +240,7 @@ TEST_CASE_METHOD(ReadThroughFixture,
   size_t n = kGroup * kGroups;
   std::vector<cl_int> in = generated<cl_int>(
       n + 2 * kRadius, [](size_t i) { return (i * 11 + 5) % 31; });
-  std::vector<cl_int> expected(n);
-  for (size_t i = 0; i < n; ++i)
-    for (size_t k = 0; k <= 2 * kRadius; ++k)
-      expected[i] += in[i + k] * static_cast<cl_int>(k + 1);
+  std::vector<cl_int> expected = hostStencil(in, n);
   cl_mem min = buffer(in.size() * 4, in.data()), mout = buffer(n * 4);
   cl_int err;
   cl_kernel k = clCreateKernel(program, "stencil_any_size", &err);
@@ -267,10 +268,7 @@ TEST_CASE_METHOD(ReadThroughFixture,
   size_t n = kGroup * kGroups;
   std::vector<cl_int> in = generated<cl_int>(
       n + 2 * kRadius, [](size_t i) { return (i * 13 + 7) % 29; });
-  std::vector<cl_int> stencil(n);
-  for (size_t i = 0; i < n; ++i)
-    for (size_t k = 0; k <= 2 * kRadius; ++k)
-      stencil[i] += in[i + k] * static_cast<cl_int>(k + 1);
+  std::vector<cl_int> stencil = hostStencil(in, n);
   cl_mem min = buffer(in.size() * 4, in.data()), mout = buffer(n * 4);
   CHECK(run<cl_int>("stencil_after_barrier", min, mout) == stencil);
 
