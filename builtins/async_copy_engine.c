@@ -59,20 +59,22 @@ static void copyElements(char *dst, const char *src, uint64_t element_bytes,
 // hardware prefetcher, which follows a few streams only, did not foresee.
 enum { kShortLine = 256, kCacheLine = 64 };
 
-static void prefetchContinuation(const char *line, uint64_t line_bytes) {
-  if (line_bytes > kShortLine)
+static void prefetchContinuation(const char *line, uint64_t line_bytes,
+                                 int source_is_global) {
+  if (!source_is_global || line_bytes > kShortLine)
     return;
   for (uint64_t b = 0; b < line_bytes; b += kCacheLine)
     __builtin_prefetch(line + line_bytes + b, 0, 3);
 }
 
 // Copies `planes` planes of `lines` lines of `per_line` elements. Strides are
-// in elements. Source and destination never overlap: one is local memory.
+// in elements. Source and destination never overlap: one is local memory
+// (the source, unless `source_is_global`).
 __attribute__((noinline)) void
 __weft_copy_bulk(char *dst, const char *src, uint64_t element_bytes,
                  uint64_t per_line, uint64_t lines, uint64_t planes,
                  uint64_t src_line, uint64_t src_plane, uint64_t dst_line,
-                 uint64_t dst_plane) {
+                 uint64_t dst_plane, int source_is_global) {
   if (per_line == 0 || lines == 0 || planes == 0 || element_bytes == 0)
     return;
   uint64_t line_bytes = per_line * element_bytes;
@@ -83,7 +85,7 @@ __weft_copy_bulk(char *dst, const char *src, uint64_t element_bytes,
   if (lines_packed && planes_packed) {
     uint64_t bytes = line_bytes * lines * planes;
     __builtin_memcpy(dst, src, bytes);
-    prefetchContinuation(src, bytes);
+    prefetchContinuation(src, bytes, source_is_global);
     return;
   }
   for (uint64_t p = 0; p < planes; ++p) {
@@ -98,7 +100,7 @@ __weft_copy_bulk(char *dst, const char *src, uint64_t element_bytes,
       const char *line = src_plane_start + l * src_line * element_bytes;
       __builtin_memcpy(dst_plane_start + l * dst_line * element_bytes, line,
                        line_bytes);
-      prefetchContinuation(line, line_bytes);
+      prefetchContinuation(line, line_bytes, source_is_global);
     }
   }
 }
@@ -165,15 +167,17 @@ __weft_async_copy_for(struct WorkGroupContext *context, uint64_t item,
     // and the launch fails, instead of the group writing over the host
     // process's memory.
     int empty = !per_line || !lines || !planes || !element_bytes;
-    if (empty ||
+    int local_source =
+        !empty && insideLocalMemory(context, src,
+                                    spanBytes(element_bytes, per_line, lines,
+                                              planes, src_line, src_plane));
+    if (empty || local_source ||
         insideLocalMemory(context, dst,
                           spanBytes(element_bytes, per_line, lines, planes,
-                                    dst_line, dst_plane)) ||
-        insideLocalMemory(context, src,
-                          spanBytes(element_bytes, per_line, lines, planes,
-                                    src_line, src_plane)))
+                                    dst_line, dst_plane)))
       __weft_copy_bulk((char *)dst, (const char *)src, element_bytes, per_line,
-                       lines, planes, src_line, src_plane, dst_line, dst_plane);
+                       lines, planes, src_line, src_plane, dst_line, dst_plane,
+                       !local_source);
     else
       context->status = kWorkGroupAsyncCopyOutsideLocal;
     state->performed = sequence + 1;

@@ -59,6 +59,7 @@ struct StagingCopy {
   llvm::CallInst *call;
   Value *tile;   // the local pointer the tile's accesses derive from
   Value *source; // the global pointer copied from
+  unsigned source_argument = 0; // the buffer argument it points into
   uint64_t element_bytes;
   uint64_t elements;  // copied, all contiguous in the tile
   Value *source_step; // elements between two copied ones in global memory
@@ -147,6 +148,7 @@ bool recognizeStagingCopy(llvm::CallInst *call, unsigned kernel_args,
     why = "a copy from a pointer that is not a buffer argument";
     return false;
   }
+  copy.source_argument = source_arg->getArgNo();
   bool constant_function =
       llvm::isa<llvm::ConstantInt>(call->getArgOperand(kFunction));
   if (constant_function && function == kAsyncCopy &&
@@ -395,10 +397,8 @@ ReadThroughBody makeReadThroughBody(llvm::Function &body, unsigned kernel_args,
       ok = false;
     }
     if (ok) {
-      auto *source =
-          llvm::cast<llvm::Argument>(llvm::getUnderlyingObject(copy.source, 0));
-      sources.insert(source->getArgNo());
-      if (written.count(source->getArgNo())) {
+      sources.insert(copy.source_argument);
+      if (written.count(copy.source_argument)) {
         why = "the kernel writes the buffer it copies from";
         ok = false;
       }
