@@ -146,8 +146,9 @@ bool rejectRecursion(const llvm::Module &module, std::string &error) {
 
 class ClangCompiler : public Compiler {
 public:
-  explicit ClangCompiler(std::unique_ptr<llvm::MemoryBuffer> builtins)
-      : builtins_(std::move(builtins)) {}
+  ClangCompiler(std::unique_ptr<llvm::MemoryBuffer> builtins,
+                CompilerSettings settings)
+      : builtins_(std::move(builtins)), settings_(std::move(settings)) {}
 
   BuildResult buildFromSource(const std::string &source,
                               const std::string &options,
@@ -186,7 +187,8 @@ public:
     }
     // Clang reads included files from disk: the embedded headers go to a
     // private directory searched before any -I of the application.
-    ScratchDirectory header_directory("weft-headers");
+    ScratchDirectory header_directory(settings_.temporary_directory,
+                                      "weft-headers");
     if (!headers.empty()) {
       if (!header_directory.valid()) {
         result.log = "error: cannot create a directory for the headers\n";
@@ -314,8 +316,10 @@ private:
     for (KernelDescription &k : kernels)
       k.preferred_work_group_multiple = preferredMultiple();
     std::vector<char> object;
-    if (!emitObject(*module, kernels, optimize, object, error) ||
-        !linkSharedObject(object, result.shared_object, error)) {
+    if (!emitObject(*module, kernels, optimize, settings_.dump_ir_directory,
+                    object, error) ||
+        !linkSharedObject(object, settings_.temporary_directory,
+                          result.shared_object, error)) {
       result.status = BuildResult::Status::LinkError;
       result.log += error;
       return;
@@ -376,13 +380,15 @@ private:
   }
 
   std::unique_ptr<llvm::MemoryBuffer> builtins_;
+  const CompilerSettings settings_;
 };
 
 } // namespace
 } // namespace weft::compiler
 
 extern "C" __attribute__((visibility("default"))) weft::compiler::Compiler *
-weft_compiler_create(std::string *error) {
+weft_compiler_create(const weft::compiler::CompilerSettings *settings,
+                     std::string *error) {
   std::string path = weft::compiler::directoryOfThisLibrary() + "/" +
                      weft::compiler::kBuiltinLibraryName;
   auto buffer = llvm::MemoryBuffer::getFile(path);
@@ -392,5 +398,7 @@ weft_compiler_create(std::string *error) {
                buffer.getError().message();
     return nullptr;
   }
-  return new weft::compiler::ClangCompiler(std::move(*buffer));
+  return new weft::compiler::ClangCompiler(
+      std::move(*buffer),
+      settings ? *settings : weft::compiler::CompilerSettings());
 }

@@ -12,6 +12,17 @@
 
 namespace weft::compiler {
 
+// Settings the runtime reads once (runtime/settings.def) and hands to the
+// compiler library when it loads it: the compiler reads no environment.
+struct CompilerSettings {
+  // WEFT_DUMP_IR: where each program's module is written before and after
+  // optimization (empty: nowhere).
+  std::string dump_ir_directory;
+  // TMPDIR: where the scratch directories of the linker and of embedded
+  // headers go.
+  std::string temporary_directory = "/tmp";
+};
+
 // What the compiler needs to know of the device it compiles for.
 struct DeviceDescription {
   std::string cpu_name;     // LLVM's name of the host CPU, e.g. "znver4"
@@ -157,5 +168,7 @@ public:
 
 // The one symbol the compiler library exports. Returns null and sets
 // `error` when the compiler cannot run (e.g. its builtin library is missing).
-extern "C" weft::compiler::Compiler *weft_compiler_create(std::string *error);
+extern "C" weft::compiler::Compiler *
+weft_compiler_create(const weft::compiler::CompilerSettings *settings,
+                     std::string *error);
 #define WEFT_COMPILER_CREATE_SYMBOL "weft_compiler_create"

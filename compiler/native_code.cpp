@@ -76,12 +76,11 @@ void optimize(llvm::Module &module, llvm::TargetMachine &machine, bool full) {
 // before and after optimization, as <first kernel>.<stage>.ll.
 void dumpModule(const llvm::Module &module,
                 const std::vector<KernelDescription> &kernels,
-                const char *stage) {
-  static const char *directory = std::getenv("WEFT_DUMP_IR");
-  if (!directory || !*directory || kernels.empty())
+                const std::string &directory, const char *stage) {
+  if (directory.empty() || kernels.empty())
     return;
   std::error_code error;
-  llvm::raw_fd_ostream out(std::string(directory) + "/" + kernels[0].name +
+  llvm::raw_fd_ostream out(directory + "/" + kernels[0].name +
                                "." + stage + ".ll",
                            error);
   if (!error)
@@ -149,8 +148,8 @@ const HostTarget &hostTarget() {
 
 bool emitObject(llvm::Module &module,
                 const std::vector<KernelDescription> &kernels,
-                bool full_optimization, std::vector<char> &object,
-                std::string &error) {
+                bool full_optimization, const std::string &dump_ir_directory,
+                std::vector<char> &object, std::string &error) {
   initializeNativeTarget();
   std::unique_ptr<llvm::TargetMachine> machine =
       hostMachine(full_optimization, error);
@@ -160,9 +159,9 @@ bool emitObject(llvm::Module &module,
   module.setTargetTriple(machine->getTargetTriple().str());
 
   internalizeAllButEntries(module, kernels);
-  dumpModule(module, kernels, "pre");
+  dumpModule(module, kernels, dump_ir_directory, "pre");
   optimize(module, *machine, full_optimization);
-  dumpModule(module, kernels, "opt");
+  dumpModule(module, kernels, dump_ir_directory, "opt");
   if (!checkResolvable(module, error))
     return false;
 

@@ -22,8 +22,10 @@ const HostTarget &hostTarget();
 // Internalizes everything but the kernels' entry points, optimizes (O3, or
 // O1 for -cl-opt-disable) and emits an ELF object for the host CPU. Fails
 // with a log line per builtin the program calls that Weft does not provide.
+// With a `dump_ir_directory`, writes the module there before and after
+// optimization.
 bool emitObject(llvm::Module &module, const std::vector<KernelDescription> &kernels,
-                bool full_optimization, std::vector<char> &object,
-                std::string &error);
+                bool full_optimization, const std::string &dump_ir_directory,
+                std::vector<char> &object, std::string &error);
 
 } // namespace weft::compiler

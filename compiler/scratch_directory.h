@@ -15,10 +15,11 @@ namespace weft::compiler {
 
 class ScratchDirectory {
 public:
-  explicit ScratchDirectory(const char *prefix) {
-    const char *base = std::getenv("TMPDIR");
-    std::string pattern = std::string(base && *base ? base : "/tmp") + "/" +
-                          prefix + "-XXXXXX";
+  // A new directory named `prefix`-XXXXXX under `base` (the settings'
+  // temporary directory).
+  ScratchDirectory(const std::string &base, const char *prefix) {
+    std::string pattern =
+        (base.empty() ? std::string("/tmp") : base) + "/" + prefix + "-XXXXXX";
     if (mkdtemp(pattern.data()))
       path_ = pattern;
   }

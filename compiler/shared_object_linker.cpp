@@ -51,9 +51,10 @@ const std::vector<std::string> &runtimeLibraries() {
 } // namespace
 
 bool linkSharedObject(const std::vector<char> &object,
+                      const std::string &temporary_directory,
                       std::vector<unsigned char> &shared_object,
                       std::string &error) {
-  ScratchDirectory scratch("weft-link");
+  ScratchDirectory scratch(temporary_directory, "weft-link");
   if (!scratch.valid()) {
     error = "error: cannot create a temporary directory for linking\n";
     return false;

@@ -78,14 +78,20 @@ compiler::Compiler *loadCompiler(std::string &error) {
                      std::string(why ? why : path) + ")";
       return;
     }
-    using Create = compiler::Compiler *(*)(std::string *);
+    using Create = compiler::Compiler *(*)(const compiler::CompilerSettings *,
+                                           std::string *);
     auto create =
         reinterpret_cast<Create>(dlsym(library, WEFT_COMPILER_CREATE_SYMBOL));
     if (!create) {
       loaded.error = "the Weft compiler library " + path + " has no entry point";
       return;
     }
-    loaded.instance = create(&loaded.error);
+    compiler::CompilerSettings settings;
+    if (const char *dump = std::getenv("WEFT_DUMP_IR"))
+      settings.dump_ir_directory = dump;
+    if (const char *tmp = std::getenv("TMPDIR"); tmp && *tmp)
+      settings.temporary_directory = tmp;
+    loaded.instance = create(&settings, &loaded.error);
   });
   error = loaded.error;
   return loaded.instance;
