@@ -1,5 +1,8 @@
 #include "compiler/async_copy_followers.h"
 
+#include "compiler/builtin_identity.h"
+#include "compiler/kernel_metadata.h"
+
 #include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
@@ -11,14 +14,10 @@
 
 namespace weft::compiler {
 
-namespace {
-
-bool isEngineCall(const llvm::Instruction &inst) {
-  if (const auto *call = llvm::dyn_cast<llvm::CallInst>(&inst))
-    if (const llvm::Function *callee = call->getCalledFunction())
-      return callee->getName() == kAsyncCopyEngine ||
-             callee->getName() == kWaitEngine;
-  return false;
+bool isAsyncCopyCall(const llvm::Instruction &inst) {
+  BuiltinFamily family = familyOf(calledBuiltin(inst));
+  return family == BuiltinFamily::AsyncCopy ||
+         family == BuiltinFamily::AsyncCopyWait;
 }
 
 // Whether running `inst` early, for work-item (0,0,0) only, changes nothing
@@ -58,43 +57,12 @@ bool touchesOnlyPrivateMemory(const llvm::Instruction &inst) {
   return false;
 }
 
-} // namespace
-
-bool dropBarriersAfterCopies(llvm::Function &body,
-                             const llvm::Function &marker) {
-  std::vector<llvm::Instruction *> redundant;
-  for (llvm::Instruction &inst : body.getEntryBlock()) {
-    auto *call = llvm::dyn_cast<llvm::CallInst>(&inst);
-    if (call && call->getCalledFunction() == &marker)
-      redundant.push_back(call);
-    else if (!isEngineCall(inst) && !touchesOnlyPrivateMemory(inst))
-      break;
-  }
-  for (llvm::Instruction *barrier : redundant)
-    barrier->eraseFromParent();
-  for (const llvm::User *user : marker.users())
-    if (const auto *call = llvm::dyn_cast<llvm::CallInst>(user))
-      if (call->getFunction() == &body)
-        return true;
-  return false;
-}
-
-bool callsAsyncCopyEngine(llvm::ArrayRef<llvm::BasicBlock *> blocks) {
-  for (llvm::BasicBlock *block : blocks)
-    for (llvm::Instruction &inst : *block)
-      if (auto *call = llvm::dyn_cast<llvm::CallInst>(&inst))
-        if (llvm::Function *callee = call->getCalledFunction())
-          if (callee->getName() == kAsyncCopyEngine)
-            return true;
-  return false;
-}
-
 void makeFollowerCode(llvm::ArrayRef<llvm::BasicBlock *> blocks) {
   std::vector<llvm::CallInst *> calls;
   std::vector<llvm::FenceInst *> compiler_fences;
   for (llvm::BasicBlock *block : blocks)
     for (llvm::Instruction &inst : *block) {
-      if (isEngineCall(inst))
+      if (isAsyncCopyCall(inst))
         calls.push_back(llvm::cast<llvm::CallInst>(&inst));
       // wait_group_events and the copy fence keep the compiler from moving
       // memory accesses across them; with no copy here they order nothing,
@@ -106,7 +74,7 @@ void makeFollowerCode(llvm::ArrayRef<llvm::BasicBlock *> blocks) {
   for (llvm::FenceInst *fence : compiler_fences)
     fence->eraseFromParent();
   for (llvm::CallInst *call : calls) {
-    if (call->getCalledFunction()->getName() == kAsyncCopyEngine) {
+    if (calledBuiltin(*call) == Builtin::AsyncCopyEngine) {
       llvm::IRBuilder<> b(call);
       // The event is the engine's last pointer argument: the one passed in,
       // or any non-null one for a new copy.
@@ -122,31 +90,48 @@ void makeFollowerCode(llvm::ArrayRef<llvm::BasicBlock *> blocks) {
   }
 }
 
-llvm::Function *makeCopyPrologue(llvm::Function &body) {
-  llvm::BasicBlock &entry = body.getEntryBlock();
-  size_t last = 0, position = 0; // last: 1 + the last engine call's index
-  for (llvm::Instruction &inst : entry) {
+namespace {
+
+// 1 + the index in the entry block of the last copy or wait, when every copy
+// and wait of `body` comes first (see copiesComeFirst), else 0.
+size_t endOfLeadingCopies(const llvm::Function &body) {
+  const llvm::BasicBlock &entry = body.getEntryBlock();
+  size_t last = 0, position = 0;
+  for (const llvm::Instruction &inst : entry) {
     ++position;
-    if (isEngineCall(inst))
+    if (isAsyncCopyCall(inst))
       last = position;
   }
   if (last == 0)
-    return nullptr;
-  for (llvm::BasicBlock &block : body)
+    return 0;
+  for (const llvm::BasicBlock &block : body)
     if (&block != &entry)
-      for (llvm::Instruction &inst : block)
-        if (isEngineCall(inst))
-          return nullptr; // a copy later on: the whole first work-item leads
+      for (const llvm::Instruction &inst : block)
+        if (isAsyncCopyCall(inst))
+          return 0; // a copy later on: the whole first work-item leads
   position = 0;
-  for (llvm::Instruction &inst : entry) {
+  for (const llvm::Instruction &inst : entry) {
     if (++position >= last)
       break;
-    if (!isEngineCall(inst) && !privateToWorkItem(inst))
-      return nullptr;
+    if (!isAsyncCopyCall(inst) && !privateToWorkItem(inst))
+      return 0;
   }
+  return last;
+}
+
+} // namespace
+
+bool copiesComeFirst(const llvm::Function &body) {
+  return endOfLeadingCopies(body) != 0;
+}
+
+llvm::Function *makeCopyPrologue(llvm::Function &body) {
+  size_t last = endOfLeadingCopies(body);
+  if (last == 0)
+    return nullptr;
   llvm::ValueToValueMapTy map;
   llvm::Function *prologue = llvm::CloneFunction(&body, map);
-  prologue->setName(body.getName() + ".copies");
+  prologue->setName(body.getName() + kCopyPrologueSuffix);
   llvm::BasicBlock &cloned_entry = prologue->getEntryBlock();
   auto cut = cloned_entry.begin();
   std::advance(cut, last);
@@ -155,6 +140,42 @@ llvm::Function *makeCopyPrologue(llvm::Function &body) {
   llvm::ReturnInst::Create(prologue->getContext(), &cloned_entry);
   llvm::removeUnreachableBlocks(*prologue);
   return prologue;
+}
+
+namespace {
+
+// A copy of `body` named after it with `suffix`.
+llvm::Function *cloneBody(llvm::Function &body, const char *suffix) {
+  llvm::ValueToValueMapTy map;
+  llvm::Function *clone = llvm::CloneFunction(&body, map);
+  clone->setName(body.getName() + suffix);
+  return clone;
+}
+
+} // namespace
+
+llvm::PreservedAnalyses AsyncCopyLeadersPass::run(llvm::Module &module,
+                                                  llvm::ModuleAnalysisManager &) {
+  std::vector<KernelRecord> records = readKernelRecords(module);
+  bool changed = false;
+  for (KernelRecord &record : records) {
+    ExecutionPlan &plan = record.description.plan;
+    if (!record.body || !plan.group_leader)
+      continue;
+    // The followers also serve a pipe leader (weft-pipe-leaders then
+    // rewrites their reservations).
+    llvm::Function *follower = cloneBody(*record.body, kFollowerSuffix);
+    std::vector<llvm::BasicBlock *> blocks;
+    for (llvm::BasicBlock &block : *follower)
+      blocks.push_back(&block);
+    makeFollowerCode(blocks);
+    if (plan.copy_prologue && !makeCopyPrologue(*record.body))
+      plan.copy_prologue = plan.read_through = false;
+    changed = true;
+  }
+  writeKernelRecords(module, records);
+  return changed ? llvm::PreservedAnalyses::none()
+                 : llvm::PreservedAnalyses::all();
 }
 
 } // namespace weft::compiler

@@ -5,23 +5,32 @@
 // and waiting is nothing: no per-work-item bookkeeping is left in their loop.
 #pragma once
 #include <llvm/ADT/ArrayRef.h>
+#include <llvm/IR/PassManager.h>
 
 namespace llvm {
 class BasicBlock;
 class Function;
+class Instruction;
 } // namespace llvm
 
 namespace weft::compiler {
 
-// The engine calls the async copy builtins leave once inlined.
-inline constexpr const char *kAsyncCopyEngine = "__weft_async_copy_for";
-inline constexpr const char *kWaitEngine = "__weft_wait_group_events_for";
+// Whether `inst` calls the copy or the wait engine (the calls the async
+// copy builtins leave once inlined).
+bool isAsyncCopyCall(const llvm::Instruction &inst);
 
-// Whether any of `blocks` calls the copy engine.
-bool callsAsyncCopyEngine(llvm::ArrayRef<llvm::BasicBlock *> blocks);
+// Whether running `inst` early, for work-item (0,0,0) only, changes nothing
+// another work-item could see (it writes only the work-item's variables),
+// and whether it also reads nothing another work-item can change.
+bool privateToWorkItem(const llvm::Instruction &inst);
+bool touchesOnlyPrivateMemory(const llvm::Instruction &inst);
 
 // Rewrites `blocks` into follower code.
 void makeFollowerCode(llvm::ArrayRef<llvm::BasicBlock *> blocks);
+
+// Whether every copy and wait of `body` comes first: in its entry block,
+// after nothing that writes memory but the work-item's own variables.
+bool copiesComeFirst(const llvm::Function &body);
 
 // When every copy and wait of a kernel's `body` comes first (in its entry
 // block, after nothing that writes memory but the work-item's own
@@ -32,13 +41,13 @@ void makeFollowerCode(llvm::ArrayRef<llvm::BasicBlock *> blocks);
 // starts one work-item in.
 llvm::Function *makeCopyPrologue(llvm::Function &body);
 
-// Removes the barriers (calls to `marker`) in the entry block of `body` that
-// follow nothing but async copies, waits and the work-item's own private
-// work. Such a barrier orders nothing: the copies are complete once waited
-// for, and no work-item touched memory another can see. Kernels that open
-// with "copy, wait, barrier" then run as barrier-free loops. Returns whether
-// any barrier is left.
-bool dropBarriersAfterCopies(llvm::Function &body,
-                             const llvm::Function &marker);
+// weft-async-copy-leaders: for kernels whose plan has a copy leader, the
+// followers' body (body.follower) and, when the copies come first, the
+// leader's prologue (body.copies).
+class AsyncCopyLeadersPass : public llvm::PassInfoMixin<AsyncCopyLeadersPass> {
+public:
+  llvm::PreservedAnalyses run(llvm::Module &module,
+                              llvm::ModuleAnalysisManager &);
+};
 
 } // namespace weft::compiler

@@ -1,5 +1,10 @@
 #include "compiler/async_copy_read_through.h"
 
+#include "compiler/async_copy_followers.h"
+#include "compiler/builtin_identity.h"
+#include "compiler/kernel_metadata.h"
+#include "compiler/work_item_vectorizer.h"
+
 #include "compiler/analysis_managers.h"
 #include "compiler/async_copy_followers.h"
 #include "device/launch_abi.h"
@@ -197,9 +202,8 @@ bool noteWrite(Value *p, unsigned kernel_args, std::set<uint32_t> &written) {
   return true;
 }
 
-bool isEngine(const llvm::CallInst &call, const char *name) {
-  const llvm::Function *callee = call.getCalledFunction();
-  return callee && callee->getName() == name;
+bool isEngine(const llvm::CallInst &call, Builtin engine) {
+  return calledBuiltin(call) == engine;
 }
 
 // The buffer arguments the work-items write, or false and why not when a
@@ -223,8 +227,7 @@ bool collectWrittenBuffers(llvm::Function &f, unsigned kernel_args,
                            intrinsic->isAssumeLikeIntrinsic()))
       continue;
     else if (auto *call = llvm::dyn_cast<llvm::CallInst>(&inst);
-             call && (isEngine(*call, kAsyncCopyEngine) ||
-                      isEngine(*call, kWaitEngine)))
+             call && isAsyncCopyCall(*call))
       continue; // the copies are checked one by one
     if (!target) {
       why = "a call that may write memory";
@@ -379,7 +382,7 @@ ReadThroughBody makeReadThroughBody(llvm::Function &body, unsigned kernel_args,
   ReadThroughBody result;
   llvm::ValueToValueMapTy map;
   llvm::Function *clone = llvm::CloneFunction(&body, map);
-  clone->setName(body.getName() + ".read_through");
+  clone->setName(body.getName() + kReadThroughSuffix);
   simplify(*clone);
 
   std::vector<StagingCopy> copies;
@@ -388,7 +391,7 @@ ReadThroughBody makeReadThroughBody(llvm::Function &body, unsigned kernel_args,
   bool ok = collectWrittenBuffers(*clone, kernel_args, written, why);
   for (llvm::Instruction &inst : llvm::instructions(*clone)) {
     auto *call = llvm::dyn_cast<llvm::CallInst>(&inst);
-    if (!ok || !call || !isEngine(*call, kAsyncCopyEngine))
+    if (!ok || !call || !isEngine(*call, Builtin::AsyncCopyEngine))
       continue;
     StagingCopy copy;
     ok = recognizeStagingCopy(call, kernel_args, copy, why);
@@ -442,6 +445,44 @@ ReadThroughBody makeReadThroughBody(llvm::Function &body, unsigned kernel_args,
   result.sources.assign(sources.begin(), sources.end());
   result.written.assign(written.begin(), written.end());
   return result;
+}
+
+llvm::PreservedAnalyses
+AsyncCopyReadThroughPass::run(llvm::Module &module,
+                              llvm::ModuleAnalysisManager &) {
+  std::vector<KernelRecord> records = readKernelRecords(module);
+  bool changed = false;
+  for (KernelRecord &record : records) {
+    KernelDescription &kernel = record.description;
+    if (!record.body || !kernel.plan.read_through)
+      continue;
+    std::string why;
+    ReadThroughBody read_through =
+        makeReadThroughBody(*record.body, kernel.arguments.size(),
+                            kernel.reqd_work_group_size, why);
+    if (!read_through.body) {
+      kernel.plan.read_through = false;
+      kernel.plan.read_through_note = "copies stay copies: " + why;
+      continue;
+    }
+    changed = true;
+    // The entry steps through a widened body when the vectorizer takes it.
+    std::string ignored;
+    vectorizeWorkItems(*read_through.body, ignored);
+    kernel.read_through_sources = std::move(read_through.sources);
+    kernel.written_buffers = std::move(read_through.written);
+    kernel.read_through_max_local_size = read_through.max_local_size;
+    kernel.plan.read_through_note =
+        "tiles read from global memory when the buffers copied from and "
+        "those written do not overlap";
+    if (read_through.max_local_size)
+      kernel.plan.read_through_note +=
+          " and work-groups are at most " +
+          std::to_string(read_through.max_local_size) + " in each dimension";
+  }
+  writeKernelRecords(module, records);
+  return changed ? llvm::PreservedAnalyses::none()
+                 : llvm::PreservedAnalyses::all();
 }
 
 } // namespace weft::compiler

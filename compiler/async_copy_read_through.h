@@ -9,6 +9,7 @@
 // and names the arguments involved, and the runtime picks it at launch only
 // when the buffers read through and those written do not overlap.
 #pragma once
+#include <llvm/IR/PassManager.h>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -38,5 +39,16 @@ struct ReadThroughBody {
 ReadThroughBody makeReadThroughBody(llvm::Function &body, unsigned kernel_args,
                                     const uint64_t required_size[3],
                                     std::string &why);
+
+// weft-async-copy-read-through: for kernels whose plan asks for it, the
+// read-through body (body.read_through, widened as body.read_through.simd
+// when the vectorizer takes it) and the argument lists the runtime checks;
+// or the plan loses it, with the reason in read_through_note.
+class AsyncCopyReadThroughPass
+    : public llvm::PassInfoMixin<AsyncCopyReadThroughPass> {
+public:
+  llvm::PreservedAnalyses run(llvm::Module &module,
+                              llvm::ModuleAnalysisManager &);
+};
 
 } // namespace weft::compiler

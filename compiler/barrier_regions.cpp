@@ -1,5 +1,8 @@
 #include "compiler/barrier_regions.h"
 
+#include "compiler/builtin_identity.h"
+#include "compiler/kernel_metadata.h"
+
 #include "compiler/async_copy_followers.h"
 #include "compiler/context_access.h"
 #include "device/launch_abi.h"
@@ -29,6 +32,15 @@ namespace {
 using llvm::BasicBlock;
 using llvm::IRBuilder;
 using llvm::Value;
+
+// Whether any of `blocks` makes an async copy.
+bool makesAsyncCopies(llvm::ArrayRef<BasicBlock *> blocks) {
+  for (BasicBlock *block : blocks)
+    for (llvm::Instruction &inst : *block)
+      if (calledBuiltin(inst) == Builtin::AsyncCopyEngine)
+        return true;
+  return false;
+}
 
 // The pieces of a work-item function between its barriers. Region 0 starts
 // at the function's entry; region k+1 starts right after barrier k. A block
@@ -549,7 +561,7 @@ void RegionEmitter::emit(const std::vector<llvm::AllocaInst *> &shared,
         BasicBlock::Create(ctx, "run_region" + std::to_string(r), entry);
     choose->addCase(b_.getInt32(r), start);
     b_.SetInsertPoint(start);
-    if (callsAsyncCopyEngine(regions_.blocks[r]))
+    if (makesAsyncCopies(regions_.blocks[r]))
       emitRegionWithCopies(r, shared, per_item, after);
     else
       emitRegion(r, shared, per_item, after, /*follower=*/false);
@@ -753,6 +765,34 @@ bool emitBarrierRegions(llvm::Function &body, llvm::Function &marker,
   }
   work->eraseFromParent();
   return ready;
+}
+
+llvm::PreservedAnalyses BarrierRegionsPass::run(llvm::Module &module,
+                                                llvm::ModuleAnalysisManager &) {
+  std::vector<KernelRecord> records = readKernelRecords(module);
+  llvm::Function *marker = findBuiltin(module, Builtin::BarrierMarker);
+  bool changed = false;
+  for (KernelRecord &record : records) {
+    ExecutionPlan &plan = record.description.plan;
+    if (!record.body || plan.path != ExecutionPath::Regions || !marker)
+      continue;
+    llvm::IRBuilder<> b(module.getContext());
+    std::vector<llvm::Value *> args;
+    GroupEntryValues values =
+        startGroupEntry(module, *record.body, record.description, b, args,
+                        groupEntrySymbol(record.description.name));
+    std::string why;
+    if (emitBarrierRegions(*record.body, *marker, b, values, why)) {
+      changed = true;
+      continue;
+    }
+    values.entry->eraseFromParent();
+    plan.path = ExecutionPath::Fibers;
+    plan.fallback = "not split at its barriers: " + why;
+  }
+  writeKernelRecords(module, records);
+  return changed ? llvm::PreservedAnalyses::none()
+                 : llvm::PreservedAnalyses::all();
 }
 
 } // namespace weft::compiler

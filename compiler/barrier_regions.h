@@ -4,20 +4,15 @@
 // past it. Values that live across a barrier move to per-work-item storage
 // the device provides (WorkGroupContext::work_item_storage).
 #pragma once
+#include "compiler/entry_builder.h"
+
+#include <llvm/IR/PassManager.h>
 #include <llvm/ADT/ArrayRef.h>
 #include <llvm/IR/IRBuilder.h>
 
 #include <string>
 
 namespace weft::compiler {
-
-// What the group entry has loaded before the regions run.
-struct GroupEntryValues {
-  llvm::Function *entry;                   // (argument block, context)
-  llvm::ArrayRef<llvm::Value *> arguments; // the kernel's arguments
-  llvm::Value *context;
-  llvm::Value *local_size[3];
-};
 
 // `body` is a work-item function: the kernel's parameters, then the context
 // and the local ids x, y, z; every barrier in it is a call to `marker`, and
@@ -29,5 +24,14 @@ struct GroupEntryValues {
 bool emitBarrierRegions(llvm::Function &body, llvm::Function &marker,
                         llvm::IRBuilder<> &b, const GroupEntryValues &values,
                         std::string &why);
+
+// weft-barrier-regions: the group entry of each kernel whose plan is
+// Regions; a kernel the splitting does not handle falls back to Fibers, and
+// the plan says why.
+class BarrierRegionsPass : public llvm::PassInfoMixin<BarrierRegionsPass> {
+public:
+  llvm::PreservedAnalyses run(llvm::Module &module,
+                              llvm::ModuleAnalysisManager &);
+};
 
 } // namespace weft::compiler

@@ -1,16 +1,16 @@
 // The compiler library's implementation of compiler::Compiler: OpenCL C to
 // native work-group functions. This file holds the pipeline; each step lives
 // in its own file.
-#include "compiler/analysis_managers.h"
+#include "compiler/compiler.h"
+
 #include "compiler/build_options.h"
 #include "compiler/clang_frontend.h"
-#include "compiler/compiler_interface.h"
-#include "compiler/memory_scopes.h"
+#include "compiler/kernel_metadata.h"
 #include "compiler/native_code.h"
+#include "compiler/pipeline.h"
 #include "compiler/scratch_directory.h"
 #include "compiler/shared_object_linker.h"
 #include "compiler/stack_sizes.h"
-#include "compiler/workgroup_function.h"
 
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/Bitcode/BitcodeWriter.h>
@@ -23,7 +23,6 @@
 #include <llvm/Linker/Linker.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/MemoryBuffer.h>
-#include <llvm/Transforms/IPO/AlwaysInliner.h>
 
 #include <dlfcn.h>
 
@@ -48,27 +47,6 @@ std::string directoryOfThisLibrary() {
   std::string path = info.dli_fname;
   size_t slash = path.rfind('/');
   return slash == std::string::npos ? "." : path.substr(0, slash);
-}
-
-// OpenCL C has no recursion, and work-item queries must end up in the kernel
-// that owns the context: inline every function of the program into its kernel.
-void inlineIntoKernels(llvm::Module &module) {
-  for (llvm::Function &f : module) {
-    if (f.isDeclaration())
-      continue;
-    // Helpers are only reachable from kernels: once inlined everywhere the
-    // inliner drops them, so no copy outside a kernel keeps work-item calls.
-    if (f.getCallingConv() != llvm::CallingConv::SPIR_KERNEL)
-      f.setLinkage(llvm::GlobalValue::InternalLinkage);
-    f.removeFnAttr(llvm::Attribute::NoInline);
-    f.removeFnAttr(llvm::Attribute::OptimizeNone);
-    f.addFnAttr(llvm::Attribute::AlwaysInline);
-  }
-  llvm::PassBuilder builder;
-  AnalysisManagers analyses(builder);
-  llvm::ModulePassManager passes;
-  passes.addPass(llvm::AlwaysInlinerPass(/*InsertLifetimeIntrinsics=*/false));
-  passes.run(module, analyses.modules);
 }
 
 // CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE: the program's variables in
@@ -144,15 +122,17 @@ bool rejectRecursion(const llvm::Module &module, std::string &error) {
   return true;
 }
 
-class ClangCompiler : public Compiler {
-public:
-  ClangCompiler(std::unique_ptr<llvm::MemoryBuffer> builtins,
-                CompilerSettings settings)
-      : builtins_(std::move(builtins)), settings_(std::move(settings)) {}
+} // namespace
 
-  BuildResult buildFromSource(const std::string &source,
-                              const std::string &options,
-                              const DeviceDescription &device) override {
+ClangCompiler::ClangCompiler(std::unique_ptr<llvm::MemoryBuffer> builtins,
+                             CompilerSettings settings)
+    : builtins_(std::move(builtins)), settings_(std::move(settings)) {}
+
+ClangCompiler::~ClangCompiler() = default;
+
+BuildResult ClangCompiler::buildFromSource(const std::string &source,
+                                           const std::string &options,
+                                           const DeviceDescription &device) {
     BuildResult result;
     BuildOptions parsed;
     std::string error;
@@ -173,10 +153,11 @@ public:
     return result;
   }
 
-  CompileResult compileToBitcode(const std::string &source,
-                                 const std::string &options,
-                                 const std::vector<EmbeddedHeader> &headers,
-                                 const DeviceDescription &device) override {
+CompileResult
+ClangCompiler::compileToBitcode(const std::string &source,
+                                const std::string &options,
+                                const std::vector<EmbeddedHeader> &headers,
+                                const DeviceDescription &device) {
     CompileResult result;
     BuildOptions parsed;
     std::string error;
@@ -214,10 +195,11 @@ public:
     return result;
   }
 
-  BuildResult
-  linkBitcode(const std::vector<std::vector<unsigned char>> &objects,
-              const std::string &options, const DeviceDescription &device,
-              CompileResult &library) override {
+BuildResult
+ClangCompiler::linkBitcode(const std::vector<std::vector<unsigned char>> &objects,
+                           const std::string &options,
+                           const DeviceDescription &device,
+                           CompileResult &library) {
     BuildResult result;
     LinkOptions parsed;
     std::string error;
@@ -277,80 +259,101 @@ public:
     return result;
   }
 
-private:
-  // The rest of every build: inline, link the builtins, make the entry
-  // points, emit native code and link it into a shared object. `module`'s
-  // context must outlive the call.
-  void finishExecutable(std::unique_ptr<llvm::Module> module, bool optimize,
-                        BuildResult &result) {
-    std::string error;
-    if (!rejectRecursion(*module, error)) {
-      result.status = BuildResult::Status::CompileError;
-      result.log += error;
-      return;
-    }
-    inlineIntoKernels(*module);
+std::unique_ptr<llvm::Module> ClangCompiler::kernelStageInput(
+    const std::string &source, const std::string &options,
+    const DeviceDescription &device, llvm::LLVMContext &context,
+    std::string &log) {
+  BuildOptions parsed;
+  std::string error;
+  if (!parseBuildOptions(options, parsed, error)) {
+    log = "error: " + error + "\n";
+    return nullptr;
+  }
+  FrontendResult frontend = compileOpenCLC(
+      source, parsed, device.opencl_c_features, kFrontendCpu, context);
+  log = frontend.log;
+  if (!frontend.module || !prepareModule(*frontend.module, log))
+    return nullptr;
+  return std::move(frontend.module);
+}
+
+bool ClangCompiler::prepareModule(llvm::Module &module, std::string &log) {
+  std::string error;
+  if (!rejectRecursion(module, error) ||
+      !runPassStage(module, PassStage::Prepare, error) ||
+      !linkBuiltins(module, error)) {
+    log += error;
+    return false;
+  }
+  setHostTarget(module);
+  return true;
+}
+
+void ClangCompiler::finishExecutable(std::unique_ptr<llvm::Module> module,
+                                     bool optimize, BuildResult &result) {
+  if (!prepareModule(*module, result.log)) {
+    result.status = BuildResult::Status::CompileError;
+    return;
+  }
+  result.global_variable_bytes = globalVariableBytes(*module);
+  std::string error;
+  if (!runPassStage(*module, PassStage::Kernels, error)) {
+    result.status = BuildResult::Status::CompileError;
+    result.log += error;
+    return;
+  }
+  std::vector<KernelDescription> kernels;
+  for (KernelRecord &record : readKernelRecords(*module))
+    kernels.push_back(std::move(record.description));
+  // The entry points may call library functions no kernel called.
+  if (callsUnlinkedBuiltins(*module)) {
     if (!linkBuiltins(*module, error)) {
       result.status = BuildResult::Status::LinkError;
       result.log += error;
       return;
     }
     setHostTarget(*module);
-    result.global_variable_bytes = globalVariableBytes(*module);
-    std::vector<KernelDescription> kernels;
-    if (!buildWorkGroupFunctions(*module, kernels, error)) {
-      result.status = BuildResult::Status::CompileError;
-      result.log += "error: " + error + "\n";
-      return;
-    }
-    // The entry points may call library functions no kernel called.
-    if (callsUnlinkedBuiltins(*module)) {
-      if (!linkBuiltins(*module, error)) {
-        result.status = BuildResult::Status::LinkError;
-        result.log += error;
-        return;
-      }
-      setHostTarget(*module);
-    }
-    separateLocalMemory(*module);
-    for (KernelDescription &k : kernels)
-      k.preferred_work_group_multiple = preferredMultiple();
-    std::vector<char> object;
-    if (!emitObject(*module, kernels, optimize, settings_.dump_ir_directory,
-                    object, error) ||
-        !linkSharedObject(object, settings_.temporary_directory,
-                          result.shared_object, error)) {
-      result.status = BuildResult::Status::LinkError;
-      result.log += error;
-      return;
-    }
-    std::map<std::string, uint64_t> frames =
-        readStackSizes(result.shared_object);
-    // A leaf function may also use the 128-byte red zone below its frame.
-    constexpr uint64_t kRedZone = 128;
-    for (KernelDescription &k : kernels) {
-      k.group_entry_frame = std::max(frames[groupEntrySymbol(k.name)],
-                                     frames[readThroughEntrySymbol(k.name)]) +
-                            kRedZone;
-      // A kernel without barriers may still have a work-item entry (async
-      // copies, for the checking mode): its stack must fit that one too.
-      uint64_t item_frame = frames[workItemEntrySymbol(k.name)] + kRedZone;
-      k.private_memory = k.reaches_barrier
-                             ? item_frame
-                             : std::max(k.group_entry_frame, item_frame);
-    }
-    result.kernels = std::move(kernels);
-    result.status = BuildResult::Status::Success;
   }
+  runPassStage(*module, PassStage::Finish, error);
+  eraseKernelRecords(*module);
+  for (KernelDescription &k : kernels)
+    k.preferred_work_group_multiple = preferredMultiple();
+  std::vector<char> object;
+  if (!emitObject(*module, kernels, optimize, settings_.dump_ir_directory,
+                  object, error) ||
+      !linkSharedObject(object, settings_.temporary_directory,
+                        result.shared_object, error)) {
+    result.status = BuildResult::Status::LinkError;
+    result.log += error;
+    return;
+  }
+  std::map<std::string, uint64_t> frames = readStackSizes(result.shared_object);
+  // A leaf function may also use the 128-byte red zone below its frame.
+  constexpr uint64_t kRedZone = 128;
+  for (KernelDescription &k : kernels) {
+    k.group_entry_frame = std::max(frames[groupEntrySymbol(k.name)],
+                                   frames[readThroughEntrySymbol(k.name)]) +
+                          kRedZone;
+    // A kernel without barriers may still have a work-item entry (async
+    // copies, for the checking mode): its stack must fit that one too.
+    uint64_t item_frame = frames[workItemEntrySymbol(k.name)] + kRedZone;
+    k.private_memory = k.plan.reachesBarrier()
+                           ? item_frame
+                           : std::max(k.group_entry_frame, item_frame);
+  }
+  result.kernels = std::move(kernels);
+  result.status = BuildResult::Status::Success;
+}
 
-  static std::vector<unsigned char> writeBitcode(const llvm::Module &module) {
+std::vector<unsigned char>
+ClangCompiler::writeBitcode(const llvm::Module &module) {
     llvm::SmallVector<char, 0> buffer;
     llvm::raw_svector_ostream stream(buffer);
     llvm::WriteBitcodeToFile(module, stream);
     return std::vector<unsigned char>(buffer.begin(), buffer.end());
   }
 
-  bool linkBuiltins(llvm::Module &module, std::string &error) {
+bool ClangCompiler::linkBuiltins(llvm::Module &module, std::string &error) {
     auto builtins = llvm::getLazyBitcodeModule(builtins_->getMemBufferRef(),
                                                module.getContext());
     if (!builtins) {
@@ -368,8 +371,8 @@ private:
     return true;
   }
 
-  // The SIMD width in 32-bit lanes the vectorizer targets on this CPU.
-  static uint32_t preferredMultiple() {
+// The SIMD width in 32-bit lanes the vectorizer targets on this CPU.
+uint32_t ClangCompiler::preferredMultiple() {
     const std::string &features = hostTarget().cpu_features;
     if (features.find("+avx512f") != std::string::npos)
       return 16;
@@ -379,11 +382,20 @@ private:
     return 4;
   }
 
-  std::unique_ptr<llvm::MemoryBuffer> builtins_;
-  const CompilerSettings settings_;
-};
 
-} // namespace
+std::unique_ptr<ClangCompiler>
+createClangCompiler(const std::string &builtins_path, CompilerSettings settings,
+                    std::string &error) {
+  auto buffer = llvm::MemoryBuffer::getFile(builtins_path);
+  if (!buffer) {
+    error = "cannot read the builtin library " + builtins_path + ": " +
+            buffer.getError().message();
+    return nullptr;
+  }
+  return std::make_unique<ClangCompiler>(std::move(*buffer),
+                                         std::move(settings));
+}
+
 } // namespace weft::compiler
 
 extern "C" __attribute__((visibility("default"))) weft::compiler::Compiler *
@@ -391,14 +403,10 @@ weft_compiler_create(const weft::compiler::CompilerSettings *settings,
                      std::string *error) {
   std::string path = weft::compiler::directoryOfThisLibrary() + "/" +
                      weft::compiler::kBuiltinLibraryName;
-  auto buffer = llvm::MemoryBuffer::getFile(path);
-  if (!buffer) {
-    if (error)
-      *error = "cannot read the builtin library " + path + ": " +
-               buffer.getError().message();
-    return nullptr;
-  }
-  return new weft::compiler::ClangCompiler(
-      std::move(*buffer),
-      settings ? *settings : weft::compiler::CompilerSettings());
+  std::string why;
+  auto compiler = weft::compiler::createClangCompiler(
+      path, settings ? *settings : weft::compiler::CompilerSettings(), why);
+  if (!compiler && error)
+    *error = why;
+  return compiler.release();
 }

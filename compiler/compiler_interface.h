@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace weft::compiler {
@@ -62,6 +63,88 @@ struct KernelArgument {
   uint32_t offset = 0;    // inside the argument block
 };
 
+// How the work-groups of a kernel run. compiler/execution_plan.h chooses it
+// from the kernel's features; the passes that carry it out record where
+// they had to fall back.
+enum class ExecutionPath : uint32_t {
+  // No barrier: one loop over the group's work-items, which LLVM's loop
+  // vectorizer widens.
+  WorkItemLoop,
+  // No barrier, and work-items that run loops of their own: the loop steps
+  // kVectorWidth work-items at a time through a body widened under masks
+  // (compiler/work_item_vectorizer.h).
+  Widened,
+  // Barriers: the kernel is cut at them into regions, each a loop over the
+  // work-items (compiler/barrier_regions.h).
+  Regions,
+  // Barriers, in a shape the regions do not handle: each work-item runs on a
+  // fiber that switches at every barrier.
+  Fibers,
+};
+inline constexpr uint32_t kLastExecutionPath =
+    static_cast<uint32_t>(ExecutionPath::Fibers);
+
+struct ExecutionPlan {
+  ExecutionPath path = ExecutionPath::WorkItemLoop;
+  // Why `path` is not the one preferred for the kernel's features (the
+  // vectorizer or the region splitting declined), or why LLVM vectorizes.
+  std::string fallback;
+  // Add-ons of a barrier-free loop. Work-item (0,0,0) makes the group's
+  // async copies (and pipe reservations); the others run a follower body in
+  // which copies are done (compiler/async_copy_followers.h).
+  bool group_leader = false;
+  // The copies come first: (0,0,0) runs only them, then every work-item
+  // the follower body, so the loop starts at work-item 0.
+  bool copy_prologue = false;
+  // Work-group pipe reservations made by (0,0,0), committed by the group
+  // entry after the last work-item (compiler/work_group_pipes.h).
+  bool pipe_leader = false;
+  // A second group entry that reads copied tiles from global memory
+  // (compiler/async_copy_read_through.h); `read_through_note` says when it
+  // runs, or why there is none.
+  bool read_through = false;
+  std::string read_through_note;
+  // A function per work-item: the fibers run it, and so does the async copy
+  // checking mode.
+  bool work_item_entry = false;
+
+  bool reachesBarrier() const {
+    return path == ExecutionPath::Regions || path == ExecutionPath::Fibers;
+  }
+};
+
+inline const char *executionPathName(ExecutionPath path) {
+  switch (path) {
+  case ExecutionPath::WorkItemLoop:
+    return "work-item loop";
+  case ExecutionPath::Widened:
+    return "widened";
+  case ExecutionPath::Regions:
+    return "regions";
+  case ExecutionPath::Fibers:
+    return "fibers";
+  }
+  return "?";
+}
+
+// One line for WEFT_DEBUG and the compiler's IR tests.
+inline std::string describePlan(const ExecutionPlan &plan) {
+  std::string text = executionPathName(plan.path);
+  if (!plan.fallback.empty())
+    text += " (" + plan.fallback + ")";
+  if (plan.group_leader)
+    text += plan.copy_prologue
+                ? ", work-item 0 makes the group's async copies first"
+                : ", work-item 0 leads the group";
+  if (plan.pipe_leader)
+    text += ", work-group pipe reservations made by work-item 0";
+  if (plan.read_through)
+    text += ", read-through entry";
+  if (plan.work_item_entry)
+    text += ", work-item entry";
+  return text;
+}
+
 struct KernelDescription {
   std::string name;
   std::string attributes; // source attributes, as CL_KERNEL_ATTRIBUTES wants
@@ -76,35 +159,81 @@ struct KernelDescription {
   uint64_t private_memory = 0;
   uint64_t group_entry_frame = 0;
   uint32_t preferred_work_group_multiple = 1;
-  bool reaches_barrier = false;
-  // The group entry runs the kernel's barriers itself, region by region
-  // (compiler/barrier_regions.h); otherwise the work-items of a group with
-  // barriers run on fibers, and split_failure says why.
-  bool split_at_barriers = false;
-  std::string split_failure;
-  // Kernels without barriers: how the loop over work-items is vectorized
-  // (compiler/work_item_vectorizer.h), for the debug log.
-  std::string work_item_vectorization;
   // Launches must divide the global size evenly (OpenCL C 1.x programs and
   // -cl-uniform-work-group-size).
   bool uniform_work_group_size = false;
-  // Kernels whose async copies only stage data
-  // (compiler/async_copy_read_through.h) have a second group entry that
-  // reads the copies' sources instead, for launches where no buffer in
-  // `read_through_sources` overlaps one in `written_buffers` (argument
-  // indices). The debug log says why a kernel has none.
+  ExecutionPlan plan;
+  // With plan.read_through: the entry reads the copies' sources, and may
+  // run for launches where no buffer in `read_through_sources` overlaps one
+  // in `written_buffers` (argument indices), and, without
+  // reqd_work_group_size, whose work-groups are at most
+  // `read_through_max_local_size` in each dimension (0: no limit).
   std::vector<uint32_t> read_through_sources;
   std::vector<uint32_t> written_buffers;
-  // Without reqd_work_group_size, the read-through entry is also limited to
-  // work-groups no larger than this in any dimension (0: no limit).
   uint64_t read_through_max_local_size = 0;
-  std::string async_copy_read_through;
   // Filled by the runtime from the loaded shared object.
   WorkGroupFunction entry = nullptr; // loop over the work-items
   WorkGroupFunction read_through_entry = nullptr;
-  // Set when reaches_barrier, and for kernels with async copies.
+  // Set when plan.work_item_entry.
   WorkItemFunction work_item_entry = nullptr;
 };
+
+// The fields of the structures above, each listed once: the program
+// binary's writer and reader (runtime/program_binary.cpp) and the
+// compiler's IR metadata (compiler/kernel_metadata.cpp) walk these lists, so
+// a new field is one line here. `visit(name, field)` sees strings, integers,
+// booleans, enumerations, uint64_t[3], vectors of uint32_t and the nested
+// KernelArgument vector and ExecutionPlan.
+template <typename Argument, typename Visitor>
+void forEachField(Argument &a, Visitor &&visit,
+                  std::enable_if_t<std::is_same_v<std::remove_const_t<Argument>,
+                                                   KernelArgument>> * = nullptr) {
+  visit("name", a.name);
+  visit("type_name", a.type_name);
+  visit("kind", a.kind);
+  visit("address_space", a.address_space);
+  visit("access", a.access);
+  visit("type_qualifiers", a.type_qualifiers);
+  visit("size", a.size);
+  visit("alignment", a.alignment);
+  visit("offset", a.offset);
+}
+
+template <typename Plan, typename Visitor>
+void forEachField(Plan &p, Visitor &&visit,
+                  std::enable_if_t<std::is_same_v<std::remove_const_t<Plan>,
+                                                  ExecutionPlan>> * = nullptr) {
+  visit("path", p.path);
+  visit("fallback", p.fallback);
+  visit("group_leader", p.group_leader);
+  visit("copy_prologue", p.copy_prologue);
+  visit("pipe_leader", p.pipe_leader);
+  visit("read_through", p.read_through);
+  visit("read_through_note", p.read_through_note);
+  visit("work_item_entry", p.work_item_entry);
+}
+
+template <typename Description, typename Visitor>
+void forEachField(
+    Description &k, Visitor &&visit,
+    std::enable_if_t<std::is_same_v<std::remove_const_t<Description>,
+                                    KernelDescription>> * = nullptr) {
+  visit("name", k.name);
+  visit("attributes", k.attributes);
+  visit("arguments", k.arguments);
+  visit("argument_block_size", k.argument_block_size);
+  visit("reqd_work_group_size", k.reqd_work_group_size);
+  visit("work_group_size_hint", k.work_group_size_hint);
+  visit("static_local_memory", k.static_local_memory);
+  visit("private_memory", k.private_memory);
+  visit("group_entry_frame", k.group_entry_frame);
+  visit("preferred_work_group_multiple", k.preferred_work_group_multiple);
+  visit("uniform_work_group_size", k.uniform_work_group_size);
+  visit("plan", k.plan);
+  visit("read_through_sources", k.read_through_sources);
+  visit("written_buffers", k.written_buffers);
+  visit("read_through_max_local_size", k.read_through_max_local_size);
+}
 
 // The symbols a program's shared object exports for each kernel.
 inline std::string groupEntrySymbol(const std::string &kernel) {

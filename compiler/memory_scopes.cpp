@@ -56,4 +56,11 @@ void separateLocalMemory(llvm::Module &module) {
     }
 }
 
+llvm::PreservedAnalyses
+SeparateLocalMemoryPass::run(llvm::Module &module,
+                             llvm::ModuleAnalysisManager &) {
+  separateLocalMemory(module);
+  return llvm::PreservedAnalyses::none();
+}
+
 } // namespace weft::compiler

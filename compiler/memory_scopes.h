@@ -4,6 +4,7 @@
 // loop vectorizer, which cannot compare pointers of different address
 // spaces at run time, gives up on loops that touch both.
 #pragma once
+#include <llvm/IR/PassManager.h>
 
 namespace llvm {
 class Module;
@@ -16,5 +17,13 @@ namespace weft::compiler {
 // other two. Accesses through private or generic pointers stay untagged (the
 // device's own code reaches local memory through plain pointers).
 void separateLocalMemory(llvm::Module &module);
+
+// weft-separate-local-memory: separateLocalMemory as a pass.
+class SeparateLocalMemoryPass
+    : public llvm::PassInfoMixin<SeparateLocalMemoryPass> {
+public:
+  llvm::PreservedAnalyses run(llvm::Module &module,
+                              llvm::ModuleAnalysisManager &);
+};
 
 } // namespace weft::compiler

@@ -20,7 +20,6 @@
 #include <cstdlib>
 #include <memory>
 #include <mutex>
-#include <set>
 
 namespace weft::compiler {
 namespace {
@@ -33,24 +32,6 @@ void initializeNativeTarget() {
     // Lets checkResolvable see libc and libm, which kernel libraries link.
     llvm::sys::DynamicLibrary::LoadLibraryPermanently(nullptr);
   });
-}
-
-// Everything but the entry points becomes internal so O3 can drop or inline
-// it, and so the shared object exports nothing else.
-void internalizeAllButEntries(llvm::Module &module,
-                              const std::vector<KernelDescription> &kernels) {
-  std::set<std::string> entries;
-  for (const KernelDescription &k : kernels) {
-    entries.insert(groupEntrySymbol(k.name));
-    entries.insert(workItemEntrySymbol(k.name));
-    entries.insert(readThroughEntrySymbol(k.name));
-  }
-  for (llvm::Function &f : module)
-    if (!f.isDeclaration() && !entries.count(f.getName().str()))
-      f.setLinkage(llvm::GlobalValue::InternalLinkage);
-  for (llvm::GlobalVariable &g : module.globals())
-    if (!g.isDeclaration())
-      g.setLinkage(llvm::GlobalValue::InternalLinkage);
 }
 
 void optimize(llvm::Module &module, llvm::TargetMachine &machine, bool full) {
@@ -158,7 +139,6 @@ bool emitObject(llvm::Module &module,
   module.setDataLayout(machine->createDataLayout());
   module.setTargetTriple(machine->getTargetTriple().str());
 
-  internalizeAllButEntries(module, kernels);
   dumpModule(module, kernels, dump_ir_directory, "pre");
   optimize(module, *machine, full_optimization);
   dumpModule(module, kernels, dump_ir_directory, "opt");

@@ -19,8 +19,8 @@ struct HostTarget {
 };
 const HostTarget &hostTarget();
 
-// Internalizes everything but the kernels' entry points, optimizes (O3, or
-// O1 for -cl-opt-disable) and emits an ELF object for the host CPU. Fails
+// Optimizes a module whose entry points alone are external
+// (weft-internalize-entries) with O3, or O1 for -cl-opt-disable, and emits an ELF object for the host CPU. Fails
 // with a log line per builtin the program calls that Weft does not provide.
 // With a `dump_ir_directory`, writes the module there before and after
 // optimization.

@@ -1,5 +1,7 @@
 #include "compiler/work_group_pipes.h"
 
+#include "compiler/builtin_identity.h"
+#include "compiler/kernel_metadata.h"
 #include "device/launch_abi.h"
 
 #include <llvm/Analysis/LoopInfo.h>
@@ -18,25 +20,28 @@ using llvm::IRBuilder;
 using llvm::Value;
 
 // builtins/pipe_group.c
-constexpr const char *kReserve = "__weft_work_group_reserve";
-constexpr const char *kCommit = "__weft_work_group_commit";
-constexpr const char *kReservedId = "__weft_work_group_reserved_id";
-constexpr const char *kDeferCommit = "__weft_work_group_defer_commit";
-constexpr const char *kDeferredCommits = "__weft_work_group_deferred_commits";
+const llvm::StringRef kReserve = symbolOf(Builtin::WorkGroupReserve);
+const llvm::StringRef kCommit = symbolOf(Builtin::WorkGroupCommit);
+const llvm::StringRef kReservedId = symbolOf(Builtin::WorkGroupReservedId);
+const llvm::StringRef kDeferCommit = symbolOf(Builtin::WorkGroupDeferCommit);
+const llvm::StringRef kDeferredCommits =
+    symbolOf(Builtin::WorkGroupDeferredCommits);
 
 struct Lowering {
-  const char *name;
+  Builtin builtin;
   bool commit;
   uint32_t is_write;
 };
-constexpr Lowering kBuiltins[] = {{"__work_group_reserve_write_pipe", false, 1},
-                                  {"__work_group_reserve_read_pipe", false, 0},
-                                  {"__work_group_commit_write_pipe", true, 1},
-                                  {"__work_group_commit_read_pipe", true, 0}};
+constexpr Lowering kBuiltins[] = {
+    {Builtin::WorkGroupReserveWritePipe, false, 1},
+    {Builtin::WorkGroupReserveReadPipe, false, 0},
+    {Builtin::WorkGroupCommitWritePipe, true, 1},
+    {Builtin::WorkGroupCommitReadPipe, true, 0}};
 
 const Lowering *loweringOf(const llvm::Function &function) {
+  Builtin builtin = identifyBuiltin(function);
   for (const Lowering &lowering : kBuiltins)
-    if (function.getName() == lowering.name)
+    if (builtin == lowering.builtin)
       return &lowering;
   return nullptr;
 }
@@ -144,7 +149,7 @@ void makePipeFollowerCode(llvm::Function &follower) {
 }
 
 void allowInliningWorkGroupPipeCalls(llvm::Module &module) {
-  for (const char *name : {kReserve, kCommit})
+  for (llvm::StringRef name : {kReserve, kCommit})
     if (llvm::Function *f = module.getFunction(name))
       f->removeFnAttr(llvm::Attribute::NoInline);
 }
@@ -154,6 +159,25 @@ void emitDeferredPipeCommits(llvm::Module &module, IRBuilder<> &b,
   llvm::FunctionCallee commits = module.getOrInsertFunction(
       kDeferredCommits, b.getVoidTy(), context->getType());
   b.CreateCall(commits, {context});
+}
+
+llvm::PreservedAnalyses
+WorkGroupPipeCountersPass::run(llvm::Module &module,
+                               llvm::ModuleAnalysisManager &) {
+  bool changed = false;
+  for (const KernelRecord &record : readKernelRecords(module))
+    if (record.body)
+      changed |= countWorkGroupPipeCalls(
+          *record.body,
+          record.body->getArg(record.description.arguments.size()));
+  // The library's wrappers are rewritten everywhere now; they would keep
+  // calls to the work-item queries alive outside any kernel.
+  for (const Lowering &lowering : kBuiltins)
+    if (llvm::Function *f = findBuiltin(module, lowering.builtin))
+      if (f->use_empty())
+        f->eraseFromParent();
+  return changed ? llvm::PreservedAnalyses::none()
+                 : llvm::PreservedAnalyses::all();
 }
 
 } // namespace weft::compiler

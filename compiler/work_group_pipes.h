@@ -15,6 +15,7 @@
 // state, so LLVM keeps the pipe's header in registers across work-items.
 #pragma once
 #include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/PassManager.h>
 
 namespace weft::compiler {
 
@@ -44,5 +45,14 @@ void allowInliningWorkGroupPipeCalls(llvm::Module &module);
 // Called by the group entry after every work-item ran: the noted commits.
 void emitDeferredPipeCommits(llvm::Module &module, llvm::IRBuilder<> &b,
                              llvm::Value *context);
+
+// weft-work-group-pipe-counters: countWorkGroupPipeCalls on every kernel
+// body (after kernel-bodies inlined the helpers that call the builtins).
+class WorkGroupPipeCountersPass
+    : public llvm::PassInfoMixin<WorkGroupPipeCountersPass> {
+public:
+  llvm::PreservedAnalyses run(llvm::Module &module,
+                              llvm::ModuleAnalysisManager &);
+};
 
 } // namespace weft::compiler

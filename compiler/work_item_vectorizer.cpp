@@ -1,5 +1,7 @@
 #include "compiler/work_item_vectorizer.h"
 
+#include "compiler/kernel_metadata.h"
+
 #include "compiler/analysis_managers.h"
 
 #include <llvm/ADT/DenseMap.h>
@@ -790,6 +792,28 @@ llvm::Function *vectorizeWorkItems(llvm::Function &body, std::string &why) {
   }
   scalar->eraseFromParent();
   return vector;
+}
+
+llvm::PreservedAnalyses
+WorkItemVectorizerPass::run(llvm::Module &module,
+                            llvm::ModuleAnalysisManager &) {
+  std::vector<KernelRecord> records = readKernelRecords(module);
+  bool changed = false;
+  for (KernelRecord &record : records) {
+    ExecutionPlan &plan = record.description.plan;
+    if (!record.body || plan.path != ExecutionPath::Widened)
+      continue;
+    std::string why;
+    if (vectorizeWorkItems(*record.body, why)) {
+      changed = true;
+      continue;
+    }
+    plan.path = ExecutionPath::WorkItemLoop;
+    plan.fallback = why;
+  }
+  writeKernelRecords(module, records);
+  return changed ? llvm::PreservedAnalyses::none()
+                 : llvm::PreservedAnalyses::all();
 }
 
 } // namespace weft::compiler

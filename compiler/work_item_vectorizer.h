@@ -13,6 +13,7 @@
 // (calls, private arrays, atomics, vector-typed values) keeps the loop over
 // single work-items.
 #pragma once
+#include <llvm/IR/PassManager.h>
 #include <string>
 
 namespace llvm {
@@ -28,5 +29,15 @@ inline constexpr unsigned kVectorWidth = 16;
 // count) that runs work-items first .. first + min(count, kVectorWidth) - 1
 // of row (y, z). Returns null and says why when the body does not qualify.
 llvm::Function *vectorizeWorkItems(llvm::Function &body, std::string &why);
+
+// weft-widen-work-items: body.simd for kernels whose plan is Widened; a
+// body the vectorizer declines falls back to the work-item loop, and the
+// plan says why.
+class WorkItemVectorizerPass
+    : public llvm::PassInfoMixin<WorkItemVectorizerPass> {
+public:
+  llvm::PreservedAnalyses run(llvm::Module &module,
+                              llvm::ModuleAnalysisManager &);
+};
 
 } // namespace weft::compiler

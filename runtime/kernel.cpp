@@ -181,7 +181,7 @@ bool Kernel::readThroughCovers(const NDRangeLaunch &launch) const {
 }
 
 size_t Kernel::maxWorkGroupSize(size_t device_limit) const {
-  if (!description_.reaches_barrier)
+  if (!description_.plan.reachesBarrier())
     return device_limit;
   // Kernels split at their barriers could run bigger groups, but get the
   // fibers' limit too: the same launches must work on both paths (the
@@ -203,8 +203,9 @@ cl_int Kernel::enqueue(Queue &queue, cl_uint work_dim, const size_t *offset,
   launch.kernel_name = description_.name.c_str();
   launch.group_entry = description_.entry;
   launch.work_item_entry = description_.work_item_entry;
-  launch.reaches_barrier = description_.reaches_barrier;
-  launch.split_at_barriers = description_.split_at_barriers;
+  launch.reaches_barrier = description_.plan.reachesBarrier();
+  launch.split_at_barriers =
+      description_.plan.path == compiler::ExecutionPath::Regions;
   launch.work_dim = work_dim;
   launch.work_item_stack = description_.private_memory + kStackReserve;
   launch.group_stack = description_.group_entry_frame + kStackReserve;

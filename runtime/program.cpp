@@ -31,12 +31,13 @@ instantiate(const ProgramImage &image, std::vector<unsigned char> binary,
     kernel.work_item_entry =
         reinterpret_cast<WorkItemFunction>(executable->library->symbol(
             compiler::workItemEntrySymbol(kernel.name)));
-    if (!kernel.read_through_sources.empty())
+    if (kernel.plan.read_through)
       kernel.read_through_entry =
           reinterpret_cast<WorkGroupFunction>(executable->library->symbol(
               compiler::readThroughEntrySymbol(kernel.name)));
-    if (!kernel.entry || (kernel.reaches_barrier && !kernel.work_item_entry) ||
-        (!kernel.read_through_sources.empty() && !kernel.read_through_entry)) {
+    if (!kernel.entry ||
+        (kernel.plan.work_item_entry && !kernel.work_item_entry) ||
+        (kernel.plan.read_through && !kernel.read_through_entry)) {
       error = "error: the program's native code lacks kernel '" + kernel.name +
               "'\n";
       return nullptr;
@@ -45,21 +46,12 @@ instantiate(const ProgramImage &image, std::vector<unsigned char> binary,
   executable->binary = std::move(binary);
   if (debugLogEnabled())
     for (const compiler::KernelDescription &kernel : executable->kernels) {
-      std::string path =
-          !kernel.reaches_barrier
-              ? "no barrier: work-groups run as a loop over work-items (" +
-                    kernel.work_item_vectorization + ")"
-          : kernel.split_at_barriers
-              ? "reaches a barrier: split at its barriers into loops over "
-                "work-items (fibers if WEFT_BARRIERS=fibers)"
-              : "reaches a barrier: work-items run on fibers (not split: " +
-                    kernel.split_failure + ")";
-      debugLog("kernel %s: %s, %llu bytes of private memory per work-item",
-               kernel.name.c_str(), path.c_str(),
+      debugLog("kernel %s: %s; %llu bytes of private memory per work-item",
+               kernel.name.c_str(), compiler::describePlan(kernel.plan).c_str(),
                static_cast<unsigned long long>(kernel.private_memory));
-      if (!kernel.async_copy_read_through.empty())
+      if (!kernel.plan.read_through_note.empty())
         debugLog("kernel %s: async copies: %s", kernel.name.c_str(),
-                 kernel.async_copy_read_through.c_str());
+                 kernel.plan.read_through_note.c_str());
     }
   return executable;
 }

@@ -18,7 +18,7 @@ using compiler::KernelDescription;
 
 constexpr char kMagic[8] = {'W', 'E', 'F', 'T', 'P', 'R', 'G', '\0'};
 // Bump when the payload layout or the launch ABI changes.
-constexpr uint32_t kFormatVersion = 14;
+constexpr uint32_t kFormatVersion = 15;
 
 struct Header {
   char magic[8];
@@ -72,6 +72,7 @@ public:
                                       data_ + position_);
   }
   bool ok() const { return ok_; }
+  void fail() { ok_ = false; }
   bool atEnd() const { return position_ == size_; }
 
 private:
@@ -89,110 +90,89 @@ private:
   bool ok_ = true;
 };
 
-void writeKernel(Writer &w, const KernelDescription &k) {
-  w.string(k.name);
-  w.string(k.attributes);
-  w.scalar<uint32_t>(static_cast<uint32_t>(k.arguments.size()));
-  for (const KernelArgument &a : k.arguments) {
-    w.string(a.name);
-    w.string(a.type_name);
-    w.scalar(static_cast<uint32_t>(a.kind));
-    w.scalar(static_cast<uint32_t>(a.address_space));
-    w.scalar(static_cast<uint32_t>(a.access));
-    w.scalar(a.type_qualifiers);
-    w.scalar(a.size);
-    w.scalar(a.alignment);
-    w.scalar(a.offset);
+template <typename T> struct IsVector : std::false_type {};
+template <typename T> struct IsVector<std::vector<T>> : std::true_type {};
+
+// Writes a kernel's description field by field, in the order of its field
+// list (compiler/compiler_interface.h); FieldReader reads it back.
+struct FieldWriter {
+  Writer &w;
+  template <typename T> void operator()(const char *, const T &value) {
+    if constexpr (std::is_same_v<T, std::string>)
+      w.string(value);
+    else if constexpr (std::is_enum_v<T>)
+      w.scalar(static_cast<uint32_t>(value));
+    else if constexpr (std::is_same_v<T, bool>)
+      w.scalar<uint8_t>(value);
+    else if constexpr (std::is_arithmetic_v<T>)
+      w.scalar(value);
+    else if constexpr (std::is_array_v<T>)
+      for (const auto &element : value)
+        (*this)("", element);
+    else if constexpr (IsVector<T>::value) {
+      w.scalar<uint32_t>(static_cast<uint32_t>(value.size()));
+      for (const auto &element : value)
+        (*this)("", element);
+    } else
+      compiler::forEachField(value, *this);
   }
-  w.scalar(k.argument_block_size);
-  for (uint64_t v : k.reqd_work_group_size)
-    w.scalar(v);
-  for (uint64_t v : k.work_group_size_hint)
-    w.scalar(v);
-  w.scalar(k.static_local_memory);
-  w.scalar(k.private_memory);
-  w.scalar(k.group_entry_frame);
-  w.scalar(k.preferred_work_group_multiple);
-  w.scalar<uint8_t>(k.reaches_barrier);
-  w.scalar<uint8_t>(k.split_at_barriers);
-  w.string(k.split_failure);
-  w.string(k.work_item_vectorization);
-  w.scalar<uint8_t>(k.uniform_work_group_size);
-  for (const std::vector<uint32_t> *list :
-       {&k.read_through_sources, &k.written_buffers}) {
-    w.scalar<uint32_t>(static_cast<uint32_t>(list->size()));
-    for (uint32_t index : *list)
-      w.scalar(index);
+};
+
+// Bounds are checked by Reader; what the values mean is checked after
+// (validKernel), since they come from outside.
+struct FieldReader {
+  Reader &r;
+  template <typename T> void operator()(const char *, T &value) {
+    if constexpr (std::is_same_v<T, std::string>)
+      value = r.string();
+    else if constexpr (std::is_enum_v<T>)
+      value = static_cast<T>(r.scalar<uint32_t>());
+    else if constexpr (std::is_same_v<T, bool>)
+      value = r.scalar<uint8_t>() != 0;
+    else if constexpr (std::is_arithmetic_v<T>)
+      value = r.scalar<T>();
+    else if constexpr (std::is_array_v<T>)
+      for (auto &element : value)
+        (*this)("", element);
+    else if constexpr (IsVector<T>::value) {
+      uint32_t count = r.scalar<uint32_t>();
+      if (!r.ok() || count > kMaxListLength) {
+        r.fail();
+        return;
+      }
+      value.resize(count);
+      for (auto &element : value)
+        (*this)("", element);
+    } else
+      compiler::forEachField(value, *this);
   }
-  w.scalar(k.read_through_max_local_size);
-  w.string(k.async_copy_read_through);
-}
+  static constexpr uint32_t kMaxListLength = 4096;
+};
 
 // A list of buffer arguments of `k`; false if an index names anything else.
-bool readBufferList(Reader &r, const KernelDescription &k,
-                    std::vector<uint32_t> &list) {
-  uint32_t count = r.scalar<uint32_t>();
-  if (!r.ok() || count > k.arguments.size())
-    return false;
-  list.resize(count);
-  for (uint32_t &index : list) {
-    index = r.scalar<uint32_t>();
-    if (!r.ok() || index >= k.arguments.size() ||
+bool validBufferList(const KernelDescription &k,
+                     const std::vector<uint32_t> &list) {
+  for (uint32_t index : list)
+    if (index >= k.arguments.size() ||
         k.arguments[index].kind != ArgumentKind::Buffer)
       return false;
-  }
   return true;
 }
 
-// Enumerations come from outside: reject values the runtime cannot handle.
-template <typename Enum> bool readEnum(Reader &r, Enum &out, uint32_t limit) {
-  uint32_t value = r.scalar<uint32_t>();
-  out = static_cast<Enum>(value);
-  return value <= limit;
+template <typename Enum> bool atMost(Enum value, Enum last) {
+  return static_cast<uint32_t>(value) <= static_cast<uint32_t>(last);
 }
 
-bool readKernel(Reader &r, KernelDescription &k, std::string &why) {
-  k.name = r.string();
-  k.attributes = r.string();
-  uint32_t count = r.scalar<uint32_t>();
-  if (!r.ok() || count > 4096) {
-    why = "malformed kernel table";
-    return false;
-  }
-  k.arguments.resize(count);
-  bool enums_ok = true;
-  for (KernelArgument &a : k.arguments) {
-    a.name = r.string();
-    a.type_name = r.string();
-    enums_ok &= readEnum(r, a.kind, static_cast<uint32_t>(ArgumentKind::Pipe));
-    enums_ok &= readEnum(r, a.address_space,
-                         static_cast<uint32_t>(AddressSpace::Local));
-    enums_ok &= readEnum(r, a.access,
-                         static_cast<uint32_t>(AccessQualifier::ReadWrite));
-    a.type_qualifiers = r.scalar<uint32_t>();
-    a.size = r.scalar<uint32_t>();
-    a.alignment = r.scalar<uint32_t>();
-    a.offset = r.scalar<uint32_t>();
-  }
-  k.argument_block_size = r.scalar<uint32_t>();
-  for (uint64_t &v : k.reqd_work_group_size)
-    v = r.scalar<uint64_t>();
-  for (uint64_t &v : k.work_group_size_hint)
-    v = r.scalar<uint64_t>();
-  k.static_local_memory = r.scalar<uint64_t>();
-  k.private_memory = r.scalar<uint64_t>();
-  k.group_entry_frame = r.scalar<uint64_t>();
-  k.preferred_work_group_multiple = r.scalar<uint32_t>();
-  k.reaches_barrier = r.scalar<uint8_t>() != 0;
-  k.split_at_barriers = r.scalar<uint8_t>() != 0;
-  k.split_failure = r.string();
-  k.work_item_vectorization = r.string();
-  k.uniform_work_group_size = r.scalar<uint8_t>() != 0;
-  bool lists_ok = enums_ok && readBufferList(r, k, k.read_through_sources) &&
-                  readBufferList(r, k, k.written_buffers);
-  k.read_through_max_local_size = r.scalar<uint64_t>();
-  k.async_copy_read_through = r.string();
-  if (!r.ok() || !enums_ok || !lists_ok || k.name.empty()) {
+bool validKernel(const KernelDescription &k, std::string &why) {
+  bool ok = !k.name.empty() &&
+            atMost(k.plan.path, compiler::ExecutionPath::Fibers) &&
+            validBufferList(k, k.read_through_sources) &&
+            validBufferList(k, k.written_buffers);
+  for (const KernelArgument &a : k.arguments)
+    ok = ok && atMost(a.kind, ArgumentKind::Pipe) &&
+         atMost(a.address_space, AddressSpace::Local) &&
+         atMost(a.access, AccessQualifier::ReadWrite);
+  if (!ok) {
     why = "malformed description of kernel '" + k.name + "'";
     return false;
   }
@@ -240,7 +220,7 @@ std::vector<unsigned char> serializeProgramImage(const ProgramImage &image) {
   w.scalar(image.global_variable_bytes);
   w.scalar<uint32_t>(static_cast<uint32_t>(image.kernels.size()));
   for (const KernelDescription &k : image.kernels)
-    writeKernel(w, k);
+    compiler::forEachField(k, FieldWriter{w});
   w.bytes(image.shared_object.data(), image.shared_object.size());
 
   std::vector<unsigned char> &out = w.result();
@@ -294,9 +274,15 @@ bool parseProgramImage(const unsigned char *data, size_t size,
     return false;
   }
   image.kernels.resize(count);
-  for (KernelDescription &k : image.kernels)
-    if (!readKernel(r, k, why))
+  for (KernelDescription &k : image.kernels) {
+    compiler::forEachField(k, FieldReader{r});
+    if (!r.ok()) {
+      why = "malformed kernel table";
       return false;
+    }
+    if (!validKernel(k, why))
+      return false;
+  }
   image.shared_object = r.bytes();
   if (!r.ok() || !r.atEnd()) {
     why = "malformed program binary";

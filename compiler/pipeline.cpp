@@ -1,0 +1,105 @@
+#include "compiler/pipeline.h"
+
+#include "compiler/analysis_managers.h"
+#include "compiler/async_copy_followers.h"
+#include "compiler/async_copy_read_through.h"
+#include "compiler/barrier_regions.h"
+#include "compiler/execution_plan.h"
+#include "compiler/fiber_barriers.h"
+#include "compiler/group_entries.h"
+#include "compiler/inline_into_kernels.h"
+#include "compiler/internalize_entries.h"
+#include "compiler/kernel_bodies.h"
+#include "compiler/kernel_metadata.h"
+#include "compiler/memory_scopes.h"
+#include "compiler/pipe_leaders.h"
+#include "compiler/pipe_shape_loads.h"
+#include "compiler/redundant_barriers.h"
+#include "compiler/work_group_pipes.h"
+#include "compiler/work_item_vectorizer.h"
+
+#include <llvm/IR/DiagnosticHandler.h>
+#include <llvm/IR/DiagnosticInfo.h>
+#include <llvm/IR/DiagnosticPrinter.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/raw_ostream.h>
+
+namespace weft::compiler {
+namespace {
+
+// Collects the errors passes report (reportBuildError) for the build log.
+class ErrorCollector : public llvm::DiagnosticHandler {
+public:
+  explicit ErrorCollector(std::string &errors) : errors_(errors) {}
+  bool handleDiagnostics(const llvm::DiagnosticInfo &info) override {
+    if (info.getSeverity() != llvm::DS_Error)
+      return true;
+    llvm::raw_string_ostream out(errors_);
+    llvm::DiagnosticPrinterRawOStream printer(out);
+    out << "error: ";
+    info.print(printer);
+    out << "\n";
+    return true;
+  }
+
+private:
+  std::string &errors_;
+};
+
+} // namespace
+
+void addPassStage(llvm::ModulePassManager &passes, PassStage stage) {
+#define WEFT_MODULE_PASS(STAGE, NAME, CREATE)                                  \
+  if (stage == PassStage::STAGE)                                               \
+    passes.addPass(CREATE);
+#include "compiler/passes.def"
+}
+
+bool runPassStage(llvm::Module &module, PassStage stage, std::string &errors) {
+  llvm::LLVMContext &context = module.getContext();
+  std::string reported;
+  context.setDiagnosticHandler(std::make_unique<ErrorCollector>(reported));
+  {
+    llvm::PassBuilder builder;
+    AnalysisManagers analyses(builder);
+    llvm::ModulePassManager passes;
+    addPassStage(passes, stage);
+    passes.run(module, analyses.modules);
+  }
+  context.setDiagnosticHandler(std::make_unique<llvm::DiagnosticHandler>());
+  errors += reported;
+  return reported.empty();
+}
+
+void registerWeftPasses(llvm::PassBuilder &builder) {
+  builder.registerPipelineParsingCallback(
+      [](llvm::StringRef name, llvm::ModulePassManager &passes,
+         llvm::ArrayRef<llvm::PassBuilder::PipelineElement>) {
+        if (name == "weft-kernel-pipeline") {
+          addPassStage(passes, PassStage::Kernels);
+          return true;
+        }
+#define WEFT_MODULE_PASS(STAGE, NAME, CREATE)                                  \
+  if (name == NAME) {                                                          \
+    passes.addPass(CREATE);                                                    \
+    return true;                                                               \
+  }
+#include "compiler/passes.def"
+        return false;
+      });
+  builder.registerPipelineParsingCallback(
+      [](llvm::StringRef name, llvm::FunctionPassManager &passes,
+         llvm::ArrayRef<llvm::PassBuilder::PipelineElement>) {
+#define WEFT_FUNCTION_PASS(NAME, CREATE)                                       \
+  if (name == NAME) {                                                          \
+    passes.addPass(CREATE);                                                    \
+    return true;                                                               \
+  }
+#include "compiler/passes.def"
+        return false;
+      });
+}
+
+} // namespace weft::compiler

@@ -1,0 +1,161 @@
+// weft-opt: Weft's passes (compiler/passes.def) on the command line, for the
+// IR tests in tests/compiler and for compiler work.
+//
+//   weft-opt -passes=weft-kernel-bodies,print<weft-kernels> in.ll
+//   weft-opt --opencl -passes=weft-kernel-pipeline kernel.cl
+//       OpenCL C compiled as a build would, up to the Kernels stage
+//   weft-opt --build kernel.cl
+//       the whole build; prints each kernel's description (plan, frames)
+#include "compiler/compiler.h"
+#include "compiler/kernel_metadata.h"
+#include "compiler/pipeline.h"
+#include "runtime/device_features.h"
+
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/IRReader/IRReader.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/CommandLine.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/InitLLVM.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/Path.h>
+#include <llvm/Support/SourceMgr.h>
+#include <llvm/Support/ToolOutputFile.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include "compiler/analysis_managers.h"
+
+namespace cl = llvm::cl;
+using namespace weft::compiler;
+
+static cl::opt<std::string> input_path(cl::Positional, cl::desc("<input>"),
+                                       cl::Required);
+static cl::opt<std::string> pipeline("passes",
+                                     cl::desc("passes to run, as for opt"),
+                                     cl::init(""));
+static cl::opt<std::string> output_path("o", cl::desc("output file"),
+                                        cl::init("-"));
+static cl::opt<bool> opencl_input(
+    "opencl", cl::desc("the input is OpenCL C: compile it as a build would, "
+                       "up to the Kernels stage"));
+static cl::opt<bool> whole_build(
+    "build", cl::desc("build the OpenCL C input whole and print each "
+                      "kernel's description"));
+static cl::opt<std::string>
+    build_options("cl-options", cl::desc("OpenCL build options"),
+                  cl::init(""));
+static cl::opt<std::string> builtins_path(
+    "builtins", cl::desc("the builtin library (default: ../lib/"
+                         "weft-builtins.bc beside this program)"),
+    cl::init(""));
+static cl::opt<bool> disable_output("disable-output",
+                                    cl::desc("print no module"));
+static cl::opt<bool> text_output("S", cl::desc("print the module as text "
+                                               "(the only form; accepted "
+                                               "for opt's habits)"));
+
+namespace {
+
+std::string defaultBuiltinsPath(const char *argv0) {
+  std::string self = llvm::sys::fs::getMainExecutable(
+      argv0, reinterpret_cast<void *>(&defaultBuiltinsPath));
+  llvm::SmallString<256> path(llvm::sys::path::parent_path(
+      llvm::sys::path::parent_path(self)));
+  llvm::sys::path::append(path, "lib", "weft-builtins.bc");
+  return std::string(path);
+}
+
+DeviceDescription deviceDescription() {
+  DeviceDescription device;
+  for (const weft::FeatureEntry &feature : weft::kOpenClCFeatures)
+    device.opencl_c_features.emplace_back(feature.name);
+  for (const weft::ExtensionEntry &extension : weft::kDeviceExtensions)
+    if (extension.opencl_c)
+      device.opencl_c_features.emplace_back(extension.name);
+  return device;
+}
+
+void printDescription(llvm::raw_ostream &out, const KernelDescription &k) {
+  out << "kernel " << k.name << ": " << describePlan(k.plan) << "\n"
+      << "  private_memory: " << k.private_memory << "\n"
+      << "  group_entry_frame: " << k.group_entry_frame << "\n"
+      << "  static_local_memory: " << k.static_local_memory << "\n";
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::ParseCommandLineOptions(argc, argv, "Weft's compiler passes\n");
+  std::string builtins =
+      builtins_path.empty() ? defaultBuiltinsPath(argv[0]) : builtins_path;
+
+  std::error_code code;
+  llvm::ToolOutputFile output(output_path, code, llvm::sys::fs::OF_Text);
+  if (code) {
+    llvm::errs() << "weft-opt: " << code.message() << "\n";
+    return 1;
+  }
+
+  llvm::LLVMContext context;
+  std::unique_ptr<llvm::Module> module;
+  std::unique_ptr<ClangCompiler> compiler;
+  if (opencl_input || whole_build) {
+    std::string error;
+    compiler = createClangCompiler(builtins, CompilerSettings(), error);
+    if (!compiler) {
+      llvm::errs() << "weft-opt: " << error << "\n";
+      return 1;
+    }
+    auto source = llvm::MemoryBuffer::getFile(input_path);
+    if (!source) {
+      llvm::errs() << "weft-opt: cannot read " << input_path << "\n";
+      return 1;
+    }
+    if (whole_build) {
+      BuildResult result = compiler->buildFromSource(
+          (*source)->getBuffer().str(), build_options, deviceDescription());
+      llvm::errs() << result.log;
+      if (result.status != BuildResult::Status::Success)
+        return 1;
+      for (const KernelDescription &k : result.kernels)
+        printDescription(output.os(), k);
+      output.keep();
+      return 0;
+    }
+    std::string log;
+    module = compiler->kernelStageInput((*source)->getBuffer().str(),
+                                        build_options, deviceDescription(),
+                                        context, log);
+    llvm::errs() << log;
+  } else {
+    llvm::SMDiagnostic diagnostic;
+    module = llvm::parseIRFile(input_path, diagnostic, context);
+    if (!module)
+      diagnostic.print(argv[0], llvm::errs());
+  }
+  if (!module)
+    return 1;
+
+  if (!pipeline.empty()) {
+    llvm::PassBuilder builder;
+    registerWeftPasses(builder);
+    AnalysisManagers analyses(builder);
+    llvm::ModulePassManager passes;
+    if (llvm::Error error = builder.parsePassPipeline(passes, pipeline)) {
+      llvm::errs() << "weft-opt: " << llvm::toString(std::move(error)) << "\n";
+      return 1;
+    }
+    passes.run(*module, analyses.modules);
+  }
+  if (llvm::verifyModule(*module, &llvm::errs())) {
+    llvm::errs() << "weft-opt: the module is not valid after the passes\n";
+    return 1;
+  }
+  if (!disable_output)
+    module->print(output.os(), nullptr);
+  output.keep();
+  return 0;
+}
