@@ -154,8 +154,8 @@ llvm::Function *cloneBody(llvm::Function &body, const char *suffix) {
 
 } // namespace
 
-llvm::PreservedAnalyses AsyncCopyLeadersPass::run(llvm::Module &module,
-                                                  llvm::ModuleAnalysisManager &) {
+llvm::PreservedAnalyses
+AsyncCopyLeadersPass::run(llvm::Module &module, llvm::ModuleAnalysisManager &) {
   std::vector<KernelRecord> records = readKernelRecords(module);
   bool changed = false;
   for (KernelRecord &record : records) {

@@ -9,8 +9,8 @@
 // and names the arguments involved, and the runtime picks it at launch only
 // when the buffers read through and those written do not overlap.
 #pragma once
-#include <llvm/IR/PassManager.h>
 #include <cstdint>
+#include <llvm/IR/PassManager.h>
 #include <string>
 #include <vector>
 

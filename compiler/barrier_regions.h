@@ -6,9 +6,9 @@
 #pragma once
 #include "compiler/entry_builder.h"
 
-#include <llvm/IR/PassManager.h>
 #include <llvm/ADT/ArrayRef.h>
 #include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/PassManager.h>
 
 #include <string>
 

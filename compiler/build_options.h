@@ -8,7 +8,7 @@ namespace weft::compiler {
 
 struct BuildOptions {
   std::vector<std::string> frontend_arguments; // passed to clang -cc1
-  std::string language_standard = "CL1.2";    // spec: highest 1.x by default
+  std::string language_standard = "CL1.2";     // spec: highest 1.x by default
   bool optimize = true;                        // false with -cl-opt-disable
   bool uniform_work_group_size = false;
 };

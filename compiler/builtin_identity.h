@@ -26,8 +26,8 @@ enum class BuiltinFamily : uint32_t {
   WorkItemQuery,
   Barrier,
   BarrierMarker,
-  AsyncCopy,     // a copy (the engine makes it for the group)
-  AsyncCopyWait, // wait_group_events
+  AsyncCopy,         // a copy (the engine makes it for the group)
+  AsyncCopyWait,     // wait_group_events
   WorkGroupPipeCall, // as Clang emits it
   WorkGroupPipe,     // as compiler/work_group_pipes.cpp rewrote it
   WorkGroupCollective,

@@ -34,8 +34,8 @@ frontendArguments(const BuildOptions &options,
       "-cl-std=" + options.language_standard,
       // O2 without running passes, so functions are not marked optnone and
       // Weft's own pipeline optimizes after linking the builtins.
-      "-O2", "-disable-llvm-passes", "-cl-kernel-arg-info",
-      "-resource-dir", WEFT_CLANG_RESOURCE_DIR, "-internal-isystem",
+      "-O2", "-disable-llvm-passes", "-cl-kernel-arg-info", "-resource-dir",
+      WEFT_CLANG_RESOURCE_DIR, "-internal-isystem",
       WEFT_CLANG_RESOURCE_DIR "/include", "-fno-caret-diagnostics",
       "-fmessage-length=0", "-emit-llvm-only",
       // The platform's OpenCL version; Clang leaves this macro to drivers.
@@ -80,7 +80,8 @@ FrontendResult compileOpenCLC(const std::string &source,
   llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions> diagnostic_options =
       new clang::DiagnosticOptions();
   diagnostic_options->ShowCarets = false;
-  auto *printer = new clang::TextDiagnosticPrinter(log, diagnostic_options.get());
+  auto *printer =
+      new clang::TextDiagnosticPrinter(log, diagnostic_options.get());
   instance->createDiagnostics(printer, /*ShouldOwnClient=*/true);
   if (!clang::CompilerInvocation::CreateFromArgs(
           instance->getInvocation(), argv, instance->getDiagnostics())) {

@@ -133,136 +133,136 @@ ClangCompiler::~ClangCompiler() = default;
 BuildResult ClangCompiler::buildFromSource(const std::string &source,
                                            const std::string &options,
                                            const DeviceDescription &device) {
-    BuildResult result;
-    BuildOptions parsed;
-    std::string error;
-    if (!parseBuildOptions(options, parsed, error)) {
-      result.status = BuildResult::Status::InvalidOptions;
-      result.log = "error: " + error + "\n";
-      return result;
-    }
-    auto context = std::make_unique<llvm::LLVMContext>();
-    FrontendResult frontend = compileOpenCLC(
-        source, parsed, device.opencl_c_features, kFrontendCpu, *context);
-    result.log = frontend.log;
-    if (!frontend.module) {
-      result.status = BuildResult::Status::CompileError;
-      return result;
-    }
-    finishExecutable(std::move(frontend.module), parsed.optimize, result);
+  BuildResult result;
+  BuildOptions parsed;
+  std::string error;
+  if (!parseBuildOptions(options, parsed, error)) {
+    result.status = BuildResult::Status::InvalidOptions;
+    result.log = "error: " + error + "\n";
     return result;
   }
+  auto context = std::make_unique<llvm::LLVMContext>();
+  FrontendResult frontend = compileOpenCLC(
+      source, parsed, device.opencl_c_features, kFrontendCpu, *context);
+  result.log = frontend.log;
+  if (!frontend.module) {
+    result.status = BuildResult::Status::CompileError;
+    return result;
+  }
+  finishExecutable(std::move(frontend.module), parsed.optimize, result);
+  return result;
+}
 
 CompileResult
 ClangCompiler::compileToBitcode(const std::string &source,
                                 const std::string &options,
                                 const std::vector<EmbeddedHeader> &headers,
                                 const DeviceDescription &device) {
-    CompileResult result;
-    BuildOptions parsed;
-    std::string error;
-    if (!parseBuildOptions(options, parsed, error)) {
-      result.status = CompileResult::Status::InvalidOptions;
-      result.log = "error: " + error + "\n";
-      return result;
-    }
-    // Clang reads included files from disk: the embedded headers go to a
-    // private directory searched before any -I of the application.
-    ScratchDirectory header_directory(settings_.temporary_directory,
-                                      "weft-headers");
-    if (!headers.empty()) {
-      if (!header_directory.valid()) {
-        result.log = "error: cannot create a directory for the headers\n";
-        return result;
-      }
-      for (const EmbeddedHeader &header : headers)
-        if (!header_directory.write(header.include_name, header.source)) {
-          result.log = "error: cannot use the header name '" +
-                       header.include_name + "'\n";
-          return result;
-        }
-      parsed.frontend_arguments.insert(parsed.frontend_arguments.begin(),
-                                       {"-I", header_directory.path()});
-    }
-    llvm::LLVMContext context;
-    FrontendResult frontend = compileOpenCLC(
-        source, parsed, device.opencl_c_features, kFrontendCpu, context);
-    result.log = frontend.log;
-    if (!frontend.module)
-      return result;
-    result.bitcode = writeBitcode(*frontend.module);
-    result.status = CompileResult::Status::Success;
+  CompileResult result;
+  BuildOptions parsed;
+  std::string error;
+  if (!parseBuildOptions(options, parsed, error)) {
+    result.status = CompileResult::Status::InvalidOptions;
+    result.log = "error: " + error + "\n";
     return result;
   }
-
-BuildResult
-ClangCompiler::linkBitcode(const std::vector<std::vector<unsigned char>> &objects,
-                           const std::string &options,
-                           const DeviceDescription &device,
-                           CompileResult &library) {
-    BuildResult result;
-    LinkOptions parsed;
-    std::string error;
-    if (!parseLinkOptions(options, parsed, error)) {
-      result.status = BuildResult::Status::InvalidOptions;
-      result.log = "error: " + error + "\n";
+  // Clang reads included files from disk: the embedded headers go to a
+  // private directory searched before any -I of the application.
+  ScratchDirectory header_directory(settings_.temporary_directory,
+                                    "weft-headers");
+  if (!headers.empty()) {
+    if (!header_directory.valid()) {
+      result.log = "error: cannot create a directory for the headers\n";
       return result;
     }
-    auto context = std::make_unique<llvm::LLVMContext>();
-    std::unique_ptr<llvm::Module> linked;
-    for (const std::vector<unsigned char> &object : objects) {
-      llvm::StringRef bytes(reinterpret_cast<const char *>(object.data()),
-                            object.size());
-      auto module = llvm::parseBitcodeFile(
-          llvm::MemoryBufferRef(bytes, "program"), *context);
-      if (!module) {
-        result.status = BuildResult::Status::LinkError;
-        result.log += "error: cannot read a compiled program: " +
-                      llvm::toString(module.takeError()) + "\n";
+    for (const EmbeddedHeader &header : headers)
+      if (!header_directory.write(header.include_name, header.source)) {
+        result.log =
+            "error: cannot use the header name '" + header.include_name + "'\n";
         return result;
       }
-      if (!linked) {
-        linked = std::move(*module);
-        continue;
-      }
-      // Linker diagnostics (duplicate definitions, ...) go to the log.
-      std::string messages;
-      llvm::raw_string_ostream stream(messages);
-      context->setDiagnosticHandlerCallBack(
-          [](const llvm::DiagnosticInfo *info, void *out) {
-            llvm::DiagnosticPrinterRawOStream printer(
-                *static_cast<llvm::raw_string_ostream *>(out));
-            info->print(printer);
-            *static_cast<llvm::raw_string_ostream *>(out) << "\n";
-          },
-          &stream);
-      bool failed = llvm::Linker::linkModules(*linked, std::move(*module));
-      context->setDiagnosticHandlerCallBack(nullptr, nullptr);
-      if (failed) {
-        result.status = BuildResult::Status::LinkError;
-        result.log += "error: linking the programs failed: " + stream.str();
-        return result;
-      }
+    parsed.frontend_arguments.insert(parsed.frontend_arguments.begin(),
+                                     {"-I", header_directory.path()});
+  }
+  llvm::LLVMContext context;
+  FrontendResult frontend = compileOpenCLC(
+      source, parsed, device.opencl_c_features, kFrontendCpu, context);
+  result.log = frontend.log;
+  if (!frontend.module)
+    return result;
+  result.bitcode = writeBitcode(*frontend.module);
+  result.status = CompileResult::Status::Success;
+  return result;
+}
+
+BuildResult ClangCompiler::linkBitcode(
+    const std::vector<std::vector<unsigned char>> &objects,
+    const std::string &options, const DeviceDescription &device,
+    CompileResult &library) {
+  BuildResult result;
+  LinkOptions parsed;
+  std::string error;
+  if (!parseLinkOptions(options, parsed, error)) {
+    result.status = BuildResult::Status::InvalidOptions;
+    result.log = "error: " + error + "\n";
+    return result;
+  }
+  auto context = std::make_unique<llvm::LLVMContext>();
+  std::unique_ptr<llvm::Module> linked;
+  for (const std::vector<unsigned char> &object : objects) {
+    llvm::StringRef bytes(reinterpret_cast<const char *>(object.data()),
+                          object.size());
+    auto module = llvm::parseBitcodeFile(
+        llvm::MemoryBufferRef(bytes, "program"), *context);
+    if (!module) {
+      result.status = BuildResult::Status::LinkError;
+      result.log += "error: cannot read a compiled program: " +
+                    llvm::toString(module.takeError()) + "\n";
+      return result;
     }
     if (!linked) {
+      linked = std::move(*module);
+      continue;
+    }
+    // Linker diagnostics (duplicate definitions, ...) go to the log.
+    std::string messages;
+    llvm::raw_string_ostream stream(messages);
+    context->setDiagnosticHandlerCallBack(
+        [](const llvm::DiagnosticInfo *info, void *out) {
+          llvm::DiagnosticPrinterRawOStream printer(
+              *static_cast<llvm::raw_string_ostream *>(out));
+          info->print(printer);
+          *static_cast<llvm::raw_string_ostream *>(out) << "\n";
+        },
+        &stream);
+    bool failed = llvm::Linker::linkModules(*linked, std::move(*module));
+    context->setDiagnosticHandlerCallBack(nullptr, nullptr);
+    if (failed) {
       result.status = BuildResult::Status::LinkError;
-      result.log = "error: nothing to link\n";
+      result.log += "error: linking the programs failed: " + stream.str();
       return result;
     }
-    if (parsed.create_library) {
-      library.bitcode = writeBitcode(*linked);
-      library.status = CompileResult::Status::Success;
-      result.status = BuildResult::Status::Success;
-      return result;
-    }
-    finishExecutable(std::move(linked), parsed.optimize, result);
+  }
+  if (!linked) {
+    result.status = BuildResult::Status::LinkError;
+    result.log = "error: nothing to link\n";
     return result;
   }
+  if (parsed.create_library) {
+    library.bitcode = writeBitcode(*linked);
+    library.status = CompileResult::Status::Success;
+    result.status = BuildResult::Status::Success;
+    return result;
+  }
+  finishExecutable(std::move(linked), parsed.optimize, result);
+  return result;
+}
 
-std::unique_ptr<llvm::Module> ClangCompiler::kernelStageInput(
-    const std::string &source, const std::string &options,
-    const DeviceDescription &device, llvm::LLVMContext &context,
-    std::string &log) {
+std::unique_ptr<llvm::Module>
+ClangCompiler::kernelStageInput(const std::string &source,
+                                const std::string &options,
+                                const DeviceDescription &device,
+                                llvm::LLVMContext &context, std::string &log) {
   BuildOptions parsed;
   std::string error;
   if (!parseBuildOptions(options, parsed, error)) {
@@ -347,41 +347,40 @@ void ClangCompiler::finishExecutable(std::unique_ptr<llvm::Module> module,
 
 std::vector<unsigned char>
 ClangCompiler::writeBitcode(const llvm::Module &module) {
-    llvm::SmallVector<char, 0> buffer;
-    llvm::raw_svector_ostream stream(buffer);
-    llvm::WriteBitcodeToFile(module, stream);
-    return std::vector<unsigned char>(buffer.begin(), buffer.end());
-  }
+  llvm::SmallVector<char, 0> buffer;
+  llvm::raw_svector_ostream stream(buffer);
+  llvm::WriteBitcodeToFile(module, stream);
+  return std::vector<unsigned char>(buffer.begin(), buffer.end());
+}
 
 bool ClangCompiler::linkBuiltins(llvm::Module &module, std::string &error) {
-    auto builtins = llvm::getLazyBitcodeModule(builtins_->getMemBufferRef(),
-                                               module.getContext());
-    if (!builtins) {
-      error = "error: cannot read the builtin library: " +
-              llvm::toString(builtins.takeError()) + "\n";
-      return false;
-    }
-    (*builtins)->setDataLayout(module.getDataLayout());
-    (*builtins)->setTargetTriple(module.getTargetTriple());
-    if (llvm::Linker::linkModules(module, std::move(*builtins),
-                                  llvm::Linker::LinkOnlyNeeded)) {
-      error = "error: linking the builtin library failed\n";
-      return false;
-    }
-    return true;
+  auto builtins = llvm::getLazyBitcodeModule(builtins_->getMemBufferRef(),
+                                             module.getContext());
+  if (!builtins) {
+    error = "error: cannot read the builtin library: " +
+            llvm::toString(builtins.takeError()) + "\n";
+    return false;
   }
+  (*builtins)->setDataLayout(module.getDataLayout());
+  (*builtins)->setTargetTriple(module.getTargetTriple());
+  if (llvm::Linker::linkModules(module, std::move(*builtins),
+                                llvm::Linker::LinkOnlyNeeded)) {
+    error = "error: linking the builtin library failed\n";
+    return false;
+  }
+  return true;
+}
 
 // The SIMD width in 32-bit lanes the vectorizer targets on this CPU.
 uint32_t ClangCompiler::preferredMultiple() {
-    const std::string &features = hostTarget().cpu_features;
-    if (features.find("+avx512f") != std::string::npos)
-      return 16;
-    if (features.find("+avx2") != std::string::npos ||
-        features.find("+avx,") != std::string::npos)
-      return 8;
-    return 4;
-  }
-
+  const std::string &features = hostTarget().cpu_features;
+  if (features.find("+avx512f") != std::string::npos)
+    return 16;
+  if (features.find("+avx2") != std::string::npos ||
+      features.find("+avx,") != std::string::npos)
+    return 8;
+  return 4;
+}
 
 std::unique_ptr<ClangCompiler>
 createClangCompiler(const std::string &builtins_path, CompilerSettings settings,

@@ -29,10 +29,10 @@ public:
                                  const std::string &options,
                                  const std::vector<EmbeddedHeader> &headers,
                                  const DeviceDescription &device) override;
-  BuildResult linkBitcode(const std::vector<std::vector<unsigned char>> &objects,
-                          const std::string &options,
-                          const DeviceDescription &device,
-                          CompileResult &library) override;
+  BuildResult
+  linkBitcode(const std::vector<std::vector<unsigned char>> &objects,
+              const std::string &options, const DeviceDescription &device,
+              CompileResult &library) override;
 
   // `source` compiled, inlined into its kernels and linked with the builtin
   // library, for the host CPU: what the Kernels stage receives. Null, with

@@ -185,9 +185,10 @@ struct KernelDescription {
 // booleans, enumerations, uint64_t[3], vectors of uint32_t and the nested
 // KernelArgument vector and ExecutionPlan.
 template <typename Argument, typename Visitor>
-void forEachField(Argument &a, Visitor &&visit,
-                  std::enable_if_t<std::is_same_v<std::remove_const_t<Argument>,
-                                                   KernelArgument>> * = nullptr) {
+void forEachField(
+    Argument &a, Visitor &&visit,
+    std::enable_if_t<std::is_same_v<std::remove_const_t<Argument>,
+                                    KernelArgument>> * = nullptr) {
   visit("name", a.name);
   visit("type_name", a.type_name);
   visit("kind", a.kind);
@@ -200,9 +201,10 @@ void forEachField(Argument &a, Visitor &&visit,
 }
 
 template <typename Plan, typename Visitor>
-void forEachField(Plan &p, Visitor &&visit,
-                  std::enable_if_t<std::is_same_v<std::remove_const_t<Plan>,
-                                                  ExecutionPlan>> * = nullptr) {
+void forEachField(
+    Plan &p, Visitor &&visit,
+    std::enable_if_t<std::is_same_v<std::remove_const_t<Plan>, ExecutionPlan>>
+        * = nullptr) {
   visit("path", p.path);
   visit("fallback", p.fallback);
   visit("group_leader", p.group_leader);

@@ -80,8 +80,8 @@ GroupEntryValues startGroupEntry(llvm::Module &module, llvm::Function &body,
 // void group(const void *block, WorkGroupContext *context): three nested
 // loops over the local ids, the innermost over x so it vectorizes.
 void buildGroupLoopEntry(llvm::Module &module, llvm::Function &body,
-                     const KernelDescription &kernel,
-                     const GroupLoop &plan) {
+                         const KernelDescription &kernel,
+                         const GroupLoop &plan) {
   llvm::Function *follower = plan.follower, *prologue = plan.prologue;
   llvm::LLVMContext &ctx = module.getContext();
   IRBuilder<> b(ctx);

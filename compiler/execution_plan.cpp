@@ -25,8 +25,8 @@ ExecutionPlan choosePlan(const KernelFeatures &features) {
   // loop runs everybody; a kernel whose copies only stage data may then
   // read the tiles straight from global memory (weft-async-copy-read-through
   // decides whether it can).
-  plan.copy_prologue = features.asyncCopies() && !plan.pipe_leader &&
-                       features.copies_come_first;
+  plan.copy_prologue =
+      features.asyncCopies() && !plan.pipe_leader && features.copies_come_first;
   plan.read_through = plan.copy_prologue;
   // The checking mode runs kernels with copies one work-item at a time.
   plan.work_item_entry = features.asyncCopies();
@@ -46,8 +46,7 @@ llvm::PreservedAnalyses ChoosePlanPass::run(llvm::Module &module,
   std::vector<KernelRecord> records = readKernelRecords(module);
   for (KernelRecord &record : records)
     if (record.body)
-      record.description.plan =
-          choosePlan(computeKernelFeatures(*record.body));
+      record.description.plan = choosePlan(computeKernelFeatures(*record.body));
   writeKernelRecords(module, records);
   return llvm::PreservedAnalyses::all();
 }

@@ -101,9 +101,8 @@ Value *answerQuery(Builtin query, IRBuilder<> &b, const BodyValues &body,
   case Builtin::GetGlobalOffset:
     return contextField(offsetof(WorkGroupContext, global_offset));
   case Builtin::GetWorkDim:
-    return loadContextField(b, body.context,
-                            offsetof(WorkGroupContext, work_dim),
-                            b.getInt32Ty());
+    return loadContextField(
+        b, body.context, offsetof(WorkGroupContext, work_dim), b.getInt32Ty());
   case Builtin::GetGlobalLinearId: {
     Value *linear = b.getInt64(0);
     for (int d = 2; d >= 0; --d) {
@@ -154,9 +153,9 @@ groupAwareFunctions(llvm::Module &module) {
       for (llvm::Instruction &inst : llvm::instructions(f)) {
         auto *call = llvm::dyn_cast<llvm::CallInst>(&inst);
         llvm::Function *callee = call ? call->getCalledFunction() : nullptr;
-        if (callee && (aware.count(callee) ||
-                       isWorkItemQuery(identifyBuiltin(*callee)) ||
-                       isBarrier(identifyBuiltin(*callee)))) {
+        if (callee &&
+            (aware.count(callee) || isWorkItemQuery(identifyBuiltin(*callee)) ||
+             isBarrier(identifyBuiltin(*callee)))) {
           aware.insert(&f);
           grew = true;
           break;

@@ -13,8 +13,7 @@ KernelFeatures computeKernelFeatures(llvm::Function &body) {
   for (const llvm::Instruction &inst : llvm::instructions(body))
     features.calls.set(static_cast<size_t>(familyOf(calledBuiltin(inst))));
   features.calls.reset(static_cast<size_t>(BuiltinFamily::None));
-  features.copies_come_first =
-      features.asyncCopies() && copiesComeFirst(body);
+  features.copies_come_first = features.asyncCopies() && copiesComeFirst(body);
   features.pipe_calls_outside_loops =
       features.workGroupPipes() && pipeFollowersApply(body);
   return features;

@@ -162,8 +162,8 @@ void writeKernelRecords(llvm::Module &module,
     forEachField(record.description, writer);
     llvm::Metadata *body =
         record.body ? llvm::ValueAsMetadata::get(record.body) : nullptr;
-    list->addOperand(
-        llvm::MDTuple::get(ctx, {body, llvm::MDTuple::get(ctx, writer.fields)}));
+    list->addOperand(llvm::MDTuple::get(
+        ctx, {body, llvm::MDTuple::get(ctx, writer.fields)}));
   }
 }
 

@@ -61,9 +61,8 @@ void dumpModule(const llvm::Module &module,
   if (directory.empty() || kernels.empty())
     return;
   std::error_code error;
-  llvm::raw_fd_ostream out(directory + "/" + kernels[0].name +
-                               "." + stage + ".ll",
-                           error);
+  llvm::raw_fd_ostream out(
+      directory + "/" + kernels[0].name + "." + stage + ".ll", error);
   if (!error)
     module.print(out, nullptr);
 }
@@ -125,6 +124,19 @@ const HostTarget &hostTarget() {
     return t;
   }();
   return target;
+}
+
+bool optimizeForHost(llvm::Module &module, bool full_optimization,
+                     std::string &error) {
+  initializeNativeTarget();
+  std::unique_ptr<llvm::TargetMachine> machine =
+      hostMachine(full_optimization, error);
+  if (!machine)
+    return false;
+  module.setDataLayout(machine->createDataLayout());
+  module.setTargetTriple(machine->getTargetTriple().str());
+  optimize(module, *machine, full_optimization);
+  return true;
 }
 
 bool emitObject(llvm::Module &module,

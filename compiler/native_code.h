@@ -20,12 +20,17 @@ struct HostTarget {
 const HostTarget &hostTarget();
 
 // Optimizes a module whose entry points alone are external
-// (weft-internalize-entries) with O3, or O1 for -cl-opt-disable, and emits an ELF object for the host CPU. Fails
-// with a log line per builtin the program calls that Weft does not provide.
-// With a `dump_ir_directory`, writes the module there before and after
-// optimization.
-bool emitObject(llvm::Module &module, const std::vector<KernelDescription> &kernels,
+// (weft-internalize-entries) with O3, or O1 for -cl-opt-disable, and emits an
+// ELF object for the host CPU. Fails with a log line per builtin the program
+// calls that Weft does not provide. With a `dump_ir_directory`, writes the
+// module there before and after optimization.
+bool emitObject(llvm::Module &module,
+                const std::vector<KernelDescription> &kernels,
                 bool full_optimization, const std::string &dump_ir_directory,
                 std::vector<char> &object, std::string &error);
+
+// The optimization of emitObject alone, for weft-opt --optimize.
+bool optimizeForHost(llvm::Module &module, bool full_optimization,
+                     std::string &error);
 
 } // namespace weft::compiler

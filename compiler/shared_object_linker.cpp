@@ -70,10 +70,18 @@ bool linkSharedObject(const std::vector<char> &object,
     }
   }
 
-  std::vector<const char *> args = {"ld.lld",   "-shared",      "--no-undefined",
-                                    "--as-needed", "-z",       "now",
-                                    "-z",       "relro",        "--hash-style=gnu",
-                                    "--build-id=none", "-o", output.c_str(),
+  std::vector<const char *> args = {"ld.lld",
+                                    "-shared",
+                                    "--no-undefined",
+                                    "--as-needed",
+                                    "-z",
+                                    "now",
+                                    "-z",
+                                    "relro",
+                                    "--hash-style=gnu",
+                                    "--build-id=none",
+                                    "-o",
+                                    output.c_str(),
                                     input.c_str()};
   for (const std::string &library : runtimeLibraries())
     args.push_back(library.c_str());

@@ -22,7 +22,8 @@ readStackSizes(const std::vector<unsigned char> &shared_object) {
     return sizes;
 
   std::map<uint64_t, std::string> names; // address → function
-  for (const llvm::object::ELFSymbolRef &symbol : elf->getDynamicSymbolIterators()) {
+  for (const llvm::object::ELFSymbolRef &symbol :
+       elf->getDynamicSymbolIterators()) {
     auto name = symbol.getName();
     auto address = symbol.getAddress();
     if (name && address)

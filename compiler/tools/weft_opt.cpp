@@ -8,6 +8,7 @@
 //       the whole build; prints each kernel's description (plan, frames)
 #include "compiler/compiler.h"
 #include "compiler/kernel_metadata.h"
+#include "compiler/native_code.h"
 #include "compiler/pipeline.h"
 #include "runtime/device_features.h"
 
@@ -32,24 +33,28 @@ using namespace weft::compiler;
 
 static cl::opt<std::string> input_path(cl::Positional, cl::desc("<input>"),
                                        cl::Required);
-static cl::opt<std::string> pipeline("passes",
-                                     cl::desc("passes to run, as for opt"),
-                                     cl::init(""));
+static cl::opt<std::string>
+    pipeline("passes", cl::desc("passes to run, as for opt"), cl::init(""));
 static cl::opt<std::string> output_path("o", cl::desc("output file"),
                                         cl::init("-"));
-static cl::opt<bool> opencl_input(
-    "opencl", cl::desc("the input is OpenCL C: compile it as a build would, "
-                       "up to the Kernels stage"));
-static cl::opt<bool> whole_build(
-    "build", cl::desc("build the OpenCL C input whole and print each "
-                      "kernel's description"));
+static cl::opt<bool>
+    opencl_input("opencl",
+                 cl::desc("the input is OpenCL C: compile it as a build would, "
+                          "up to the Kernels stage"));
+static cl::opt<bool>
+    whole_build("build",
+                cl::desc("build the OpenCL C input whole and print each "
+                         "kernel's description"));
 static cl::opt<std::string>
-    build_options("cl-options", cl::desc("OpenCL build options"),
+    build_options("cl-options", cl::desc("OpenCL build options"), cl::init(""));
+static cl::opt<std::string>
+    builtins_path("builtins",
+                  cl::desc("the builtin library (default: ../lib/"
+                           "weft-builtins.bc beside this program)"),
                   cl::init(""));
-static cl::opt<std::string> builtins_path(
-    "builtins", cl::desc("the builtin library (default: ../lib/"
-                         "weft-builtins.bc beside this program)"),
-    cl::init(""));
+static cl::opt<bool> optimize_for_host(
+    "optimize", cl::desc("after -passes, optimize as a build does (O3 for "
+                         "the host CPU, Weft's function passes included)"));
 static cl::opt<bool> disable_output("disable-output",
                                     cl::desc("print no module"));
 static cl::opt<bool> text_output("S", cl::desc("print the module as text "
@@ -61,8 +66,8 @@ namespace {
 std::string defaultBuiltinsPath(const char *argv0) {
   std::string self = llvm::sys::fs::getMainExecutable(
       argv0, reinterpret_cast<void *>(&defaultBuiltinsPath));
-  llvm::SmallString<256> path(llvm::sys::path::parent_path(
-      llvm::sys::path::parent_path(self)));
+  llvm::SmallString<256> path(
+      llvm::sys::path::parent_path(llvm::sys::path::parent_path(self)));
   llvm::sys::path::append(path, "lib", "weft-builtins.bc");
   return std::string(path);
 }
@@ -126,9 +131,9 @@ int main(int argc, char **argv) {
       return 0;
     }
     std::string log;
-    module = compiler->kernelStageInput((*source)->getBuffer().str(),
-                                        build_options, deviceDescription(),
-                                        context, log);
+    module =
+        compiler->kernelStageInput((*source)->getBuffer().str(), build_options,
+                                   deviceDescription(), context, log);
     llvm::errs() << log;
   } else {
     llvm::SMDiagnostic diagnostic;
@@ -149,6 +154,13 @@ int main(int argc, char **argv) {
       return 1;
     }
     passes.run(*module, analyses.modules);
+  }
+  if (optimize_for_host) {
+    std::string error;
+    if (!optimizeForHost(*module, /*full_optimization=*/true, error)) {
+      llvm::errs() << "weft-opt: " << error << "\n";
+      return 1;
+    }
   }
   if (llvm::verifyModule(*module, &llvm::errs())) {
     llvm::errs() << "weft-opt: the module is not valid after the passes\n";

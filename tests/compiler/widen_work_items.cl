@@ -1,0 +1,49 @@
+// weft-widen-work-items: a work-item with a loop of its own is widened 16
+// work-items at a time; a body LLVM's loop vectorizer covers keeps the
+// plain loop, and the plan says why.
+// RUN: %weft-cl %s -passes='weft-kernel-pipeline,print<weft-kernels>' -o %t.ll > %t.plan
+// RUN: FileCheck %s --check-prefix=PLAN < %t.plan
+// RUN: FileCheck %s --check-prefix=IR < %t.ll
+
+// PLAN: kernel mandel: widened
+// PLAN: kernel saxpy: work-item loop (no loop in the work-item (LLVM's loop vectorizer covers it))
+// PLAN: kernel uniform_loop: work-item loop (every loop runs as many times for all work-items (LLVM's loop vectorizer covers it))
+
+// The widened body takes (args, context, first x, y, z, count) and works on
+// <16 x ...> values under a mask.
+// IR-LABEL: define internal void @__weft_body_mandel.simd(ptr addrspace(1) %{{.*}}, i32 %{{.*}}, ptr %{{.*}}, i64 %{{.*}}, i64 %{{.*}}, i64 %{{.*}}, i64 %{{.*}})
+// IR: <16 x float>
+// IR: <16 x i1>
+// The group entry steps 16 work-items at a time through it.
+// IR-LABEL: define void @__weft_group_mandel(
+// IR: call void @__weft_body_mandel.simd(
+// IR: add nuw nsw i64 %lid0, 16
+// IR-LABEL: define void @__weft_group_saxpy(
+// IR-NOT: .simd
+// IR: call void @__weft_body_saxpy(
+// IR: llvm.loop.vectorize.predicate.enable
+
+kernel void mandel(global int *out, int max_iter) {
+  size_t i = get_global_id(0);
+  float cr = i * 0.001f, zr = 0, zi = 0;
+  int n = 0;
+  while (n < max_iter && zr * zr + zi * zi < 4.0f) {
+    float t = zr * zr - zi * zi + cr;
+    zi = 2 * zr * zi;
+    zr = t;
+    n++;
+  }
+  out[i] = n;
+}
+
+kernel void saxpy(global float *y, global const float *x, float a) {
+  size_t i = get_global_id(0);
+  y[i] = a * x[i] + y[i];
+}
+
+kernel void uniform_loop(global float *y, int n) {
+  float sum = 0;
+  for (int k = 0; k < n; ++k)
+    sum += y[k];
+  y[get_global_id(0)] = sum;
+}
