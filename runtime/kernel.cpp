@@ -8,6 +8,7 @@
 #include "runtime/memory.h"
 #include "runtime/program.h"
 #include "runtime/queue.h"
+#include "runtime/settings.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -208,6 +209,7 @@ cl_int Kernel::enqueue(Queue &queue, cl_uint work_dim, const size_t *offset,
   launch.work_dim = work_dim;
   launch.work_item_stack = description_.private_memory + kStackReserve;
   launch.group_stack = description_.group_entry_frame + kStackReserve;
+  launch.settings = settings().launchSettings();
   for (cl_uint d = 0; d < work_dim; ++d) {
     launch.global_offset[d] = offset ? offset[d] : 0;
     launch.global_size[d] = global[d];
