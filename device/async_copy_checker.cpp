@@ -2,7 +2,6 @@
 
 #include <cinttypes>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 
 namespace weft {
@@ -50,14 +49,6 @@ bool sameArguments(const AsyncCopyCall &a, const AsyncCopyCall &b) {
 
 } // namespace
 
-bool asyncCopyCheckingEnabled() {
-  static const bool enabled = [] {
-    const char *value = std::getenv("WEFT_CHECK_ASYNC_COPIES");
-    return value && *value && std::strcmp(value, "0") != 0;
-  }();
-  return enabled;
-}
-
 void AsyncCopyGroupCheck::begin(const WorkGroupContext &context) {
   for (unsigned d = 0; d < 3; ++d) {
     local_size_[d] = context.local_size[d];
@@ -74,8 +65,8 @@ std::string AsyncCopyGroupCheck::describeItem(uint64_t linear_id) const {
   uint64_t y = (linear_id / local_size_[0]) % local_size_[1];
   uint64_t z = linear_id / (local_size_[0] * local_size_[1]);
   char text[128];
-  std::snprintf(text, sizeof text, "work-item (%" PRIu64 ",%" PRIu64 ",%" PRIu64 ")",
-                x, y, z);
+  std::snprintf(text, sizeof text,
+                "work-item (%" PRIu64 ",%" PRIu64 ",%" PRIu64 ")", x, y, z);
   return text;
 }
 
@@ -108,9 +99,8 @@ void AsyncCopyGroupCheck::record(const AsyncCopyCall &call) {
     }
     return;
   }
-  item.issued_events.push_back(call.event ? call.event
-                                          : reinterpret_cast<void *>(
-                                                call.sequence + 1));
+  item.issued_events.push_back(
+      call.event ? call.event : reinterpret_cast<void *>(call.sequence + 1));
   if (call.sequence == copies_.size()) {
     copies_.push_back(call);
     first_caller_.push_back(call.work_item);
@@ -131,7 +121,8 @@ std::string AsyncCopyGroupCheck::finish() {
   if (!copies_.empty()) {
     for (uint64_t id = 0; id < items && violation_.empty(); ++id) {
       auto found = items_.find(id);
-      size_t made = found == items_.end() ? 0 : found->second.issued_events.size();
+      size_t made =
+          found == items_.end() ? 0 : found->second.issued_events.size();
       if (made != copies_.size())
         fail(describeItem(id) + " made " + std::to_string(made) +
              " async copies, but " + describeItem(first_caller_[0]) + " made " +

@@ -1,5 +1,6 @@
-// The async copies' checking mode (WEFT_CHECK_ASYNC_COPIES=1): verifies that
-// every work-item of a group passed the same arguments to each async copy and
+// The async copies' checking mode (WEFT_CHECK_ASYNC_COPIES=1, which the
+// runtime passes with each launch in LaunchSettings): verifies that every
+// work-item of a group passed the same arguments to each async copy and
 // waited for each of its copies, and describes the first violation.
 #pragma once
 #include "device/launch_abi.h"
@@ -10,9 +11,6 @@
 #include <vector>
 
 namespace weft {
-
-// Whether the environment asked for the checking mode (read once).
-bool asyncCopyCheckingEnabled();
 
 // What one work-group did with its async copies; lives while the group runs.
 class AsyncCopyGroupCheck {

@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstdlib>
+#include <cstdlib> // mkstemp
 #include <cstring>
 #include <mutex>
 #include <set>
@@ -77,10 +77,8 @@ void *loadFromMemoryFile(const std::vector<unsigned char> &so, int &fd,
 
 // The fallback: a temporary file, unlinked as soon as it is mapped.
 void *loadFromTemporaryFile(const std::vector<unsigned char> &so,
-                            std::string &error) {
-  const char *base = std::getenv("TMPDIR");
-  std::string path =
-      std::string(base && *base ? base : "/tmp") + "/weft-program-XXXXXX";
+                            const std::string &directory, std::string &error) {
+  std::string path = directory + "/weft-program-XXXXXX";
   int fd = mkstemp(path.data());
   if (fd < 0) {
     error += std::string("; mkstemp: ") + std::strerror(errno);
@@ -102,11 +100,12 @@ void *loadFromTemporaryFile(const std::vector<unsigned char> &so,
 
 std::unique_ptr<KernelLibrary>
 KernelLibrary::load(const std::vector<unsigned char> &shared_object,
+                    const std::string &temporary_directory,
                     std::string &error) {
   int memory_file = -1;
   void *handle = loadFromMemoryFile(shared_object, memory_file, error);
   if (!handle)
-    handle = loadFromTemporaryFile(shared_object, error);
+    handle = loadFromTemporaryFile(shared_object, temporary_directory, error);
   if (!handle)
     return nullptr;
   error.clear();

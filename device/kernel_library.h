@@ -11,10 +11,13 @@ namespace weft {
 class KernelLibrary {
 public:
   // Loads a private copy (from an anonymous in-memory file, so two programs
-  // never share their program-scope variables). Null with the loader's
-  // message in `error` on failure.
+  // never share their program-scope variables), or where memory files
+  // cannot be executed from a temporary file in `temporary_directory`
+  // (TMPDIR, read by the runtime). Null with the loader's message in `error`
+  // on failure.
   static std::unique_ptr<KernelLibrary>
-  load(const std::vector<unsigned char> &shared_object, std::string &error);
+  load(const std::vector<unsigned char> &shared_object,
+       const std::string &temporary_directory, std::string &error);
   ~KernelLibrary();
   KernelLibrary(const KernelLibrary &) = delete;
   KernelLibrary &operator=(const KernelLibrary &) = delete;

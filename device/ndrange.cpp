@@ -187,16 +187,6 @@ struct LaunchState {
   std::string copy_outside_local;
 };
 
-// WEFT_BARRIERS=fibers runs every kernel with barriers on fibers, also those
-// the compiler split into regions (to compare the two paths).
-bool barriersRunOnFibers() {
-  static const bool fibers = [] {
-    const char *value = std::getenv("WEFT_BARRIERS");
-    return value && std::strcmp(value, "fibers") == 0;
-  }();
-  return fibers;
-}
-
 // Runs one group on whichever path the kernel takes.
 FiberRunStatus runGroup(const NDRangeLaunch &launch, WorkGroupContext &context,
                         uint64_t items) {
@@ -213,8 +203,11 @@ FiberRunStatus runGroup(const NDRangeLaunch &launch, WorkGroupContext &context,
   }
   // The checking mode must see every work-item's copies: split kernels let
   // work-item (0,0,0) make them for the group, so they run on fibers then.
+  // WEFT_BARRIERS=fibers runs split kernels on fibers too (to compare the
+  // two paths).
   if (launch.reaches_barrier && launch.work_item_entry && items > 1 &&
-      (!launch.split_at_barriers || barriersRunOnFibers() ||
+      (!launch.split_at_barriers ||
+       launch.settings.barriers == BarrierPath::Fibers ||
        context.async_copy_check)) {
     FiberRunStatus status =
         runWorkGroupOnFibers(launch.work_item_entry, launch.arguments, context,
@@ -263,7 +256,7 @@ void runGroups(void *opaque, uint64_t first, uint64_t last) {
   context.address_kind = addressKind;
   context.local_memory_size = launch.local_memory_size;
   thread_local AsyncCopyGroupCheck check;
-  if (asyncCopyCheckingEnabled()) {
+  if (launch.settings.check_async_copies) {
     context.async_copy_check = recordAsyncCopyCall;
     setCurrentAsyncCopyCheck(&check);
   }

@@ -3,6 +3,7 @@
 // execution path the compiler chose for the kernel.
 #pragma once
 #include "device/launch_abi.h"
+#include "device/settings.h"
 
 #include <cstdint>
 #include <string>
@@ -30,6 +31,7 @@ struct NDRangeLaunch {
   // loop (loop path); the compiler measured both frames.
   uint64_t work_item_stack = 0;
   uint64_t group_stack = 0;
+  LaunchSettings settings;
 };
 
 // Frames above this run on a pooled fiber stack instead of the stack of the

@@ -24,31 +24,6 @@ cl_kernel makeKernel(Program &program,
   return kernel;
 }
 
-size_t largestDivisorAtMost(size_t n, size_t limit) {
-  for (size_t d = std::min(n, limit); d > 1; --d)
-    if (n % d == 0)
-      return d;
-  return 1;
-}
-
-// The driver's local size when the application passes none: uniform groups
-// (divisors of the global size) of up to 256 work-items, widest in x so the
-// work-item loop vectorizes.
-void chooseLocalSize(const Kernel &kernel, cl_uint work_dim,
-                     const size_t *global, size_t *local) {
-  const auto &required = kernel.description().reqd_work_group_size;
-  if (required[0]) {
-    for (cl_uint d = 0; d < work_dim; ++d)
-      local[d] = required[d];
-    return;
-  }
-  size_t budget = kernel.maxWorkGroupSize(256);
-  for (cl_uint d = 0; d < work_dim; ++d) {
-    local[d] = largestDivisorAtMost(global[d], budget);
-    budget = std::max<size_t>(1, budget / local[d]);
-  }
-}
-
 } // namespace
 
 CL_API_ENTRY cl_kernel CL_API_CALL clCreateKernel(cl_program handle,
@@ -294,7 +269,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(
     if (total > kernel->maxWorkGroupSize(props.max_work_group_size))
       return CL_INVALID_WORK_GROUP_SIZE;
   } else {
-    chooseLocalSize(*kernel, work_dim, global_work_size, local);
+    kernel->chooseLocalSize(work_dim, global_work_size, local);
   }
   // Non-uniform work-groups are for OpenCL C 2.0+ programs built without
   // -cl-uniform-work-group-size.

@@ -4,12 +4,10 @@
 #include "icd/validation.h"
 #include "runtime/device.h"
 #include "runtime/memory.h"
+#include "runtime/memory_commands.h"
 #include "runtime/queue.h"
 
-#include <array>
-#include <cstring>
-#include <functional>
-#include <new>
+#include <cstdint>
 
 using namespace weft;
 using weft::icd::setError;
@@ -68,14 +66,16 @@ cl_mem createBuffer(cl_context context_handle,
   return memory;
 }
 
-// Validates the queue, buffer and wait list shared by every buffer command.
-struct BufferCommand {
+// The queue and wait list of a buffer command, once validated.
+struct CommandTarget {
   Queue *queue = nullptr;
   std::vector<Ref<Event>> wait_list;
 };
 
+// Validates the queue, memory objects and wait list every buffer command
+// takes.
 cl_int prepareCommand(cl_command_queue queue_handle, cl_uint num_events,
-                      const cl_event *events, BufferCommand &out,
+                      const cl_event *events, CommandTarget &out,
                       std::initializer_list<cl_mem> buffers) {
   out.queue = Queue::fromHandle(queue_handle);
   if (!out.queue)
@@ -96,55 +96,15 @@ bool outOfBounds(const Memory &memory, size_t offset, size_t size) {
   return offset > memory.size() || size > memory.size() - offset;
 }
 
-// Queues `work` and, for a blocking call, waits for it.
-cl_int submit(BufferCommand &command, cl_command_type type, bool blocking,
-              cl_event *event_out, std::function<cl_int()> work) {
-  Ref<Event> event = command.queue->enqueue(type, std::move(command.wait_list),
-                                            std::move(work));
+// Queues the command built by runtime/memory_commands.h and hands out its
+// event; a blocking command is waited for.
+cl_int submit(CommandTarget &target, Command command, bool blocking,
+              cl_event *event_out) {
+  Ref<Event> event;
+  cl_int err = target.queue->submit(
+      std::move(command), std::move(target.wait_list), blocking, event);
   icd::returnEvent(event, event_out);
-  if (blocking && event->wait() < 0)
-    return CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
-  return CL_SUCCESS;
-}
-
-// Rectangle geometry of clEnqueue*BufferRect, after defaulting pitches.
-struct Rect {
-  size_t origin[3];
-  size_t row_pitch;
-  size_t slice_pitch;
-  size_t offset() const {
-    return origin[0] + origin[1] * row_pitch + origin[2] * slice_pitch;
-  }
-  size_t extent(const size_t region[3]) const {
-    return offset() + (region[2] - 1) * slice_pitch +
-           (region[1] - 1) * row_pitch + region[0];
-  }
-};
-
-cl_int makeRect(const size_t *origin, const size_t *region, size_t row_pitch,
-                size_t slice_pitch, Rect &out) {
-  if (!origin || !region || region[0] == 0 || region[1] == 0 || region[2] == 0)
-    return CL_INVALID_VALUE;
-  if (row_pitch == 0)
-    row_pitch = region[0];
-  if (slice_pitch == 0)
-    slice_pitch = region[1] * row_pitch;
-  if (row_pitch < region[0] || slice_pitch < region[1] * row_pitch ||
-      slice_pitch % row_pitch != 0)
-    return CL_INVALID_VALUE;
-  out = {{origin[0], origin[1], origin[2]}, row_pitch, slice_pitch};
-  return CL_SUCCESS;
-}
-
-void copyRect(char *dst, const Rect &dst_rect, const char *src,
-              const Rect &src_rect, const size_t region[3]) {
-  for (size_t z = 0; z < region[2]; ++z)
-    for (size_t y = 0; y < region[1]; ++y)
-      std::memmove(dst + dst_rect.offset() + z * dst_rect.slice_pitch +
-                       y * dst_rect.row_pitch,
-                   src + src_rect.offset() + z * src_rect.slice_pitch +
-                       y * src_rect.row_pitch,
-                   region[0]);
+  return err;
 }
 
 bool hostMayRead(const Memory &m) {
@@ -306,88 +266,73 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBuffer(
     cl_command_queue queue, cl_mem buffer, cl_bool blocking_read, size_t offset,
     size_t size, void *ptr, cl_uint num_events, const cl_event *events,
     cl_event *event) {
-  BufferCommand command;
-  if (cl_int err = prepareCommand(queue, num_events, events, command, {buffer}))
+  CommandTarget target;
+  if (cl_int err = prepareCommand(queue, num_events, events, target, {buffer}))
     return err;
-  Ref<Memory> memory(Memory::fromHandle(buffer));
-  if (!ptr || outOfBounds(*memory, offset, size) || size == 0)
+  Memory &memory = *Memory::fromHandle(buffer);
+  if (!ptr || outOfBounds(memory, offset, size) || size == 0)
     return CL_INVALID_VALUE;
-  if (!hostMayRead(*memory))
+  if (!hostMayRead(memory))
     return CL_INVALID_OPERATION;
-  return submit(command, CL_COMMAND_READ_BUFFER, blocking_read, event,
-                [memory, offset, size, ptr] {
-                  std::memcpy(ptr, memory->data() + offset, size);
-                  return CL_SUCCESS;
-                });
+  return submit(target, readBufferCommand(memory, offset, size, ptr),
+                blocking_read, event);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBuffer(
     cl_command_queue queue, cl_mem buffer, cl_bool blocking_write,
     size_t offset, size_t size, const void *ptr, cl_uint num_events,
     const cl_event *events, cl_event *event) {
-  BufferCommand command;
-  if (cl_int err = prepareCommand(queue, num_events, events, command, {buffer}))
+  CommandTarget target;
+  if (cl_int err = prepareCommand(queue, num_events, events, target, {buffer}))
     return err;
-  Ref<Memory> memory(Memory::fromHandle(buffer));
-  if (!ptr || outOfBounds(*memory, offset, size) || size == 0)
+  Memory &memory = *Memory::fromHandle(buffer);
+  if (!ptr || outOfBounds(memory, offset, size) || size == 0)
     return CL_INVALID_VALUE;
-  if (!hostMayWrite(*memory))
+  if (!hostMayWrite(memory))
     return CL_INVALID_OPERATION;
-  return submit(command, CL_COMMAND_WRITE_BUFFER, blocking_write, event,
-                [memory, offset, size, ptr] {
-                  std::memcpy(memory->data() + offset, ptr, size);
-                  return CL_SUCCESS;
-                });
+  return submit(target, writeBufferCommand(memory, offset, size, ptr),
+                blocking_write, event);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBuffer(
     cl_command_queue queue, cl_mem src_buffer, cl_mem dst_buffer,
     size_t src_offset, size_t dst_offset, size_t size, cl_uint num_events,
     const cl_event *events, cl_event *event) {
-  BufferCommand command;
-  if (cl_int err = prepareCommand(queue, num_events, events, command,
+  CommandTarget target;
+  if (cl_int err = prepareCommand(queue, num_events, events, target,
                                   {src_buffer, dst_buffer}))
     return err;
-  Ref<Memory> src(Memory::fromHandle(src_buffer));
-  Ref<Memory> dst(Memory::fromHandle(dst_buffer));
-  if (size == 0 || outOfBounds(*src, src_offset, size) ||
-      outOfBounds(*dst, dst_offset, size))
+  Memory &src = *Memory::fromHandle(src_buffer);
+  Memory &dst = *Memory::fromHandle(dst_buffer);
+  if (size == 0 || outOfBounds(src, src_offset, size) ||
+      outOfBounds(dst, dst_offset, size))
     return CL_INVALID_VALUE;
-  const char *s = src->data() + src_offset;
-  const char *d = dst->data() + dst_offset;
+  // Also sub-buffers of one buffer: compare the bytes themselves.
+  const char *s = src.data() + src_offset;
+  const char *d = dst.data() + dst_offset;
   if (s < d + size && d < s + size)
     return CL_MEM_COPY_OVERLAP;
-  return submit(command, CL_COMMAND_COPY_BUFFER, false, event,
-                [src, dst, src_offset, dst_offset, size] {
-                  std::memcpy(dst->data() + dst_offset,
-                              src->data() + src_offset, size);
-                  return CL_SUCCESS;
-                });
+  return submit(target,
+                copyBufferCommand(src, src_offset, dst, dst_offset, size),
+                false, event);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillBuffer(
     cl_command_queue queue, cl_mem buffer, const void *pattern,
     size_t pattern_size, size_t offset, size_t size, cl_uint num_events,
     const cl_event *events, cl_event *event) {
-  BufferCommand command;
-  if (cl_int err = prepareCommand(queue, num_events, events, command, {buffer}))
+  CommandTarget target;
+  if (cl_int err = prepareCommand(queue, num_events, events, target, {buffer}))
     return err;
-  Ref<Memory> memory(Memory::fromHandle(buffer));
+  Memory &memory = *Memory::fromHandle(buffer);
   bool power_of_two = pattern_size && !(pattern_size & (pattern_size - 1));
   if (!pattern || !power_of_two || pattern_size > 128 ||
       offset % pattern_size || size % pattern_size ||
-      outOfBounds(*memory, offset, size))
+      outOfBounds(memory, offset, size))
     return CL_INVALID_VALUE;
-  std::vector<unsigned char> bytes(static_cast<const unsigned char *>(pattern),
-                                   static_cast<const unsigned char *>(pattern) +
-                                       pattern_size);
-  return submit(command, CL_COMMAND_FILL_BUFFER, false, event,
-                [memory, bytes, offset, size] {
-                  char *d = memory->data() + offset;
-                  for (size_t i = 0; i < size; i += bytes.size())
-                    std::memcpy(d + i, bytes.data(), bytes.size());
-                  return CL_SUCCESS;
-                });
+  return submit(target,
+                fillBufferCommand(memory, pattern, pattern_size, offset, size),
+                false, event);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBufferRect(
@@ -396,27 +341,23 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBufferRect(
     const size_t *region, size_t buffer_row_pitch, size_t buffer_slice_pitch,
     size_t host_row_pitch, size_t host_slice_pitch, void *ptr,
     cl_uint num_events, const cl_event *events, cl_event *event) {
-  BufferCommand command;
-  if (cl_int err = prepareCommand(queue, num_events, events, command, {buffer}))
+  CommandTarget target;
+  if (cl_int err = prepareCommand(queue, num_events, events, target, {buffer}))
     return err;
-  Ref<Memory> memory(Memory::fromHandle(buffer));
+  Memory &memory = *Memory::fromHandle(buffer);
   Rect buffer_rect, host_rect;
   if (!ptr ||
       makeRect(buffer_origin, region, buffer_row_pitch, buffer_slice_pitch,
-               buffer_rect) ||
-      makeRect(host_origin, region, host_row_pitch, host_slice_pitch,
-               host_rect) ||
-      buffer_rect.extent(region) > memory->size())
+               memory.size(), buffer_rect) ||
+      makeRect(host_origin, region, host_row_pitch, host_slice_pitch, SIZE_MAX,
+               host_rect))
     return CL_INVALID_VALUE;
-  if (!hostMayRead(*memory))
+  if (!hostMayRead(memory))
     return CL_INVALID_OPERATION;
-  std::array<size_t, 3> r = {region[0], region[1], region[2]};
-  return submit(command, CL_COMMAND_READ_BUFFER_RECT, blocking_read, event,
-                [memory, buffer_rect, host_rect, r, ptr] {
-                  copyRect(static_cast<char *>(ptr), host_rect, memory->data(),
-                           buffer_rect, r.data());
-                  return CL_SUCCESS;
-                });
+  Region r = {region[0], region[1], region[2]};
+  return submit(target,
+                readBufferRectCommand(memory, buffer_rect, host_rect, r, ptr),
+                blocking_read, event);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBufferRect(
@@ -425,27 +366,23 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBufferRect(
     const size_t *region, size_t buffer_row_pitch, size_t buffer_slice_pitch,
     size_t host_row_pitch, size_t host_slice_pitch, const void *ptr,
     cl_uint num_events, const cl_event *events, cl_event *event) {
-  BufferCommand command;
-  if (cl_int err = prepareCommand(queue, num_events, events, command, {buffer}))
+  CommandTarget target;
+  if (cl_int err = prepareCommand(queue, num_events, events, target, {buffer}))
     return err;
-  Ref<Memory> memory(Memory::fromHandle(buffer));
+  Memory &memory = *Memory::fromHandle(buffer);
   Rect buffer_rect, host_rect;
   if (!ptr ||
       makeRect(buffer_origin, region, buffer_row_pitch, buffer_slice_pitch,
-               buffer_rect) ||
-      makeRect(host_origin, region, host_row_pitch, host_slice_pitch,
-               host_rect) ||
-      buffer_rect.extent(region) > memory->size())
+               memory.size(), buffer_rect) ||
+      makeRect(host_origin, region, host_row_pitch, host_slice_pitch, SIZE_MAX,
+               host_rect))
     return CL_INVALID_VALUE;
-  if (!hostMayWrite(*memory))
+  if (!hostMayWrite(memory))
     return CL_INVALID_OPERATION;
-  std::array<size_t, 3> r = {region[0], region[1], region[2]};
-  return submit(command, CL_COMMAND_WRITE_BUFFER_RECT, blocking_write, event,
-                [memory, buffer_rect, host_rect, r, ptr] {
-                  copyRect(memory->data(), buffer_rect,
-                           static_cast<const char *>(ptr), host_rect, r.data());
-                  return CL_SUCCESS;
-                });
+  Region r = {region[0], region[1], region[2]};
+  return submit(target,
+                writeBufferRectCommand(memory, buffer_rect, host_rect, r, ptr),
+                blocking_write, event);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferRect(
@@ -454,66 +391,57 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferRect(
     size_t src_row_pitch, size_t src_slice_pitch, size_t dst_row_pitch,
     size_t dst_slice_pitch, cl_uint num_events, const cl_event *events,
     cl_event *event) {
-  BufferCommand command;
-  if (cl_int err = prepareCommand(queue, num_events, events, command,
+  CommandTarget target;
+  if (cl_int err = prepareCommand(queue, num_events, events, target,
                                   {src_buffer, dst_buffer}))
     return err;
-  Ref<Memory> src(Memory::fromHandle(src_buffer));
-  Ref<Memory> dst(Memory::fromHandle(dst_buffer));
+  Memory &src = *Memory::fromHandle(src_buffer);
+  Memory &dst = *Memory::fromHandle(dst_buffer);
   Rect src_rect, dst_rect;
-  if (makeRect(src_origin, region, src_row_pitch, src_slice_pitch, src_rect) ||
-      makeRect(dst_origin, region, dst_row_pitch, dst_slice_pitch, dst_rect) ||
-      src_rect.extent(region) > src->size() ||
-      dst_rect.extent(region) > dst->size())
+  if (makeRect(src_origin, region, src_row_pitch, src_slice_pitch, src.size(),
+               src_rect) ||
+      makeRect(dst_origin, region, dst_row_pitch, dst_slice_pitch, dst.size(),
+               dst_rect))
     return CL_INVALID_VALUE;
-  if (src.get() == dst.get()) {
+  if (&src == &dst) {
     if (src_row_pitch != dst_row_pitch || src_slice_pitch != dst_slice_pitch)
       return CL_INVALID_VALUE;
-    size_t a = src_rect.offset(), b = dst_rect.offset();
-    if (a < dst_rect.extent(region) && b < src_rect.extent(region))
+    if (src_rect.offset < dst_rect.extent && dst_rect.offset < src_rect.extent)
       return CL_MEM_COPY_OVERLAP;
   }
-  std::array<size_t, 3> r = {region[0], region[1], region[2]};
-  return submit(command, CL_COMMAND_COPY_BUFFER_RECT, false, event,
-                [src, dst, src_rect, dst_rect, r] {
-                  copyRect(dst->data(), dst_rect, src->data(), src_rect,
-                           r.data());
-                  return CL_SUCCESS;
-                });
+  Region r = {region[0], region[1], region[2]};
+  return submit(target, copyBufferRectCommand(src, src_rect, dst, dst_rect, r),
+                false, event);
 }
 
 CL_API_ENTRY void *CL_API_CALL clEnqueueMapBuffer(
     cl_command_queue queue, cl_mem buffer, cl_bool blocking_map,
     cl_map_flags map_flags, size_t offset, size_t size, cl_uint num_events,
     const cl_event *events, cl_event *event, cl_int *errcode_ret) {
-  BufferCommand command;
+  CommandTarget target;
   if (cl_int err =
-          prepareCommand(queue, num_events, events, command, {buffer})) {
+          prepareCommand(queue, num_events, events, target, {buffer})) {
     setError(errcode_ret, err);
     return nullptr;
   }
-  Ref<Memory> memory(Memory::fromHandle(buffer));
+  Memory &memory = *Memory::fromHandle(buffer);
   constexpr cl_map_flags kKnown =
       CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
-  if (size == 0 || outOfBounds(*memory, offset, size) ||
-      (map_flags & ~kKnown) ||
+  if (size == 0 || outOfBounds(memory, offset, size) || (map_flags & ~kKnown) ||
       ((map_flags & CL_MAP_WRITE_INVALIDATE_REGION) &&
        (map_flags & (CL_MAP_READ | CL_MAP_WRITE)))) {
     setError(errcode_ret, CL_INVALID_VALUE);
     return nullptr;
   }
-  if (((map_flags & CL_MAP_READ) && !hostMayRead(*memory)) ||
+  if (((map_flags & CL_MAP_READ) && !hostMayRead(memory)) ||
       ((map_flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) &&
-       !hostMayWrite(*memory))) {
+       !hostMayWrite(memory))) {
     setError(errcode_ret, CL_INVALID_OPERATION);
     return nullptr;
   }
-  // The device works in host memory: the mapping is the storage itself
-  // (for CL_MEM_USE_HOST_PTR, the application's own pointer).
-  memory->addMapping();
-  void *mapped = memory->data() + offset;
-  cl_int err = submit(command, CL_COMMAND_MAP_BUFFER, blocking_map, event,
-                      [] { return CL_SUCCESS; });
+  void *mapped = nullptr;
+  Command command = mapBufferCommand(memory, map_flags, offset, size, mapped);
+  cl_int err = submit(target, std::move(command), blocking_map, event);
   setError(errcode_ret, err);
   return err == CL_SUCCESS ? mapped : nullptr;
 }
@@ -521,40 +449,37 @@ CL_API_ENTRY void *CL_API_CALL clEnqueueMapBuffer(
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueUnmapMemObject(
     cl_command_queue queue, cl_mem memobj, void *mapped_ptr, cl_uint num_events,
     const cl_event *events, cl_event *event) {
-  BufferCommand command;
-  if (cl_int err = prepareCommand(queue, num_events, events, command, {memobj}))
+  CommandTarget target;
+  if (cl_int err = prepareCommand(queue, num_events, events, target, {memobj}))
     return err;
-  Ref<Memory> memory(Memory::fromHandle(memobj));
+  Memory &memory = *Memory::fromHandle(memobj);
   char *p = static_cast<char *>(mapped_ptr);
-  if (!p || p < memory->data() || p > memory->data() + memory->size() ||
-      memory->mapCount() == 0)
+  if (!p || p < memory.data() || p > memory.data() + memory.size() ||
+      memory.mapCount() == 0)
     return CL_INVALID_VALUE;
-  return submit(command, CL_COMMAND_UNMAP_MEM_OBJECT, false, event, [memory] {
-    memory->removeMapping();
-    return CL_SUCCESS;
-  });
+  return submit(target, unmapCommand(memory), false, event);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueMigrateMemObjects(
     cl_command_queue queue, cl_uint num_mem_objects, const cl_mem *mem_objects,
     cl_mem_migration_flags flags, cl_uint num_events, const cl_event *events,
     cl_event *event) {
-  BufferCommand command;
-  if (cl_int err = prepareCommand(queue, num_events, events, command, {}))
+  CommandTarget target;
+  if (cl_int err = prepareCommand(queue, num_events, events, target, {}))
     return err;
   if (num_mem_objects == 0 || !mem_objects ||
       (flags &
        ~cl_mem_migration_flags(CL_MIGRATE_MEM_OBJECT_HOST |
                                CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED)))
     return CL_INVALID_VALUE;
+  std::vector<Memory *> objects;
   for (cl_uint i = 0; i < num_mem_objects; ++i) {
     Memory *memory = Memory::fromHandle(mem_objects[i]);
     if (!memory)
       return CL_INVALID_MEM_OBJECT;
-    if (&memory->context() != &command.queue->context())
+    if (&memory->context() != &target.queue->context())
       return CL_INVALID_CONTEXT;
+    objects.push_back(memory);
   }
-  // Host and device share memory: nothing moves.
-  return submit(command, CL_COMMAND_MIGRATE_MEM_OBJECTS, false, event,
-                [] { return CL_SUCCESS; });
+  return submit(target, migrateCommand(objects, flags), false, event);
 }

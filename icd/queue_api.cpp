@@ -11,7 +11,8 @@ using weft::icd::setError;
 
 namespace {
 
-cl_command_queue makeQueue(cl_context context_handle, cl_device_id device_handle,
+cl_command_queue makeQueue(cl_context context_handle,
+                           cl_device_id device_handle,
                            cl_command_queue_properties flags,
                            std::vector<cl_queue_properties> list,
                            cl_int *errcode_ret) {
@@ -43,20 +44,23 @@ cl_command_queue makeQueue(cl_context context_handle, cl_device_id device_handle
   return queue;
 }
 
-template <typename Work>
-cl_int enqueueSimple(cl_command_queue handle, cl_command_type type,
-                     cl_uint num_events, const cl_event *events,
-                     cl_event *event_out, Work work) {
+// Queues a marker or barrier: a command that touches no memory and only
+// waits (in an in-order queue, for its wait list and every earlier command).
+cl_int enqueueWaitOnly(cl_command_queue handle, cl_command_type type,
+                       cl_uint num_events, const cl_event *events,
+                       cl_event *event_out) {
   Queue *queue = Queue::fromHandle(handle);
   if (!queue)
     return CL_INVALID_COMMAND_QUEUE;
   std::vector<Ref<Event>> wait_list;
-  if (cl_int err = icd::collectWaitList(queue->context(), num_events, events,
-                                        wait_list))
+  if (cl_int err =
+          icd::collectWaitList(queue->context(), num_events, events, wait_list))
     return err;
-  Ref<Event> event = queue->enqueue(type, std::move(wait_list), work);
+  Ref<Event> event;
+  cl_int err = queue->submit(Command(type), std::move(wait_list),
+                             /*blocking=*/false, event);
   icd::returnEvent(event, event_out);
-  return CL_SUCCESS;
+  return err;
 }
 
 } // namespace
@@ -139,9 +143,9 @@ CL_API_ENTRY cl_int CL_API_CALL clGetCommandQueueInfo(
   }
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clSetCommandQueueProperty(
-    cl_command_queue handle, cl_command_queue_properties, cl_bool,
-    cl_command_queue_properties *) {
+CL_API_ENTRY cl_int CL_API_CALL
+clSetCommandQueueProperty(cl_command_queue handle, cl_command_queue_properties,
+                          cl_bool, cl_command_queue_properties *) {
   if (!Queue::fromHandle(handle))
     return CL_INVALID_COMMAND_QUEUE;
   return CL_INVALID_OPERATION; // deprecated in 1.1; properties are fixed
@@ -162,30 +166,27 @@ CL_API_ENTRY cl_int CL_API_CALL clFinish(cl_command_queue handle) {
   return queue->finish();
 }
 
-// In an in-order queue a marker or barrier is a command that only waits.
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueMarkerWithWaitList(
-    cl_command_queue queue, cl_uint num_events, const cl_event *events,
-    cl_event *event) {
-  return enqueueSimple(queue, CL_COMMAND_MARKER, num_events, events, event,
-                       nullptr);
+CL_API_ENTRY cl_int CL_API_CALL
+clEnqueueMarkerWithWaitList(cl_command_queue queue, cl_uint num_events,
+                            const cl_event *events, cl_event *event) {
+  return enqueueWaitOnly(queue, CL_COMMAND_MARKER, num_events, events, event);
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueBarrierWithWaitList(
-    cl_command_queue queue, cl_uint num_events, const cl_event *events,
-    cl_event *event) {
-  return enqueueSimple(queue, CL_COMMAND_BARRIER, num_events, events, event,
-                       nullptr);
+CL_API_ENTRY cl_int CL_API_CALL
+clEnqueueBarrierWithWaitList(cl_command_queue queue, cl_uint num_events,
+                             const cl_event *events, cl_event *event) {
+  return enqueueWaitOnly(queue, CL_COMMAND_BARRIER, num_events, events, event);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueMarker(cl_command_queue queue,
                                                 cl_event *event) {
   if (!event && Queue::fromHandle(queue))
     return CL_INVALID_VALUE;
-  return enqueueSimple(queue, CL_COMMAND_MARKER, 0, nullptr, event, nullptr);
+  return enqueueWaitOnly(queue, CL_COMMAND_MARKER, 0, nullptr, event);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueBarrier(cl_command_queue queue) {
-  return enqueueSimple(queue, CL_COMMAND_BARRIER, 0, nullptr, nullptr, nullptr);
+  return enqueueWaitOnly(queue, CL_COMMAND_BARRIER, 0, nullptr, nullptr);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueWaitForEvents(cl_command_queue queue,
@@ -193,6 +194,6 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueWaitForEvents(cl_command_queue queue,
                                                        const cl_event *events) {
   if (Queue::fromHandle(queue) && (num_events == 0 || !events))
     return CL_INVALID_VALUE;
-  return enqueueSimple(queue, CL_COMMAND_BARRIER, num_events, events, nullptr,
-                       nullptr);
+  return enqueueWaitOnly(queue, CL_COMMAND_BARRIER, num_events, events,
+                         nullptr);
 }

@@ -1,11 +1,11 @@
 #include "runtime/compiler_loader.h"
 
 #include "compiler/compiler_interface.h"
+#include "runtime/settings.h"
 
 #include <dlfcn.h>
 #include <sys/stat.h>
 
-#include <cstdlib>
 #include <mutex>
 
 namespace weft {
@@ -18,8 +18,8 @@ constexpr const char *kBuiltinLibraryName = "weft-builtins.bc";
 // WEFT_COMPILER_LIBRARY overrides the location (tests use it to simulate a
 // machine without the compiler).
 std::string compilerLibraryPath() {
-  if (const char *path = std::getenv("WEFT_COMPILER_LIBRARY"))
-    return path;
+  if (const Text &path = settings().compiler_library)
+    return *path;
   Dl_info info{};
   if (dladdr(reinterpret_cast<void *>(&compilerLibraryPresent), &info) &&
       info.dli_fname) {
@@ -49,7 +49,8 @@ const std::string &compilerIdentity() {
     std::string library = compilerLibraryPath();
     size_t slash = library.rfind('/');
     std::string builtins =
-        (slash == std::string::npos ? std::string() : library.substr(0, slash + 1)) +
+        (slash == std::string::npos ? std::string()
+                                    : library.substr(0, slash + 1)) +
         kBuiltinLibraryName;
     std::string text;
     for (const std::string &path : {library, builtins}) {
@@ -83,15 +84,15 @@ compiler::Compiler *loadCompiler(std::string &error) {
     auto create =
         reinterpret_cast<Create>(dlsym(library, WEFT_COMPILER_CREATE_SYMBOL));
     if (!create) {
-      loaded.error = "the Weft compiler library " + path + " has no entry point";
+      loaded.error =
+          "the Weft compiler library " + path + " has no entry point";
       return;
     }
-    compiler::CompilerSettings settings;
-    if (const char *dump = std::getenv("WEFT_DUMP_IR"))
-      settings.dump_ir_directory = dump;
-    if (const char *tmp = std::getenv("TMPDIR"); tmp && *tmp)
-      settings.temporary_directory = tmp;
-    loaded.instance = create(&settings, &loaded.error);
+    compiler::CompilerSettings compiler_settings;
+    compiler_settings.dump_ir_directory =
+        settings().dump_ir_directory.value_or(std::string());
+    compiler_settings.temporary_directory = settings().temporaryDirectory();
+    loaded.instance = create(&compiler_settings, &loaded.error);
   });
   error = loaded.error;
   return loaded.instance;

@@ -1,17 +1,14 @@
 #include "runtime/debug_log.h"
 
+#include "runtime/settings.h"
+
 #include <cstdarg>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 
 namespace weft {
 
 bool debugLogEnabled() {
-  static const bool enabled = [] {
-    const char *value = std::getenv("WEFT_DEBUG");
-    return value && *value && std::strcmp(value, "0") != 0;
-  }();
+  static const bool enabled = settings().debug;
   return enabled;
 }
 

@@ -8,6 +8,7 @@
 #include "runtime/memory.h"
 #include "runtime/program.h"
 #include "runtime/queue.h"
+#include "runtime/settings.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -37,17 +38,60 @@ uint64_t alignUp(uint64_t value, uint64_t alignment) {
   return (value + alignment - 1) / alignment * alignment;
 }
 
-// What a queued launch owns: its own copy of the arguments and references to
-// everything they point at, so the application may change or release them.
+// What a queued launch owns: its own copy of the arguments, so the
+// application may change them (its command holds the memory objects they
+// point at).
 struct LaunchSnapshot {
   Ref<Kernel> kernel;
-  std::vector<Ref<Memory>> buffers;
   unsigned char *block = nullptr;
   NDRangeLaunch launch;
   ~LaunchSnapshot() { std::free(block); }
 };
 
+// Runs a queued launch; the status its command's event ends with.
+cl_int runLaunch(ThreadPool &pool, const NDRangeLaunch &launch) {
+  LaunchResult result = runNDRange(pool, launch);
+  switch (result.status) {
+  case LaunchStatus::Success:
+    return CL_SUCCESS;
+  case LaunchStatus::AsyncCopyMisuse:
+    // The checking mode's reports, which the application asked for, and
+    // copies refused for reaching outside local memory: a bug the
+    // application's author needs to hear of, as a crash would tell.
+    std::fprintf(stderr, "weft: %s\n", result.message.c_str());
+    return CL_INVALID_OPERATION;
+  case LaunchStatus::StackOverflow:
+    debugLog("%s", result.message.c_str());
+    break;
+  case LaunchStatus::OutOfResources:
+    break;
+  }
+  return CL_OUT_OF_RESOURCES;
+}
+
+size_t largestDivisorAtMost(size_t n, size_t limit) {
+  for (size_t d = std::min(n, limit); d > 1; --d)
+    if (n % d == 0)
+      return d;
+  return 1;
+}
+
 } // namespace
+
+void chooseLocalSize(cl_uint work_dim, const size_t *global,
+                     const uint64_t required[3], size_t max_group_size,
+                     size_t *local) {
+  if (required[0]) {
+    for (cl_uint d = 0; d < work_dim; ++d)
+      local[d] = required[d];
+    return;
+  }
+  size_t budget = max_group_size;
+  for (cl_uint d = 0; d < work_dim; ++d) {
+    local[d] = largestDivisorAtMost(global[d], budget);
+    budget = std::max<size_t>(1, budget / local[d]);
+  }
+}
 
 Kernel::Kernel(Program &program,
                std::shared_ptr<const ProgramExecutable> executable,
@@ -194,11 +238,21 @@ size_t Kernel::maxWorkGroupSize(size_t device_limit) const {
       std::max<uint64_t>(1, std::min<uint64_t>(device_limit, fitting)));
 }
 
+void Kernel::chooseLocalSize(cl_uint work_dim, const size_t *global,
+                             size_t *local) const {
+  weft::chooseLocalSize(work_dim, global, description_.reqd_work_group_size,
+                        maxWorkGroupSize(256), local);
+}
+
 cl_int Kernel::enqueue(Queue &queue, cl_uint work_dim, const size_t *offset,
                        const size_t *global, const size_t *local,
                        std::vector<Ref<Event>> wait_list, Ref<Event> &command) {
   auto snapshot = std::make_shared<LaunchSnapshot>();
   snapshot->kernel = Ref<Kernel>(this);
+  ThreadPool &pool = queue.device().pool();
+  Command launch_command(CL_COMMAND_NDRANGE_KERNEL, [snapshot, &pool] {
+    return runLaunch(pool, snapshot->launch);
+  });
   NDRangeLaunch &launch = snapshot->launch;
   launch.kernel_name = description_.name.c_str();
   launch.group_entry = description_.entry;
@@ -209,6 +263,7 @@ cl_int Kernel::enqueue(Queue &queue, cl_uint work_dim, const size_t *offset,
   launch.work_dim = work_dim;
   launch.work_item_stack = description_.private_memory + kStackReserve;
   launch.group_stack = description_.group_entry_frame + kStackReserve;
+  launch.settings = settings().launchSettings();
   for (cl_uint d = 0; d < work_dim; ++d) {
     launch.global_offset[d] = offset ? offset[d] : 0;
     launch.global_size[d] = global[d];
@@ -231,42 +286,27 @@ cl_int Kernel::enqueue(Queue &queue, cl_uint work_dim, const size_t *offset,
       local_offset += local_sizes_[i];
     }
     launch.local_memory_size = local_offset;
-    for (const ShellRef<Memory> &buffer : buffers_) {
-      if (!buffer)
+    // The command holds the buffers and pipes the arguments point at.
+    // Whether a kernel writes a __global buffer is not known: as written.
+    for (size_t i = 0; i < buffers_.size(); ++i) {
+      if (!buffers_[i])
         continue;
-      Ref<Memory> live = buffer.lock();
+      Ref<Memory> live = buffers_[i].lock();
       if (!live)
         return CL_INVALID_KERNEL_ARGS;
-      snapshot->buffers.push_back(std::move(live));
+      if (description_.arguments[i].address_space ==
+          compiler::AddressSpace::Constant)
+        launch_command.reads(*live);
+      else
+        launch_command.writes(*live);
     }
     if (description_.read_through_entry && copiedBuffersUnwritten() &&
         readThroughCovers(launch))
       launch.group_entry = description_.read_through_entry;
   }
   launch.arguments = snapshot->block;
-  ThreadPool &pool = queue.device().pool();
-  command = queue.enqueue(
-      CL_COMMAND_NDRANGE_KERNEL, std::move(wait_list),
-      [snapshot, &pool]() -> cl_int {
-        LaunchResult result = runNDRange(pool, snapshot->launch);
-        switch (result.status) {
-        case LaunchStatus::Success:
-          return CL_SUCCESS;
-        case LaunchStatus::AsyncCopyMisuse:
-          // The checking mode's reports, which the application asked for,
-          // and copies refused for reaching outside local memory: a bug the
-          // application's author needs to hear of, as a crash would tell.
-          std::fprintf(stderr, "weft: %s\n", result.message.c_str());
-          return CL_INVALID_OPERATION;
-        case LaunchStatus::StackOverflow:
-          debugLog("%s", result.message.c_str());
-          break;
-        case LaunchStatus::OutOfResources:
-          break;
-        }
-        return CL_OUT_OF_RESOURCES;
-      });
-  return CL_SUCCESS;
+  return queue.submit(std::move(launch_command), std::move(wait_list),
+                      /*blocking=*/false, command);
 }
 
 } // namespace weft

@@ -17,6 +17,14 @@ class Event;
 struct ProgramExecutable;
 struct NDRangeLaunch;
 
+// The driver's local size when the application passes none: the kernel's
+// reqd_work_group_size if it has one (`required`, zeros if not), else uniform
+// groups (divisors of the global size) of up to `max_group_size`
+// work-items, widest in x so the work-item loop vectorizes.
+void chooseLocalSize(cl_uint work_dim, const size_t *global,
+                     const uint64_t required[3], size_t max_group_size,
+                     size_t *local);
+
 class Kernel : public Object<_cl_kernel, ObjectKind::Kernel> {
 public:
   // Kernel number `index` of a built program's executable.
@@ -44,8 +52,15 @@ public:
   // work-item fibers need large stacks.
   size_t maxWorkGroupSize(size_t device_limit) const;
 
-  // Queues a launch with a snapshot of the current arguments. Fails with
-  // CL_INVALID_KERNEL_ARGS when a buffer argument was released since.
+  // chooseLocalSize for this kernel (groups of up to 256 work-items, fewer
+  // when its fibers need large stacks).
+  void chooseLocalSize(cl_uint work_dim, const size_t *global,
+                       size_t *local) const;
+
+  // Queues a launch with a snapshot of the current arguments; the command
+  // records the buffers and pipes the arguments name (as written, but for
+  // __constant buffers). Fails with CL_INVALID_KERNEL_ARGS when a buffer
+  // argument was released since.
   cl_int enqueue(Queue &queue, cl_uint work_dim, const size_t *offset,
                  const size_t *global, const size_t *local,
                  std::vector<Ref<Event>> wait_list, Ref<Event> &command);

@@ -6,6 +6,7 @@
 #include "runtime/debug_log.h"
 #include "runtime/device.h"
 #include "runtime/program_cache.h"
+#include "runtime/settings.h"
 
 #include <new>
 
@@ -17,7 +18,8 @@ std::shared_ptr<ProgramExecutable>
 instantiate(const ProgramImage &image, std::vector<unsigned char> binary,
             std::string &error) {
   auto executable = std::make_shared<ProgramExecutable>();
-  executable->library = KernelLibrary::load(image.shared_object, error);
+  executable->library = KernelLibrary::load(
+      image.shared_object, settings().temporaryDirectory(), error);
   if (!executable->library) {
     error = "error: cannot load the program's native code: " + error + "\n";
     return nullptr;

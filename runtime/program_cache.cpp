@@ -1,6 +1,7 @@
 #include "runtime/program_cache.h"
 
 #include "runtime/hash.h"
+#include "runtime/settings.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -8,7 +9,6 @@
 
 #include <atomic>
 #include <cerrno>
-#include <cstdlib>
 #include <cstring>
 
 namespace weft {
@@ -16,13 +16,16 @@ namespace {
 
 constexpr char kEntryMagic[8] = {'W', 'E', 'F', 'T', 'K', 'E', 'Y', '1'};
 
-std::string defaultDirectory() {
-  if (const char *dir = std::getenv("WEFT_CACHE_DIR"))
-    return std::strcmp(dir, "off") == 0 ? std::string() : std::string(dir);
-  if (const char *xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg == '/')
-    return std::string(xdg) + "/weft";
-  if (const char *home = std::getenv("HOME"); home && *home == '/')
-    return std::string(home) + "/.cache/weft";
+bool absolute(const Text &path) { return path && (*path)[0] == '/'; }
+
+std::string defaultDirectory(const Settings &settings) {
+  if (settings.cache_directory)
+    return *settings.cache_directory == "off" ? std::string()
+                                              : *settings.cache_directory;
+  if (absolute(settings.xdg_cache_home))
+    return *settings.xdg_cache_home + "/weft";
+  if (absolute(settings.home))
+    return *settings.home + "/.cache/weft";
   return {};
 }
 
@@ -76,7 +79,7 @@ bool writeFile(int fd, const void *data, size_t size) {
 } // namespace
 
 const ProgramCache &ProgramCache::instance() {
-  static const ProgramCache cache(defaultDirectory());
+  static const ProgramCache cache(defaultDirectory(settings()));
   return cache;
 }
 
@@ -135,7 +138,8 @@ void ProgramCache::store(const std::string &key,
   std::string path = entryPath(key);
   std::string temporary = path + ".tmp." + std::to_string(getpid()) + "." +
                           std::to_string(sequence++);
-  int fd = open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  int fd =
+      open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
   if (fd < 0)
     return;
   uint64_t key_size = key.size();

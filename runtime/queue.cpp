@@ -13,13 +13,19 @@ Queue::Queue(Context &context, Device &device,
     : context_(&context), device_(device), flags_(flags),
       properties_(std::move(properties)) {}
 
-Ref<Event> Queue::enqueue(cl_command_type type,
-                          std::vector<Ref<Event>> wait_list,
-                          std::function<cl_int()> work) {
-  Ref<Event> event(new Event(*context_, this, type), /*adopt=*/true);
-  std::lock_guard<std::mutex> lock(mutex_);
-  pending_.push_back({event, std::move(wait_list), std::move(work), false});
-  return event;
+cl_int Queue::submit(Command command, std::vector<Ref<Event>> wait_list,
+                     bool blocking, Ref<Event> &event) {
+  event = Ref<Event>(new Event(*context_, this, command.type()),
+                     /*adopt=*/true);
+  command.event = event;
+  command.wait_list = std::move(wait_list);
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    pending_.push_back({std::move(command), false});
+  }
+  if (blocking && event->wait() < 0)
+    return CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+  return CL_SUCCESS;
 }
 
 void Queue::flush() {
@@ -31,10 +37,10 @@ bool Queue::submitPending() {
   std::vector<Ref<Event>> submitted;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    for (Command &command : pending_)
-      if (!command.submitted) {
-        command.submitted = true;
-        submitted.push_back(command.event);
+    for (Pending &pending : pending_)
+      if (!pending.submitted) {
+        pending.submitted = true;
+        submitted.push_back(pending.command.event);
       }
   }
   for (Ref<Event> &event : submitted)
@@ -80,7 +86,7 @@ void Queue::runCommands() {
       running_ = false;
       return;
     }
-    Command &front = pending_.front();
+    Command &front = pending_.front().command;
     bool failed_dependency = false;
     Event *blocker = nullptr;
     for (Ref<Event> &e : front.wait_list) {
@@ -102,7 +108,7 @@ void Queue::runCommands() {
       waiting_on->onComplete([self] { self->scheduleRun(); });
       return;
     }
-    Command command = std::move(pending_.front());
+    Command command = std::move(pending_.front().command);
     pending_.pop_front();
     executing_ = true;
     lock.unlock();
@@ -110,7 +116,7 @@ void Queue::runCommands() {
       command.event->setStatus(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
     } else {
       command.event->setStatus(CL_RUNNING);
-      cl_int result = command.work ? command.work() : CL_SUCCESS;
+      cl_int result = command.execute();
       command.event->setStatus(result == CL_SUCCESS ? CL_COMPLETE : result);
     }
     lock.lock();

@@ -3,13 +3,14 @@
 // blocking call runs them itself (no wake-up on the hot path), otherwise a
 // runner thread of the pool does after clFlush: one per queue that runs, so
 // kernels on different queues run at the same time (ThreadPool::
-// runOnOwnThread).
+// runOnOwnThread). Commands are records (runtime/command.h) that say what
+// they touch, for the out-of-order scheduler to come.
 #pragma once
+#include "runtime/command.h"
 #include "runtime/object.h"
 
 #include <condition_variable>
 #include <deque>
-#include <functional>
 #include <mutex>
 #include <vector>
 
@@ -36,10 +37,13 @@ public:
   }
   bool profiling() const { return flags_ & CL_QUEUE_PROFILING_ENABLE; }
 
-  // Adds a command that runs `work` after `wait_list` and every earlier
-  // command. Returns its event (an internal reference the caller owns).
-  Ref<Event> enqueue(cl_command_type type, std::vector<Ref<Event>> wait_list,
-                     std::function<cl_int()> work);
+  // Adds `command`, to run after `wait_list` and every earlier command, and
+  // returns its event in `event` (an internal reference the caller owns).
+  // A blocking command is waited for: then CL_SUCCESS, or
+  // CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST if it failed (its event
+  // says why). A non-blocking one always returns CL_SUCCESS.
+  cl_int submit(Command command, std::vector<Ref<Event>> wait_list,
+                bool blocking, Ref<Event> &event);
 
   void flush();
   cl_int finish();
@@ -48,10 +52,8 @@ public:
   void runHere();
 
 private:
-  struct Command {
-    Ref<Event> event;
-    std::vector<Ref<Event>> wait_list;
-    std::function<cl_int()> work;
+  struct Pending {
+    Command command;
     bool submitted = false;
   };
 
@@ -66,7 +68,7 @@ private:
 
   std::mutex mutex_;
   std::condition_variable idle_; // signalled after each command, on mutex_
-  std::deque<Command> pending_;  // guarded by mutex_
+  std::deque<Pending> pending_;  // guarded by mutex_
   bool running_ = false;         // a thread is in runCommands; by mutex_
   bool executing_ = false;       // a popped command still runs; by mutex_
 };

@@ -1,0 +1,68 @@
+// A queued command as data: its kind, the bytes of memory objects it reads
+// and writes, its wait list, its event, and the work that executes it. The
+// in-order queue only runs the work; the accesses are what an out-of-order
+// scheduler needs to tell which commands may run in either order
+// (conflictsWith), as PoCL's command nodes list the buffers they touch.
+#pragma once
+#include "runtime/object.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+namespace weft {
+
+class Event;
+class Memory;
+
+// Bytes [offset, offset + size) of `memory` that a command reads or writes.
+struct MemoryAccess {
+  static constexpr size_t kToEnd = SIZE_MAX;
+
+  Ref<Memory> memory;
+  size_t offset = 0;
+  size_t size = kToEnd; // kToEnd: up to the end of the object
+  bool writes = false;
+};
+
+class Command {
+public:
+  // Returns CL_SUCCESS or the negative status the command's event ends with.
+  using Work = std::function<cl_int()>;
+
+  explicit Command(cl_command_type type, Work work = nullptr);
+  // Out of line: Event and Memory are only declared here.
+  Command(Command &&) noexcept;
+  Command &operator=(Command &&) noexcept;
+  ~Command();
+
+  cl_command_type type() const { return type_; }
+
+  // Records what the command touches. Where only the object is known (a
+  // kernel's buffer argument), leave the range whole; where it is not known
+  // whether the command writes, record a write.
+  void reads(Memory &memory, size_t offset = 0,
+             size_t size = MemoryAccess::kToEnd);
+  void writes(Memory &memory, size_t offset = 0,
+              size_t size = MemoryAccess::kToEnd);
+  const std::vector<MemoryAccess> &accesses() const { return accesses_; }
+
+  // Whether the two commands must run in the order they were queued: one
+  // writes bytes the other reads or writes (the same buffer, or sub-buffers
+  // and buffers over the same bytes), or either is a barrier.
+  bool conflictsWith(const Command &other) const;
+
+  cl_int execute() const { return work_ ? work_() : CL_SUCCESS; }
+
+  // Filled by the queue (Queue::submit).
+  std::vector<Ref<Event>> wait_list;
+  Ref<Event> event;
+
+private:
+  cl_command_type type_;
+  std::vector<MemoryAccess> accesses_;
+  Work work_;
+};
+
+} // namespace weft

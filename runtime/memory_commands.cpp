@@ -1,0 +1,186 @@
+#include "runtime/memory_commands.h"
+
+#include "runtime/checked_math.h"
+#include "runtime/memory.h"
+
+#include <cstring>
+
+namespace weft {
+
+cl_int makeRect(const size_t *origin, const size_t *region, size_t row_pitch,
+                size_t slice_pitch, size_t limit, Rect &out) {
+  if (!origin || !region || region[0] == 0 || region[1] == 0 || region[2] == 0)
+    return CL_INVALID_VALUE;
+  if (row_pitch == 0)
+    row_pitch = region[0];
+  CheckedSize rows = CheckedSize(region[1]) * row_pitch;
+  if (!rows.valid())
+    return CL_INVALID_VALUE;
+  if (slice_pitch == 0)
+    slice_pitch = rows.value();
+  if (row_pitch < region[0] || slice_pitch < rows.value() ||
+      slice_pitch % row_pitch != 0)
+    return CL_INVALID_VALUE;
+  CheckedSize offset = CheckedSize(origin[0]) +
+                       CheckedSize(origin[1]) * row_pitch +
+                       CheckedSize(origin[2]) * slice_pitch;
+  CheckedSize extent = offset + CheckedSize(region[2] - 1) * slice_pitch +
+                       CheckedSize(region[1] - 1) * row_pitch + region[0];
+  if (!extent.fitsIn(limit))
+    return CL_INVALID_VALUE;
+  out = {offset.value(), row_pitch, slice_pitch, extent.value()};
+  return CL_SUCCESS;
+}
+
+void copyRect(char *dst, const Rect &dst_rect, const char *src,
+              const Rect &src_rect, const Region &region) {
+  // Every row lies below its rect's extent, which makeRect checked.
+  for (size_t z = 0; z < region[2]; ++z)
+    for (size_t y = 0; y < region[1]; ++y)
+      std::memmove(dst + dst_rect.offset + z * dst_rect.slice_pitch +
+                       y * dst_rect.row_pitch,
+                   src + src_rect.offset + z * src_rect.slice_pitch +
+                       y * src_rect.row_pitch,
+                   region[0]);
+}
+
+void fillPattern(char *dst, size_t size, const void *pattern,
+                 size_t pattern_size) {
+  for (size_t i = 0; i < size; i += pattern_size)
+    std::memcpy(dst + i, pattern, pattern_size);
+}
+
+Command readBufferCommand(Memory &memory, size_t offset, size_t size,
+                          void *ptr) {
+  Ref<Memory> source(&memory);
+  Command command(CL_COMMAND_READ_BUFFER, [source, offset, size, ptr] {
+    std::memcpy(ptr, source->data() + offset, size);
+    return CL_SUCCESS;
+  });
+  command.reads(memory, offset, size);
+  return command;
+}
+
+Command writeBufferCommand(Memory &memory, size_t offset, size_t size,
+                           const void *ptr) {
+  Ref<Memory> target(&memory);
+  Command command(CL_COMMAND_WRITE_BUFFER, [target, offset, size, ptr] {
+    std::memcpy(target->data() + offset, ptr, size);
+    return CL_SUCCESS;
+  });
+  command.writes(memory, offset, size);
+  return command;
+}
+
+Command copyBufferCommand(Memory &src, size_t src_offset, Memory &dst,
+                          size_t dst_offset, size_t size) {
+  Ref<Memory> source(&src), target(&dst);
+  Command command(CL_COMMAND_COPY_BUFFER, [source, target, src_offset,
+                                           dst_offset, size] {
+    std::memcpy(target->data() + dst_offset, source->data() + src_offset, size);
+    return CL_SUCCESS;
+  });
+  command.reads(src, src_offset, size);
+  command.writes(dst, dst_offset, size);
+  return command;
+}
+
+Command fillBufferCommand(Memory &memory, const void *pattern,
+                          size_t pattern_size, size_t offset, size_t size) {
+  Ref<Memory> target(&memory);
+  const auto *first = static_cast<const unsigned char *>(pattern);
+  std::vector<unsigned char> bytes(first, first + pattern_size);
+  Command command(CL_COMMAND_FILL_BUFFER, [target, bytes, offset, size] {
+    fillPattern(target->data() + offset, size, bytes.data(), bytes.size());
+    return CL_SUCCESS;
+  });
+  command.writes(memory, offset, size);
+  return command;
+}
+
+Command readBufferRectCommand(Memory &memory, const Rect &buffer_rect,
+                              const Rect &host_rect, const Region &region,
+                              void *ptr) {
+  Ref<Memory> source(&memory);
+  Command command(CL_COMMAND_READ_BUFFER_RECT,
+                  [source, buffer_rect, host_rect, region, ptr] {
+                    copyRect(static_cast<char *>(ptr), host_rect,
+                             source->data(), buffer_rect, region);
+                    return CL_SUCCESS;
+                  });
+  // The rows' bounding range: the bytes between rows are not read, but a
+  // scheduler that treats them as read is only more cautious.
+  command.reads(memory, buffer_rect.offset,
+                buffer_rect.extent - buffer_rect.offset);
+  return command;
+}
+
+Command writeBufferRectCommand(Memory &memory, const Rect &buffer_rect,
+                               const Rect &host_rect, const Region &region,
+                               const void *ptr) {
+  Ref<Memory> target(&memory);
+  Command command(CL_COMMAND_WRITE_BUFFER_RECT,
+                  [target, buffer_rect, host_rect, region, ptr] {
+                    copyRect(target->data(), buffer_rect,
+                             static_cast<const char *>(ptr), host_rect, region);
+                    return CL_SUCCESS;
+                  });
+  command.writes(memory, buffer_rect.offset,
+                 buffer_rect.extent - buffer_rect.offset);
+  return command;
+}
+
+Command copyBufferRectCommand(Memory &src, const Rect &src_rect, Memory &dst,
+                              const Rect &dst_rect, const Region &region) {
+  Ref<Memory> source(&src), target(&dst);
+  Command command(CL_COMMAND_COPY_BUFFER_RECT, [source, target, src_rect,
+                                                dst_rect, region] {
+    copyRect(target->data(), dst_rect, source->data(), src_rect, region);
+    return CL_SUCCESS;
+  });
+  command.reads(src, src_rect.offset, src_rect.extent - src_rect.offset);
+  command.writes(dst, dst_rect.offset, dst_rect.extent - dst_rect.offset);
+  return command;
+}
+
+Command mapBufferCommand(Memory &memory, cl_map_flags flags, size_t offset,
+                         size_t size, void *&mapped) {
+  memory.addMapping();
+  mapped = memory.data() + offset;
+  Command command(CL_COMMAND_MAP_BUFFER);
+  // The host reads the mapped bytes once the map completes, and writes them
+  // until the unmap: a map for writing orders like a write.
+  if (flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION))
+    command.writes(memory, offset, size);
+  else
+    command.reads(memory, offset, size);
+  return command;
+}
+
+Command unmapCommand(Memory &memory) {
+  Ref<Memory> target(&memory);
+  Command command(CL_COMMAND_UNMAP_MEM_OBJECT, [target] {
+    target->removeMapping();
+    return CL_SUCCESS;
+  });
+  // The host's writes through the mapping become the object's content here;
+  // which bytes the mapping covered is not kept, so the whole object.
+  command.writes(memory);
+  return command;
+}
+
+Command migrateCommand(const std::vector<Memory *> &objects,
+                       cl_mem_migration_flags flags) {
+  // Host and device share memory: nothing moves. A migration that may drop
+  // the content orders like a write, one that keeps it like a read.
+  Command command(CL_COMMAND_MIGRATE_MEM_OBJECTS);
+  for (Memory *memory : objects) {
+    if (flags & CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED)
+      command.writes(*memory);
+    else
+      command.reads(*memory);
+  }
+  return command;
+}
+
+} // namespace weft

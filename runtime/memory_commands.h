@@ -1,0 +1,73 @@
+// The buffer commands (read, write, copy, fill, their rect variants, map,
+// unmap, migrate) as Command records, and the geometry they share. icd/
+// validates the handles and flags, then builds the command here and queues
+// it (Queue::submit).
+#pragma once
+#include "runtime/command.h"
+
+#include <array>
+
+namespace weft {
+
+class Memory;
+
+// Width in bytes, height in rows, depth in slices.
+using Region = std::array<size_t, 3>;
+
+// One side of a clEnqueue*BufferRect: where its region starts and how rows
+// and slices are laid out, once the pitches are defaulted and checked.
+struct Rect {
+  size_t offset = 0; // of the region's first byte
+  size_t row_pitch = 0;
+  size_t slice_pitch = 0;
+  size_t extent = 0; // one past the region's last byte
+};
+
+// Checks an origin, region and pitches of clEnqueue*BufferRect (zero pitches
+// take their defaults) and that the region ends within `limit` bytes (the
+// buffer's size; SIZE_MAX on the host's side). CL_INVALID_VALUE for null
+// pointers, empty regions, pitches too small or uneven, a region past the
+// limit, and any offset or extent that does not fit in size_t.
+cl_int makeRect(const size_t *origin, const size_t *region, size_t row_pitch,
+                size_t slice_pitch, size_t limit, Rect &out);
+
+// Copies `region` from `src` laid out as `src_rect` to `dst` laid out as
+// `dst_rect`, row by row (memmove: the rows may overlap).
+void copyRect(char *dst, const Rect &dst_rect, const char *src,
+              const Rect &src_rect, const Region &region);
+
+// Repeats `pattern` over `size` bytes at `dst` (size a multiple of
+// pattern_size).
+void fillPattern(char *dst, size_t size, const void *pattern,
+                 size_t pattern_size);
+
+// The commands. Each holds references to its memory objects and copies of
+// small inputs (the fill pattern), so the application may release them once
+// queued; host pointers are the application's to keep valid (the spec's
+// rule).
+Command readBufferCommand(Memory &memory, size_t offset, size_t size,
+                          void *ptr);
+Command writeBufferCommand(Memory &memory, size_t offset, size_t size,
+                           const void *ptr);
+Command copyBufferCommand(Memory &src, size_t src_offset, Memory &dst,
+                          size_t dst_offset, size_t size);
+Command fillBufferCommand(Memory &memory, const void *pattern,
+                          size_t pattern_size, size_t offset, size_t size);
+Command readBufferRectCommand(Memory &memory, const Rect &buffer_rect,
+                              const Rect &host_rect, const Region &region,
+                              void *ptr);
+Command writeBufferRectCommand(Memory &memory, const Rect &buffer_rect,
+                               const Rect &host_rect, const Region &region,
+                               const void *ptr);
+Command copyBufferRectCommand(Memory &src, const Rect &src_rect, Memory &dst,
+                              const Rect &dst_rect, const Region &region);
+// Counts the mapping now and sets `mapped`: the device works in host memory,
+// so the mapping is the storage itself (for CL_MEM_USE_HOST_PTR, the
+// application's own pointer) and the command moves nothing.
+Command mapBufferCommand(Memory &memory, cl_map_flags flags, size_t offset,
+                         size_t size, void *&mapped);
+Command unmapCommand(Memory &memory);
+Command migrateCommand(const std::vector<Memory *> &objects,
+                       cl_mem_migration_flags flags);
+
+} // namespace weft
