@@ -1,7 +1,7 @@
 #include "compiler/native_code.h"
 
 #include "compiler/analysis_managers.h"
-#include "compiler/pipe_shape_loads.h"
+#include "compiler/pipeline.h"
 
 #include <llvm/ADT/SmallVector.h>
 #include <llvm/Demangle/Demangle.h>
@@ -40,12 +40,7 @@ void optimize(llvm::Module &module, llvm::TargetMachine &machine, bool full) {
   tuning.SLPVectorization = full;
   llvm::PassBuilder builder(&machine, tuning);
   AnalysisManagers analyses(builder);
-  // Runs after each early instruction combining, once the pipe builtins are
-  // inlined and before the loop passes that would hoist what it marks.
-  builder.registerPeepholeEPCallback(
-      [](llvm::FunctionPassManager &passes, llvm::OptimizationLevel) {
-        passes.addPass(PipeShapeLoads());
-      });
+  registerOptimizerPasses(builder);
   // Even -cl-opt-disable needs O1: the work-item body must be inlined into
   // its loop for the entry points to exist as one function.
   llvm::ModulePassManager passes = builder.buildPerModuleDefaultPipeline(

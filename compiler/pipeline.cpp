@@ -15,6 +15,7 @@
 #include "compiler/pipe_leaders.h"
 #include "compiler/pipe_shape_loads.h"
 #include "compiler/redundant_barriers.h"
+#include "compiler/safe_division.h"
 #include "compiler/work_group_pipes.h"
 #include "compiler/work_item_vectorizer.h"
 
@@ -73,6 +74,32 @@ bool runPassStage(llvm::Module &module, PassStage stage, std::string &errors) {
   return reported.empty();
 }
 
+namespace {
+
+enum class ExtensionPoint { Peephole, OptimizerLast };
+
+template <typename Pass>
+void addAt(llvm::PassBuilder &builder, ExtensionPoint point, Pass pass) {
+  if (point == ExtensionPoint::Peephole)
+    builder.registerPeepholeEPCallback(
+        [pass](llvm::FunctionPassManager &passes, llvm::OptimizationLevel) {
+          passes.addPass(Pass(pass));
+        });
+  else
+    builder.registerOptimizerLastEPCallback(
+        [pass](llvm::ModulePassManager &passes, llvm::OptimizationLevel) {
+          passes.addPass(llvm::createModuleToFunctionPassAdaptor(Pass(pass)));
+        });
+}
+
+} // namespace
+
+void registerOptimizerPasses(llvm::PassBuilder &builder) {
+#define WEFT_FUNCTION_PASS(EP, NAME, CREATE)                                   \
+  addAt(builder, ExtensionPoint::EP, CREATE);
+#include "compiler/passes.def"
+}
+
 void registerWeftPasses(llvm::PassBuilder &builder) {
   builder.registerPipelineParsingCallback(
       [](llvm::StringRef name, llvm::ModulePassManager &passes,
@@ -92,7 +119,7 @@ void registerWeftPasses(llvm::PassBuilder &builder) {
   builder.registerPipelineParsingCallback(
       [](llvm::StringRef name, llvm::FunctionPassManager &passes,
          llvm::ArrayRef<llvm::PassBuilder::PipelineElement>) {
-#define WEFT_FUNCTION_PASS(NAME, CREATE)                                       \
+#define WEFT_FUNCTION_PASS(EP, NAME, CREATE)                                   \
   if (name == NAME) {                                                          \
     passes.addPass(CREATE);                                                    \
     return true;                                                               \

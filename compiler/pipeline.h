@@ -20,6 +20,10 @@ bool runPassStage(llvm::Module &module, PassStage stage, std::string &errors);
 // Adds the passes of `stage` to `passes`.
 void addPassStage(llvm::ModulePassManager &passes, PassStage stage);
 
+// Adds the function passes of passes.def to the optimizer pipelines
+// `builder` makes, each at its extension point.
+void registerOptimizerPasses(llvm::PassBuilder &builder);
+
 // Makes every pass of passes.def, and "weft-kernel-pipeline" (the Kernels
 // stage), known to `builder`'s pipeline parser.
 void registerWeftPasses(llvm::PassBuilder &builder);

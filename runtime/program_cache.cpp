@@ -41,12 +41,20 @@ bool makeDirectories(const std::string &path) {
   return stat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode);
 }
 
+// No cache entry is this large; a file that is, is not one.
+constexpr off_t kLargestEntry = off_t{1} << 32;
+
+// Reads a regular file whole. Whatever else sits at `path` (a FIFO, a
+// device, a directory, something huge) is no cache entry: opening never
+// blocks (O_NONBLOCK: a FIFO without a writer would wait forever), and the
+// type and size are checked before reading.
 bool readFile(const std::string &path, std::vector<unsigned char> &out) {
-  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
   if (fd < 0)
     return false;
   struct stat info {};
-  bool ok = fstat(fd, &info) == 0 && S_ISREG(info.st_mode);
+  bool ok = fstat(fd, &info) == 0 && S_ISREG(info.st_mode) &&
+            info.st_size >= 0 && info.st_size <= kLargestEntry;
   if (ok) {
     out.resize(static_cast<size_t>(info.st_size));
     size_t done = 0;
