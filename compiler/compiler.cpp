@@ -24,7 +24,12 @@
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/MemoryBuffer.h>
 
+#include <clang/Basic/Stack.h>
+
 #include <dlfcn.h>
+#include <pthread.h>
+
+#include <optional>
 
 #include <functional>
 #include <map>
@@ -130,7 +135,71 @@ ClangCompiler::ClangCompiler(std::unique_ptr<llvm::MemoryBuffer> builtins,
 
 ClangCompiler::~ClangCompiler() = default;
 
+namespace {
+
+// Clang and LLVM recurse over the program: a deeply nested expression or a
+// very long kernel takes megabytes of stack, and the application may call
+// clBuildProgram from a thread with 128 KiB. Each build runs on a thread of
+// the compiler's own, whose stack is reserved large (only the pages touched
+// are ever committed); Clang is told where that stack starts so that it
+// moves deeper recursion onto fresh threads itself.
+constexpr size_t kCompilerStackBytes = size_t{512} << 20;
+
+template <typename Work> auto onCompilerStack(Work &&work) {
+  using Result = decltype(work());
+  struct Job {
+    Work *work;
+    std::optional<Result> result;
+  } job{&work, std::nullopt};
+  pthread_attr_t attributes;
+  pthread_t thread;
+  bool started = pthread_attr_init(&attributes) == 0 &&
+                 pthread_attr_setstacksize(&attributes, kCompilerStackBytes) ==
+                     0 &&
+                 pthread_create(
+                     &thread, &attributes,
+                     [](void *argument) -> void * {
+                       auto *running = static_cast<Job *>(argument);
+                       clang::noteBottomOfStack();
+                       running->result.emplace((*running->work)());
+                       return nullptr;
+                     },
+                     &job) == 0;
+  pthread_attr_destroy(&attributes);
+  if (!started) // no thread to be had: the caller's stack it is
+    return work();
+  pthread_join(thread, nullptr);
+  return std::move(*job.result);
+}
+
+} // namespace
+
 BuildResult ClangCompiler::buildFromSource(const std::string &source,
+                                           const std::string &options,
+                                           const DeviceDescription &device) {
+  return onCompilerStack(
+      [&] { return buildFromSourceHere(source, options, device); });
+}
+
+CompileResult
+ClangCompiler::compileToBitcode(const std::string &source,
+                                const std::string &options,
+                                const std::vector<EmbeddedHeader> &headers,
+                                const DeviceDescription &device) {
+  return onCompilerStack(
+      [&] { return compileToBitcodeHere(source, options, headers, device); });
+}
+
+BuildResult
+ClangCompiler::linkBitcode(const std::vector<std::vector<unsigned char>> &objects,
+                           const std::string &options,
+                           const DeviceDescription &device,
+                           CompileResult &library) {
+  return onCompilerStack(
+      [&] { return linkBitcodeHere(objects, options, device, library); });
+}
+
+BuildResult ClangCompiler::buildFromSourceHere(const std::string &source,
                                            const std::string &options,
                                            const DeviceDescription &device) {
   BuildResult result;
@@ -154,7 +223,7 @@ BuildResult ClangCompiler::buildFromSource(const std::string &source,
 }
 
 CompileResult
-ClangCompiler::compileToBitcode(const std::string &source,
+ClangCompiler::compileToBitcodeHere(const std::string &source,
                                 const std::string &options,
                                 const std::vector<EmbeddedHeader> &headers,
                                 const DeviceDescription &device) {
@@ -195,7 +264,7 @@ ClangCompiler::compileToBitcode(const std::string &source,
   return result;
 }
 
-BuildResult ClangCompiler::linkBitcode(
+BuildResult ClangCompiler::linkBitcodeHere(
     const std::vector<std::vector<unsigned char>> &objects,
     const std::string &options, const DeviceDescription &device,
     CompileResult &library) {

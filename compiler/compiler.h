@@ -43,6 +43,19 @@ public:
                    std::string &log);
 
 private:
+  // The work of the three calls above, on the calling thread's stack (they
+  // run it on a large stack of their own).
+  BuildResult buildFromSourceHere(const std::string &source,
+                                  const std::string &options,
+                                  const DeviceDescription &device);
+  CompileResult compileToBitcodeHere(const std::string &source,
+                                     const std::string &options,
+                                     const std::vector<EmbeddedHeader> &headers,
+                                     const DeviceDescription &device);
+  BuildResult
+  linkBitcodeHere(const std::vector<std::vector<unsigned char>> &objects,
+                  const std::string &options, const DeviceDescription &device,
+                  CompileResult &library);
   // Recursion check, the Prepare stage, the builtin library, the host CPU.
   bool prepareModule(llvm::Module &module, std::string &log);
   // The rest of every build: the Kernels and Finish stages, native code,

@@ -3,6 +3,7 @@
 // here failed (crashed, hung or was accepted) before its fix.
 #include "api_fixture.h"
 
+#include <pthread.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -100,4 +101,78 @@ TEST_CASE_METHOD(WeftFixture,
   REQUIRE(built.wait_for(std::chrono::seconds(60)) ==
           std::future_status::ready);
   CHECK(built.get() == CL_SUCCESS);
+}
+
+namespace {
+
+// Runs `work` on a thread whose stack is `bytes` large, as an application
+// with small threads would call clBuildProgram.
+template <typename Work> void onSmallStack(size_t bytes, Work work) {
+  pthread_attr_t attributes;
+  REQUIRE(pthread_attr_init(&attributes) == 0);
+  REQUIRE(pthread_attr_setstacksize(&attributes, bytes) == 0);
+  pthread_t thread;
+  REQUIRE(pthread_create(
+              &thread, &attributes,
+              [](void *argument) -> void * {
+                (*static_cast<Work *>(argument))();
+                return nullptr;
+              },
+              &work) == 0);
+  pthread_attr_destroy(&attributes);
+  pthread_join(thread, nullptr);
+}
+
+std::string nested(const char *open, const char *inner, const char *close,
+                   int depth) {
+  std::string text;
+  for (int i = 0; i < depth; ++i)
+    text += open;
+  text += inner;
+  for (int i = 0; i < depth; ++i)
+    text += close;
+  return text;
+}
+
+} // namespace
+
+TEST_CASE_METHOD(WeftFixture,
+                 "building from a thread with a small stack does not crash",
+                 "[api][bad-input]") {
+  // The compiler runs on a stack of its own, whatever the caller's.
+  cl_int small = CL_BUILD_ERROR, parentheses = CL_BUILD_ERROR;
+  std::string small_log, parentheses_log;
+  onSmallStack(128 << 10, [&] {
+    cl_program program;
+    small = build("kernel void k(global int *x) {\n"
+                  "  int i = get_global_id(0);\n"
+                  "  x[i] = x[i] * 2 + 1;\n"
+                  "}\n",
+                  program, small_log);
+    clReleaseProgram(program);
+  });
+  CHECK(small == CL_SUCCESS);
+  std::string deep = "kernel void k(global int *x) { x[0] = " +
+                     nested("(", "x[1]", " + 1)", 100) + "; }";
+  onSmallStack(1 << 20, [&] {
+    cl_program program;
+    parentheses = build(deep.c_str(), program, parentheses_log);
+    clReleaseProgram(program);
+  });
+  INFO(parentheses_log);
+  CHECK(parentheses == CL_SUCCESS);
+}
+
+TEST_CASE_METHOD(WeftFixture,
+                 "a 2,000-deep expression builds or fails with a log",
+                 "[api][bad-input]") {
+  std::string deep = "kernel void k(global int *x) { x[0] = " +
+                     nested("-", "x[1]", "", 2000) + "; }";
+  cl_program program;
+  std::string log;
+  cl_int status = build(deep.c_str(), program, log);
+  INFO(log);
+  CHECK((status == CL_SUCCESS || (status == CL_BUILD_PROGRAM_FAILURE &&
+                                  !log.empty())));
+  clReleaseProgram(program);
 }
