@@ -60,11 +60,11 @@ const std::set<std::string> kPassThroughOptions = {
 const std::set<std::string> kIgnoredOptions = {"-cl-strict-aliasing",
                                                "-cl-no-subgroup-ifp", "-g"};
 
-// CL2.0 is accepted for the programs written for 2.0 devices that use only
-// what Weft has (pipes, generic pointers); the device reports OpenCL C 1.2
-// and 3.0, so anything else of 2.0 fails with a build log naming it.
+// The versions the device reports (CL_DEVICE_OPENCL_C_ALL_VERSIONS):
+// OpenCL C 2.0 is not among them, so -cl-std=CL2.0 is an invalid option
+// (OpenCL 3.0, section 5.8.6.5).
 const std::set<std::string> kLanguageVersions = {"CL1.0", "CL1.1", "CL1.2",
-                                                 "CL2.0", "CL3.0"};
+                                                 "CL3.0"};
 
 } // namespace
 
@@ -89,7 +89,7 @@ bool parseBuildOptions(const std::string &options, BuildOptions &result,
       std::string version = token.substr(8);
       if (!kLanguageVersions.count(version)) {
         error = "unsupported OpenCL C version in '" + token +
-                "' (Weft supports CL1.0, CL1.1, CL1.2, CL2.0 and CL3.0)";
+                "' (Weft supports CL1.0, CL1.1, CL1.2 and CL3.0)";
         return false;
       }
       result.language_standard = version;

@@ -77,19 +77,27 @@ FrontendResult compileOpenCLC(const std::string &source,
     argv.push_back(arg.c_str());
 
   auto instance = std::make_unique<clang::CompilerInstance>();
-  llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions> diagnostic_options =
-      new clang::DiagnosticOptions();
-  diagnostic_options->ShowCarets = false;
-  auto *printer =
-      new clang::TextDiagnosticPrinter(log, diagnostic_options.get());
-  instance->createDiagnostics(printer, /*ShouldOwnClient=*/true);
-  if (!clang::CompilerInvocation::CreateFromArgs(
-          instance->getInvocation(), argv, instance->getDiagnostics())) {
-    log << "error: the compiler rejected the build options\n";
-    log.flush();
-    return result;
+  // The options are parsed with a first diagnostics engine; the one that
+  // compiles is made after, from the parsed options, so -w and -Werror
+  // take effect.
+  {
+    llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions> parse_options =
+        new clang::DiagnosticOptions();
+    clang::DiagnosticsEngine parse_diagnostics(
+        new clang::DiagnosticIDs(), parse_options,
+        new clang::TextDiagnosticPrinter(log, parse_options.get()),
+        /*ShouldOwnClient=*/true);
+    if (!clang::CompilerInvocation::CreateFromArgs(
+            instance->getInvocation(), argv, parse_diagnostics)) {
+      log << "error: the compiler rejected the build options\n";
+      log.flush();
+      return result;
+    }
   }
-  instance->getInvocation().getDiagnosticOpts().ShowCarets = false;
+  instance->getDiagnosticOpts().ShowCarets = false;
+  instance->createDiagnostics(
+      new clang::TextDiagnosticPrinter(log, &instance->getDiagnosticOpts()),
+      /*ShouldOwnClient=*/true);
   instance->getPreprocessorOpts().addRemappedFile(
       kInputName, llvm::MemoryBuffer::getMemBufferCopy(source).release());
   instance->getPreprocessorOpts().addRemappedFile(

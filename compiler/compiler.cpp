@@ -65,6 +65,28 @@ uint64_t globalVariableBytes(const llvm::Module &module) {
   return total;
 }
 
+// CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE bounds each program-scope variable
+// (and function-scope static) in the global address space.
+bool checkGlobalVariableSizes(const llvm::Module &module, uint64_t limit,
+                              std::string &log) {
+  if (limit == 0)
+    return true;
+  const llvm::DataLayout &layout = module.getDataLayout();
+  bool ok = true;
+  for (const llvm::GlobalVariable &g : module.globals()) {
+    if (g.isDeclaration() || g.getAddressSpace() != 1)
+      continue;
+    uint64_t bytes = layout.getTypeAllocSize(g.getValueType());
+    if (bytes <= limit)
+      continue;
+    log += "error: program-scope variable '" + g.getName().str() + "' is " +
+           std::to_string(bytes) + " bytes; the device allows at most " +
+           std::to_string(limit) + " (CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE)\n";
+    ok = false;
+  }
+  return ok;
+}
+
 void setHostTarget(llvm::Module &module) {
   const HostTarget &host = hostTarget();
   for (llvm::Function &f : module) {
@@ -218,7 +240,8 @@ BuildResult ClangCompiler::buildFromSourceHere(const std::string &source,
     result.status = BuildResult::Status::CompileError;
     return result;
   }
-  finishExecutable(std::move(frontend.module), parsed.optimize, result);
+  finishExecutable(std::move(frontend.module), parsed.optimize, device,
+                   result);
   return result;
 }
 
@@ -323,7 +346,7 @@ BuildResult ClangCompiler::linkBitcodeHere(
     result.status = BuildResult::Status::Success;
     return result;
   }
-  finishExecutable(std::move(linked), parsed.optimize, result);
+  finishExecutable(std::move(linked), parsed.optimize, device, result);
   return result;
 }
 
@@ -359,8 +382,12 @@ bool ClangCompiler::prepareModule(llvm::Module &module, std::string &log) {
 }
 
 void ClangCompiler::finishExecutable(std::unique_ptr<llvm::Module> module,
-                                     bool optimize, BuildResult &result) {
-  if (!prepareModule(*module, result.log)) {
+                                     bool optimize,
+                                     const DeviceDescription &device,
+                                     BuildResult &result) {
+  if (!checkGlobalVariableSizes(*module, device.max_global_variable_size,
+                                result.log) ||
+      !prepareModule(*module, result.log)) {
     result.status = BuildResult::Status::CompileError;
     return;
   }

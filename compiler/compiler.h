@@ -62,7 +62,7 @@ private:
   // the lld link into a shared object. `module`'s context must outlive the
   // call.
   void finishExecutable(std::unique_ptr<llvm::Module> module, bool optimize,
-                        BuildResult &result);
+                        const DeviceDescription &device, BuildResult &result);
   bool linkBuiltins(llvm::Module &module, std::string &error);
   static std::vector<unsigned char> writeBitcode(const llvm::Module &module);
   static uint32_t preferredMultiple();

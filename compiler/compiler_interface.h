@@ -30,6 +30,8 @@ struct DeviceDescription {
   std::string cpu_features; // LLVM feature string, "+avx2,+fma,..."
   std::vector<std::string>
       opencl_c_features; // "__opencl_c_fp64", "cl_khr_fp64", ...
+  // CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE (0: unchecked).
+  uint64_t max_global_variable_size = 0;
 };
 
 enum class AddressSpace : uint32_t { Private, Global, Constant, Local };

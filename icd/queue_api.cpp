@@ -33,6 +33,15 @@ cl_command_queue makeQueue(cl_context context_handle,
     setError(errcode_ret, CL_INVALID_VALUE);
     return nullptr;
   }
+  // A device queue is out of order, and a default device queue a device
+  // queue: other combinations are not queues at all (CL_INVALID_VALUE), as
+  // opposed to queues this device does not offer.
+  bool on_device = flags & CL_QUEUE_ON_DEVICE;
+  if ((on_device && !(flags & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)) ||
+      ((flags & CL_QUEUE_ON_DEVICE_DEFAULT) && !on_device)) {
+    setError(errcode_ret, CL_INVALID_VALUE);
+    return nullptr;
+  }
   // Weft's device queues in order, on the host only.
   if (flags & ~cl_command_queue_properties(CL_QUEUE_PROFILING_ENABLE)) {
     setError(errcode_ret, CL_INVALID_QUEUE_PROPERTIES);
@@ -69,6 +78,7 @@ CL_API_ENTRY cl_command_queue CL_API_CALL clCreateCommandQueueWithProperties(
     cl_context context, cl_device_id device,
     const cl_queue_properties *properties, cl_int *errcode_ret) {
   cl_command_queue_properties flags = 0;
+  bool has_size = false;
   std::vector<cl_queue_properties> list;
   if (properties) {
     for (const cl_queue_properties *p = properties; *p; p += 2) {
@@ -77,9 +87,8 @@ CL_API_ENTRY cl_command_queue CL_API_CALL clCreateCommandQueueWithProperties(
         flags = p[1];
         break;
       case CL_QUEUE_SIZE:
-        // Only meaningful for device queues, which Weft does not offer.
-        setError(errcode_ret, CL_INVALID_QUEUE_PROPERTIES);
-        return nullptr;
+        has_size = true;
+        break;
       default:
         setError(errcode_ret, CL_INVALID_VALUE);
         return nullptr;
@@ -88,6 +97,12 @@ CL_API_ENTRY cl_command_queue CL_API_CALL clCreateCommandQueueWithProperties(
       list.push_back(p[1]);
     }
     list.push_back(0);
+  }
+  // A size belongs to device queues only; with one, makeQueue says that
+  // Weft has no device queues.
+  if (has_size && !(flags & CL_QUEUE_ON_DEVICE)) {
+    setError(errcode_ret, CL_INVALID_VALUE);
+    return nullptr;
   }
   return makeQueue(context, device, flags, std::move(list), errcode_ret);
 }

@@ -103,6 +103,7 @@ compiler::DeviceDescription Device::compilerDescription() const {
   // cpu_name and cpu_features stay empty: the compiler library asks LLVM for
   // the host CPU itself, which knows LLVM's names for it.
   compiler::DeviceDescription description;
+  description.max_global_variable_size = kMaxGlobalVariableSize;
   for (const FeatureEntry &feature : kOpenClCFeatures)
     description.opencl_c_features.emplace_back(feature.name);
   for (const ExtensionEntry &extension : kDeviceExtensions)

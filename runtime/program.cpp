@@ -201,8 +201,10 @@ cl_int Program::finishBuild(cl_int status, std::string log,
 
 cl_int Program::compile(const std::string &options,
                         const std::vector<compiler::EmbeddedHeader> &headers) {
-  if (from_binary_ || source_.empty())
-    return CL_INVALID_OPERATION; // no source to compile
+  // A program from source compiles, even an empty one (a translation unit
+  // with no declarations); one from a binary has nothing to compile.
+  if (from_binary_)
+    return CL_INVALID_OPERATION;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (status_ == CL_BUILD_IN_PROGRESS || hasKernels())

@@ -74,6 +74,7 @@ std::string defaultBuiltinsPath(const char *argv0) {
 
 DeviceDescription deviceDescription() {
   DeviceDescription device;
+  device.max_global_variable_size = weft::kMaxGlobalVariableSize;
   for (const weft::FeatureEntry &feature : weft::kOpenClCFeatures)
     device.opencl_c_features.emplace_back(feature.name);
   for (const weft::ExtensionEntry &extension : weft::kDeviceExtensions)

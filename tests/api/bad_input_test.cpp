@@ -176,3 +176,91 @@ TEST_CASE_METHOD(WeftFixture,
                                   !log.empty())));
   clReleaseProgram(program);
 }
+
+TEST_CASE_METHOD(WeftFixture, "queue properties get the spec's error codes",
+                 "[api][bad-input]") {
+  auto create = [&](std::vector<cl_queue_properties> properties) {
+    properties.push_back(0);
+    cl_int err = CL_SUCCESS;
+    cl_command_queue q = clCreateCommandQueueWithProperties(
+        context, device, properties.data(), &err);
+    if (q)
+      clReleaseCommandQueue(q);
+    return err;
+  };
+  // Not a valid queue at all.
+  CHECK(create({CL_QUEUE_PROPERTIES, CL_QUEUE_ON_DEVICE}) == CL_INVALID_VALUE);
+  CHECK(create({CL_QUEUE_PROPERTIES, CL_QUEUE_ON_DEVICE_DEFAULT}) ==
+        CL_INVALID_VALUE);
+  CHECK(create({CL_QUEUE_SIZE, 4096}) == CL_INVALID_VALUE);
+  // Valid, but not offered by this device.
+  CHECK(create({CL_QUEUE_PROPERTIES,
+                CL_QUEUE_ON_DEVICE | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE,
+                CL_QUEUE_SIZE, 4096}) == CL_INVALID_QUEUE_PROPERTIES);
+  CHECK(create({CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE}) ==
+        CL_SUCCESS);
+}
+
+TEST_CASE_METHOD(WeftFixture, "build options the device cannot honour fail",
+                 "[api][bad-input]") {
+  const char *source = "kernel void k(global int *x) { x[0] = 1; }";
+  cl_program program;
+  std::string log;
+  // The device reports OpenCL C 1.0-1.2 and 3.0, not 2.0.
+  CHECK(build(source, program, log, "-cl-std=CL2.0") ==
+        CL_INVALID_BUILD_OPTIONS);
+  clReleaseProgram(program);
+  CHECK(build(source, program, log, "-cl-std=CL3.0") == CL_SUCCESS);
+  clReleaseProgram(program);
+}
+
+TEST_CASE_METHOD(WeftFixture,
+                 "a program-scope variable over the device's limit fails",
+                 "[api][bad-input]") {
+  cl_program program;
+  std::string log;
+  CHECK(build("global char big[1 << 30];\n"
+              "kernel void k(global char *x) { x[0] = big[get_global_id(0)]; }",
+              program, log, "-cl-std=CL3.0") == CL_BUILD_PROGRAM_FAILURE);
+  CHECK(log.find("CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE") != std::string::npos);
+  clReleaseProgram(program);
+  // At the limit (64 KiB) it builds.
+  CHECK(build("global char fits[65536];\n"
+              "kernel void k(global char *x) { x[0] = fits[get_global_id(0)]; }",
+              program, log, "-cl-std=CL3.0") == CL_SUCCESS);
+  clReleaseProgram(program);
+}
+
+TEST_CASE_METHOD(WeftFixture, "-Werror turns warnings into build failures",
+                 "[api][bad-input]") {
+  // (1 << 40 is no warning in OpenCL C, whose shifts take the count modulo
+  // the width: Clang rightly says nothing.)
+  const char *sources[] = {
+      "#pragma OPENCL EXTENSION cl_weft_no_such_extension : enable\n"
+      "kernel void k(global int *x) { x[0] = 1; }",
+      "int f(int a) { if (a) return 1; }\n"
+      "kernel void k(global int *x) { x[0] = f(x[1]); }"};
+  for (const char *source : sources) {
+    cl_program program;
+    std::string log;
+    INFO(source);
+    CHECK(build(source, program, log) == CL_SUCCESS);
+    CHECK(log.find("warning") != std::string::npos);
+    clReleaseProgram(program);
+    CHECK(build(source, program, log, "-Werror") == CL_BUILD_PROGRAM_FAILURE);
+    CHECK(log.find("error") != std::string::npos);
+    clReleaseProgram(program);
+  }
+}
+
+TEST_CASE_METHOD(WeftFixture, "clCompileProgram compiles an empty source",
+                 "[api][bad-input]") {
+  const char *empty = "";
+  cl_int err;
+  cl_program program =
+      clCreateProgramWithSource(context, 1, &empty, nullptr, &err);
+  REQUIRE(err == CL_SUCCESS);
+  CHECK(clCompileProgram(program, 1, &device, "", 0, nullptr, nullptr, nullptr,
+                         nullptr) == CL_SUCCESS);
+  clReleaseProgram(program);
+}
