@@ -87,8 +87,8 @@ FrontendResult compileOpenCLC(const std::string &source,
         new clang::DiagnosticIDs(), parse_options,
         new clang::TextDiagnosticPrinter(log, parse_options.get()),
         /*ShouldOwnClient=*/true);
-    if (!clang::CompilerInvocation::CreateFromArgs(
-            instance->getInvocation(), argv, parse_diagnostics)) {
+    if (!clang::CompilerInvocation::CreateFromArgs(instance->getInvocation(),
+                                                   argv, parse_diagnostics)) {
       log << "error: the compiler rejected the build options\n";
       log.flush();
       return result;

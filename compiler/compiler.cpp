@@ -175,18 +175,18 @@ template <typename Work> auto onCompilerStack(Work &&work) {
   } job{&work, std::nullopt};
   pthread_attr_t attributes;
   pthread_t thread;
-  bool started = pthread_attr_init(&attributes) == 0 &&
-                 pthread_attr_setstacksize(&attributes, kCompilerStackBytes) ==
-                     0 &&
-                 pthread_create(
-                     &thread, &attributes,
-                     [](void *argument) -> void * {
-                       auto *running = static_cast<Job *>(argument);
-                       clang::noteBottomOfStack();
-                       running->result.emplace((*running->work)());
-                       return nullptr;
-                     },
-                     &job) == 0;
+  bool started =
+      pthread_attr_init(&attributes) == 0 &&
+      pthread_attr_setstacksize(&attributes, kCompilerStackBytes) == 0 &&
+      pthread_create(
+          &thread, &attributes,
+          [](void *argument) -> void * {
+            auto *running = static_cast<Job *>(argument);
+            clang::noteBottomOfStack();
+            running->result.emplace((*running->work)());
+            return nullptr;
+          },
+          &job) == 0;
   pthread_attr_destroy(&attributes);
   if (!started) // no thread to be had: the caller's stack it is
     return work();
@@ -212,18 +212,18 @@ ClangCompiler::compileToBitcode(const std::string &source,
       [&] { return compileToBitcodeHere(source, options, headers, device); });
 }
 
-BuildResult
-ClangCompiler::linkBitcode(const std::vector<std::vector<unsigned char>> &objects,
-                           const std::string &options,
-                           const DeviceDescription &device,
-                           CompileResult &library) {
+BuildResult ClangCompiler::linkBitcode(
+    const std::vector<std::vector<unsigned char>> &objects,
+    const std::string &options, const DeviceDescription &device,
+    CompileResult &library) {
   return onCompilerStack(
       [&] { return linkBitcodeHere(objects, options, device, library); });
 }
 
-BuildResult ClangCompiler::buildFromSourceHere(const std::string &source,
-                                           const std::string &options,
-                                           const DeviceDescription &device) {
+BuildResult
+ClangCompiler::buildFromSourceHere(const std::string &source,
+                                   const std::string &options,
+                                   const DeviceDescription &device) {
   BuildResult result;
   BuildOptions parsed;
   std::string error;
@@ -240,16 +240,15 @@ BuildResult ClangCompiler::buildFromSourceHere(const std::string &source,
     result.status = BuildResult::Status::CompileError;
     return result;
   }
-  finishExecutable(std::move(frontend.module), parsed.optimize, device,
-                   result);
+  finishExecutable(std::move(frontend.module), parsed.optimize, device, result);
   return result;
 }
 
 CompileResult
 ClangCompiler::compileToBitcodeHere(const std::string &source,
-                                const std::string &options,
-                                const std::vector<EmbeddedHeader> &headers,
-                                const DeviceDescription &device) {
+                                    const std::string &options,
+                                    const std::vector<EmbeddedHeader> &headers,
+                                    const DeviceDescription &device) {
   CompileResult result;
   BuildOptions parsed;
   std::string error;

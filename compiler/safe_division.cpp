@@ -4,8 +4,8 @@
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InstIterator.h>
-#include <llvm/IR/Module.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/IR/Module.h>
 #include <llvm/IR/PatternMatch.h>
 
 namespace weft::compiler {
@@ -85,9 +85,8 @@ bool makeSafe(llvm::BinaryOperator &division,
 
 } // namespace
 
-llvm::PreservedAnalyses
-SafeDivisionPass::run(llvm::Function &function,
-                      llvm::FunctionAnalysisManager &) {
+llvm::PreservedAnalyses SafeDivisionPass::run(llvm::Function &function,
+                                              llvm::FunctionAnalysisManager &) {
   std::vector<llvm::BinaryOperator *> divisions;
   for (llvm::Instruction &inst : llvm::instructions(function))
     switch (inst.getOpcode()) {

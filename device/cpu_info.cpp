@@ -263,7 +263,9 @@ CpuInfo detect() {
 } // namespace
 
 const CpuInfo &hostCpuInfo() {
-  static const CpuInfo info = detect(); // C++11 guarantees one thread runs it
+  // C++11 guarantees one thread runs it; never destroyed (usable during
+  // exit).
+  static const CpuInfo &info = *new CpuInfo(detect());
   return info;
 }
 

@@ -35,8 +35,12 @@ std::string loaderError() {
 // The handles of the loaded kernel libraries. dlopen returns an already
 // loaded library when the path matches, which would hand one program
 // another's code: a handle seen twice is refused.
-std::mutex live_handles_mutex;
-std::set<void *> live_handles; // guarded by live_handles_mutex
+// Never destroyed, like every registry of Weft's: an application may
+// release a program from its own static destructors, after exit() would
+// have destroyed ours.
+std::mutex &live_handles_mutex = *new std::mutex();
+std::set<void *> &live_handles =
+    *new std::set<void *>(); // guarded by live_handles_mutex
 
 void *openLibrary(const std::string &path, std::string &error) {
   std::lock_guard<std::mutex> lock(live_handles_mutex);

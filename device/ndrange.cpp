@@ -317,9 +317,26 @@ void runGroups(void *opaque, uint64_t first, uint64_t last) {
   }
 }
 
+// Trivially destructible, so it outlives the thread's other thread_local
+// objects; set by the sentinel's destructor, which runs after theirs (it is
+// made before any of them, in noteThreadRunsLaunches).
+thread_local bool thread_state_gone = false;
+struct ThreadStateSentinel {
+  ~ThreadStateSentinel() { thread_state_gone = true; }
+};
+thread_local ThreadStateSentinel thread_state_sentinel;
+
 } // namespace
 
+bool threadCanRunLaunches() { return !thread_state_gone; }
+
+void noteThreadRunsLaunches() {
+  // Odr-use makes the sentinel on this thread (once).
+  static_cast<void>(&thread_state_sentinel);
+}
+
 LaunchResult runNDRange(ThreadPool &pool, const NDRangeLaunch &launch) {
+  noteThreadRunsLaunches();
   LaunchState state;
   state.launch = &launch;
   uint64_t total = 1;

@@ -53,4 +53,14 @@ struct LaunchResult {
 
 LaunchResult runNDRange(ThreadPool &pool, const NDRangeLaunch &launch);
 
+// Whether the calling thread may take part in a launch. Launches keep
+// per-thread state (local memory, stacks, fibers) in thread_local objects;
+// once the thread has begun to exit (exit() runs the main thread's
+// thread_local destructors before the application's static destructors,
+// which may still call OpenCL), that state is gone and the thread must
+// leave the work to the pool's own threads.
+bool threadCanRunLaunches();
+// Called by a thread before it runs a launch (see above).
+void noteThreadRunsLaunches();
+
 } // namespace weft

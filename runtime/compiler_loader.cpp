@@ -45,7 +45,8 @@ bool compilerLibraryPresent() {
 }
 
 const std::string &compilerIdentity() {
-  static const std::string identity = [] {
+  // Never destroyed (usable from static destructors during exit).
+  static const std::string &identity = *new std::string([] {
     std::string library = compilerLibraryPath();
     size_t slash = library.rfind('/');
     std::string builtins =
@@ -62,13 +63,13 @@ const std::string &compilerIdentity() {
               std::to_string(info.st_mtim.tv_nsec) + ";";
     }
     return text;
-  }();
+  }());
   return identity;
 }
 
 compiler::Compiler *loadCompiler(std::string &error) {
   static std::once_flag once;
-  static LoadedCompiler loaded;
+  static LoadedCompiler &loaded = *new LoadedCompiler();
   std::call_once(once, [] {
     std::string path = compilerLibraryPath();
     // RTLD_LOCAL keeps LLVM's symbols away from the application's.

@@ -3,6 +3,8 @@
 // CL_INVALID_<OBJECT> instead of a crash, and reference counting that keeps an
 // object alive while a queued command still uses it.
 #pragma once
+#include "runtime/quarantine.h"
+
 #include <CL/cl.h>
 #include <CL/cl_icd.h>
 
@@ -11,15 +13,33 @@
 #include <utility>
 
 // The loader only looks at the first word of a handle.
-struct _cl_platform_id { const cl_icd_dispatch *dispatch; };
-struct _cl_device_id { const cl_icd_dispatch *dispatch; };
-struct _cl_context { const cl_icd_dispatch *dispatch; };
-struct _cl_command_queue { const cl_icd_dispatch *dispatch; };
-struct _cl_mem { const cl_icd_dispatch *dispatch; };
-struct _cl_program { const cl_icd_dispatch *dispatch; };
-struct _cl_kernel { const cl_icd_dispatch *dispatch; };
-struct _cl_event { const cl_icd_dispatch *dispatch; };
-struct _cl_sampler { const cl_icd_dispatch *dispatch; };
+struct _cl_platform_id {
+  const cl_icd_dispatch *dispatch;
+};
+struct _cl_device_id {
+  const cl_icd_dispatch *dispatch;
+};
+struct _cl_context {
+  const cl_icd_dispatch *dispatch;
+};
+struct _cl_command_queue {
+  const cl_icd_dispatch *dispatch;
+};
+struct _cl_mem {
+  const cl_icd_dispatch *dispatch;
+};
+struct _cl_program {
+  const cl_icd_dispatch *dispatch;
+};
+struct _cl_kernel {
+  const cl_icd_dispatch *dispatch;
+};
+struct _cl_event {
+  const cl_icd_dispatch *dispatch;
+};
+struct _cl_sampler {
+  const cl_icd_dispatch *dispatch;
+};
 
 namespace weft {
 
@@ -85,8 +105,15 @@ public:
   // argument is gone instead of reading freed memory.
   void retainShell() { shell_refs_.fetch_add(1, std::memory_order_relaxed); }
   void releaseShell() {
-    if (shell_refs_.fetch_sub(1, std::memory_order_acq_rel) == 1)
-      delete this;
+    if (shell_refs_.fetch_sub(1, std::memory_order_acq_rel) != 1)
+      return;
+    // Destroyed, but its memory goes to quarantine (runtime/quarantine.h)
+    // rather than back to the allocator: a stale handle still leads here.
+    void *block = dynamic_cast<void *>(this);
+    Handle *handle = this;
+    void *magic = &magic_;
+    this->~Object();
+    quarantine(block, handle, &kDispatchTable, magic, kDeadMagic);
   }
 
 protected:

@@ -87,7 +87,9 @@ bool writeFile(int fd, const void *data, size_t size) {
 } // namespace
 
 const ProgramCache &ProgramCache::instance() {
-  static const ProgramCache cache(defaultDirectory(settings()));
+  // Never destroyed (usable from static destructors during exit).
+  static const ProgramCache &cache =
+      *new ProgramCache(defaultDirectory(settings()));
   return cache;
 }
 

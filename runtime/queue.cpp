@@ -1,5 +1,6 @@
 #include "runtime/queue.h"
 
+#include "device/ndrange.h"
 #include "device/thread_pool.h"
 #include "runtime/context.h"
 #include "runtime/device.h"
@@ -70,6 +71,13 @@ void Queue::scheduleRun() {
 
 void Queue::runHere() {
   submitPending();
+  // During process exit the caller's own per-thread state may be gone:
+  // the pool's threads run the commands instead (device/ndrange.h).
+  if (!threadCanRunLaunches()) {
+    scheduleRun();
+    return;
+  }
+  noteThreadRunsLaunches();
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (running_)

@@ -83,24 +83,26 @@ Settings readSettings(const std::function<const char *(const char *)> &lookup,
 }
 
 const Settings &settings() {
-  static const Settings read = [] {
+  // Never destroyed (usable from static destructors during exit).
+  static const Settings &read = *new Settings([] {
     std::vector<std::string> warnings;
     Settings values = readSettings(
         [](const char *variable) { return std::getenv(variable); }, warnings);
     for (const std::string &warning : warnings)
       std::fprintf(stderr, "weft: %s\n", warning.c_str());
     return values;
-  }();
+  }());
   return read;
 }
 
 const std::vector<SettingDescription> &settingsTable() {
-  static const std::vector<SettingDescription> table = {
+  static const std::vector<SettingDescription> &table =
+      *new std::vector<SettingDescription>{
 #define WEFT_SETTING(origin, variable, member, type, default_value, doc)       \
   {SettingOrigin::origin, #variable, doc},
 #include "runtime/settings.def"
 #undef WEFT_SETTING
-  };
+      };
   return table;
 }
 

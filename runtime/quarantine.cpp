@@ -1,0 +1,44 @@
+#include "runtime/quarantine.h"
+
+#include <cstdint>
+#include <cstring>
+#include <mutex>
+#include <new>
+
+namespace weft {
+namespace {
+
+struct Quarantine {
+  std::mutex mutex;
+  void *blocks[kQuarantinedObjects] = {}; // guarded by mutex; a ring
+  size_t next = 0;                        // guarded by mutex
+};
+
+// Never destroyed: objects may be released from static destructors after
+// Weft's own would have run (see README, "during process exit").
+Quarantine &theQuarantine() {
+  static Quarantine *q = new Quarantine();
+  return *q;
+}
+
+} // namespace
+
+void quarantine(void *block, void *handle, const void *dispatch, void *magic,
+                unsigned dead_magic) {
+  // Raw stores into storage whose object has ended: nothing may treat them
+  // as dead.
+  std::memcpy(handle, &dispatch, sizeof(dispatch));
+  uint32_t value = dead_magic;
+  std::memcpy(magic, &value, sizeof(value));
+  void *evicted;
+  {
+    Quarantine &q = theQuarantine();
+    std::lock_guard<std::mutex> lock(q.mutex);
+    evicted = q.blocks[q.next];
+    q.blocks[q.next] = block;
+    q.next = (q.next + 1) % kQuarantinedObjects;
+  }
+  ::operator delete(evicted);
+}
+
+} // namespace weft
