@@ -324,3 +324,39 @@ TEST_CASE_METHOD(WeftFixture, "the quarantine does not grow without bound",
     REQUIRE(clReleaseMemObject(m) == CL_SUCCESS);
   }
 }
+
+TEST_CASE_METHOD(WeftFixture,
+                 "printf formats that could crash the host fail the build",
+                 "[api][bad-input]") {
+  const char *bad[] = {
+      "kernel void k(global int *x) { int n; printf(\"%n\\n\", &n); }",
+      "kernel void k(global int *x) { printf(\"%s\\n\", 5); }",
+      "kernel void k(global int *x) { printf(\"%s\\n\", (constant char *)"
+      "(ulong)x[0]); }",
+      "kernel void k(global int *x) { printf(\"%v4hld %s\\n\", (int4)(1), "
+      "\"a\"); }",
+      "kernel void k(global int *x) { printf(\"%*d\\n\", x[0], 1); }"};
+  for (const char *source : bad) {
+    cl_program program;
+    std::string log;
+    INFO(source);
+    CHECK(build(source, program, log, "-cl-std=CL3.0") ==
+          CL_BUILD_PROGRAM_FAILURE);
+    CHECK(log.find("printf in kernel 'k' uses") != std::string::npos);
+    clReleaseProgram(program);
+  }
+  // Good formats still print.
+  cl_kernel k = kernel("kernel void k(global int *x) {\n"
+                       "  constant char *s = \"literal\";\n"
+                       "  printf(\"weft printf: %d %.2f %s %s %c%%\\n\", "
+                       "x[0], 1.5f, \"ok\", s, 'x');\n"
+                       "}",
+                       "k", "-cl-std=CL3.0");
+  int value = 7;
+  cl_mem m = buffer(sizeof value, &value);
+  REQUIRE(clSetKernelArg(k, 0, sizeof m, &m) == CL_SUCCESS);
+  size_t one = 1;
+  CHECK(runAndWait(k, 1, &one, nullptr) == CL_SUCCESS);
+  clReleaseMemObject(m);
+  clReleaseKernel(k);
+}
