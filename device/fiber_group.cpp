@@ -1,5 +1,7 @@
 #include "device/fiber_group.h"
 
+#include "device/kernel_faults.h"
+
 #include <boost/context/fiber.hpp>
 #include <boost/context/stack_context.hpp>
 
@@ -121,28 +123,7 @@ bool prepareOverflowRecovery() {
     sigemptyset(&action.sa_mask);
     sigaction(SIGSEGV, &action, &previous_segv_action);
   });
-  thread_local bool has_signal_stack = false;
-  if (has_signal_stack)
-    return true;
-  stack_t current = {};
-  if (sigaltstack(nullptr, &current) == 0 && !(current.ss_flags & SS_DISABLE)) {
-    has_signal_stack = true; // the application gave this thread one
-    return true;
-  }
-  constexpr size_t kSignalStackSize = 64 * 1024;
-  void *memory = mmap(nullptr, kSignalStackSize, PROT_READ | PROT_WRITE,
-                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (memory == MAP_FAILED)
-    return false;
-  stack_t stack = {};
-  stack.ss_sp = memory;
-  stack.ss_size = kSignalStackSize;
-  if (sigaltstack(&stack, nullptr) != 0) {
-    munmap(memory, kSignalStackSize);
-    return false;
-  }
-  has_signal_stack = true;
-  return true;
+  return ensureSignalStack();
 }
 
 // Holds a T on the stack whose destructor can be skipped: an overflowed
@@ -298,5 +279,7 @@ FiberRunStatus runWorkGroupOnFibers(WorkItemFunction entry,
   }
   return FiberRunStatus::Completed;
 }
+
+void abandonFiberRecovery() { active_recovery = nullptr; }
 
 } // namespace weft

@@ -24,6 +24,10 @@ enum class FiberRunStatus {
 
 // Runs every work-item of the group on its own fiber with a stack of
 // `stack_size` bytes (a size class).
+// After a kernel fault jumped out of a group on fibers (device/
+// kernel_faults.h): the group's overflow recovery, left armed, is dropped.
+void abandonFiberRecovery();
+
 FiberRunStatus runWorkGroupOnFibers(WorkItemFunction entry,
                                     const void *arguments,
                                     WorkGroupContext &context,

@@ -1,5 +1,7 @@
 #include "device/kernel_library.h"
 
+#include <link.h>
+
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -113,7 +115,37 @@ KernelLibrary::load(const std::vector<unsigned char> &shared_object,
   if (!handle)
     return nullptr;
   error.clear();
-  return std::unique_ptr<KernelLibrary>(new KernelLibrary(handle, memory_file));
+  std::unique_ptr<KernelLibrary> library(
+      new KernelLibrary(handle, memory_file));
+  // Its executable segments, found by the base address the loader chose.
+  link_map *map = nullptr;
+  if (dlinfo(handle, RTLD_DI_LINKMAP, &map) == 0 && map) {
+    struct Search {
+      ElfW(Addr) base;
+      uintptr_t begin = UINTPTR_MAX, end = 0;
+    } search{map->l_addr};
+    dl_iterate_phdr(
+        [](dl_phdr_info *info, size_t, void *opaque) {
+          auto *s = static_cast<Search *>(opaque);
+          if (info->dlpi_addr != s->base)
+            return 0;
+          for (ElfW(Half) i = 0; i < info->dlpi_phnum; ++i) {
+            const ElfW(Phdr) &segment = info->dlpi_phdr[i];
+            if (segment.p_type != PT_LOAD || !(segment.p_flags & PF_X))
+              continue;
+            uintptr_t start = info->dlpi_addr + segment.p_vaddr;
+            s->begin = std::min(s->begin, start);
+            s->end = std::max(s->end, start + segment.p_memsz);
+          }
+          return 1;
+        },
+        &search);
+    if (search.end > search.begin) {
+      library->code_begin_ = search.begin;
+      library->code_end_ = search.end;
+    }
+  }
+  return library;
 }
 
 KernelLibrary::~KernelLibrary() {

@@ -2,6 +2,7 @@
 // library, loaded with the system's dynamic loader. Loading needs no LLVM,
 // which is how cached and binary programs run without the compiler library.
 #pragma once
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -24,6 +25,9 @@ public:
 
   // Address of an exported symbol, or null.
   void *symbol(const std::string &name) const;
+  // The addresses of the library's executable code: [begin, end).
+  uintptr_t codeBegin() const { return code_begin_; }
+  uintptr_t codeEnd() const { return code_end_; }
 
 private:
   KernelLibrary(void *handle, int memory_file)
@@ -32,6 +36,7 @@ private:
   // Kept open while loaded: the dynamic loader recognises libraries by path,
   // and /proc/self/fd/N must not name another program's file meanwhile.
   int memory_file_;
+  uintptr_t code_begin_ = 0, code_end_ = 0;
 };
 
 } // namespace weft

@@ -1,5 +1,7 @@
 #include "device/ndrange.h"
 
+#include "device/kernel_faults.h"
+
 #include "device/async_copy_checker.h"
 #include "device/fiber_group.h"
 #include "device/thread_pool.h"
@@ -8,6 +10,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -185,7 +188,67 @@ struct LaunchState {
   // The first group whose async copy reached outside its local memory, by
   // violation_mutex.
   std::string copy_outside_local;
+  // A kernel fault or the watchdog ended the launch (device/kernel_faults.h);
+  // the first fault's description, by violation_mutex.
+  std::atomic<bool> faulted{false};
+  std::atomic<bool> timed_out{false};
+  std::string fault;
+  // The threads running groups now, for the watchdog to signal.
+  std::mutex threads_mutex;
+  std::vector<pthread_t> threads; // guarded by threads_mutex
 };
+
+// Signals every thread running a group of the launch (the watchdog's
+// callback; the threads' traps decide whether they can leave at once).
+void onLaunchTimeout(void *opaque) {
+  auto &state = *static_cast<LaunchState *>(opaque);
+  state.timed_out = true;
+  std::lock_guard<std::mutex> lock(state.threads_mutex);
+  for (pthread_t thread : state.threads)
+    pthread_kill(thread, watchdogSignal());
+}
+
+// While a thread runs groups of a launch: its fault trap is armed and the
+// watchdog knows it.
+// (Without a watchdog nobody needs the list: no lock per chunk then.)
+class GroupRunnerScope {
+public:
+  explicit GroupRunnerScope(LaunchState &state)
+      : state_(state),
+        watched_(state.launch->settings.kernel_timeout_seconds > 0) {
+    if (!watched_)
+      return;
+    std::lock_guard<std::mutex> lock(state_.threads_mutex);
+    state_.threads.push_back(pthread_self());
+  }
+  ~GroupRunnerScope() {
+    disarmFaultTrap();
+    if (!watched_)
+      return;
+    std::lock_guard<std::mutex> lock(state_.threads_mutex);
+    state_.threads.erase(std::find(state_.threads.begin(), state_.threads.end(),
+                                   pthread_self()));
+  }
+
+private:
+  LaunchState &state_;
+  const bool watched_;
+};
+
+const char *signalName(int signal) {
+  switch (signal) {
+  case SIGSEGV:
+    return "SIGSEGV (an invalid memory access)";
+  case SIGBUS:
+    return "SIGBUS (an invalid memory access)";
+  case SIGFPE:
+    return "SIGFPE (an arithmetic exception)";
+  case SIGILL:
+    return "SIGILL (an illegal instruction)";
+  default:
+    return "a signal";
+  }
+}
 
 // Runs one group on whichever path the kernel takes.
 FiberRunStatus runGroup(const NDRangeLaunch &launch, WorkGroupContext &context,
@@ -267,9 +330,41 @@ void runGroups(void *opaque, uint64_t first, uint64_t last) {
   }
   runner_memory.setLocal(local_memory.data, local_memory.size);
 
+  // A fault in the kernel jumps back here (device/kernel_faults.h).
+  FaultTrap trap;
+  trap.code_begin = launch.code_begin;
+  trap.code_end = launch.code_end;
+  volatile uint64_t group_index = first;
+  if (!ensureSignalStack()) {
+    state.failed = true;
+    return;
+  }
+  GroupRunnerScope scope(state);
+  if (sigsetjmp(trap.jump, 0) != 0) {
+    disarmFaultTrap();
+    abandonFiberRecovery();
+    uint64_t index = group_index;
+    uint64_t g[3] = {index % state.groups[0],
+                     (index / state.groups[0]) % state.groups[1],
+                     index / (state.groups[0] * state.groups[1])};
+    std::string group = "work-group (" + std::to_string(g[0]) + "," +
+                        std::to_string(g[1]) + "," + std::to_string(g[2]) + ")";
+    char address[32];
+    std::snprintf(address, sizeof address, "%p", trap.address);
+    std::lock_guard<std::mutex> lock(state.violation_mutex);
+    if (state.fault.empty())
+      state.fault = trap.signal ? std::string(signalName(trap.signal)) +
+                                      " at address " + address + " in " + group
+                                : "its time limit ran out in " + group;
+    (trap.signal ? state.faulted : state.timed_out) = true;
+    return;
+  }
+  armFaultTrap(trap);
+
   for (uint64_t index = first; index < last; ++index) {
-    if (state.failed || state.overflowed)
+    if (state.failed || state.overflowed || state.faulted || state.timed_out)
       return; // the launch has already failed
+    group_index = index;
     uint64_t g[3] = {index % state.groups[0],
                      (index / state.groups[0]) % state.groups[1],
                      index / (state.groups[0] * state.groups[1])};
@@ -291,7 +386,9 @@ void runGroups(void *opaque, uint64_t first, uint64_t last) {
     if (context.async_copy_check)
       check.begin(context);
     context.status = kWorkGroupCompleted;
+    trap.in_kernel = 1;
     FiberRunStatus status = runGroup(launch, context, items);
+    trap.in_kernel = 0;
     if (status != FiberRunStatus::Completed) {
       (status == FiberRunStatus::StackOverflow ? state.overflowed
                                                : state.failed) = true;
@@ -348,8 +445,23 @@ LaunchResult runNDRange(ThreadPool &pool, const NDRangeLaunch &launch) {
   LaunchResult result;
   if (total == 0)
     return result;
+  ensureFaultHandlers();
+  uint64_t watch = 0;
+  if (launch.settings.kernel_timeout_seconds > 0) {
+    watchdogSignal(); // installs its handler before anyone is signalled
+    watch = watchLaunch(launch.settings.kernel_timeout_seconds, onLaunchTimeout,
+                        &state);
+  }
   pool.parallelFor(total, runGroups, &state);
-  if (state.overflowed) {
+  if (watch)
+    endWatch(watch);
+  if (state.faulted || state.timed_out) {
+    result.status =
+        state.faulted ? LaunchStatus::KernelFault : LaunchStatus::TimedOut;
+    result.message = "kernel '" + std::string(launch.kernel_name) + "' " +
+                     (state.faulted ? "raised " : "was stopped: ") +
+                     state.fault + "; the launch was abandoned";
+  } else if (state.overflowed) {
     result.status = LaunchStatus::StackOverflow;
     result.message = "a work-item of kernel '" +
                      std::string(launch.kernel_name) +

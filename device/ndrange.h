@@ -32,6 +32,9 @@ struct NDRangeLaunch {
   uint64_t work_item_stack = 0;
   uint64_t group_stack = 0;
   LaunchSettings settings;
+  // The kernel library's code (device/kernel_faults.h): where the watchdog
+  // may interrupt a work-group.
+  uintptr_t code_begin = 0, code_end = 0;
 };
 
 // Frames above this run on a pooled fiber stack instead of the stack of the
@@ -44,6 +47,8 @@ enum class LaunchStatus {
   StackOverflow,   // a work-item ran off its stack (groups were abandoned)
   AsyncCopyMisuse, // the checking mode found a violation, or an async copy
                    // reached outside its group's local memory
+  KernelFault,     // the kernel raised SIGSEGV, SIGBUS, SIGFPE or SIGILL
+  TimedOut,        // the watchdog (WEFT_KERNEL_TIMEOUT) ended it
 };
 
 struct LaunchResult {

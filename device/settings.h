@@ -20,6 +20,9 @@ struct LaunchSettings {
   BarrierPath barriers = BarrierPath::Regions;
   // WEFT_CHECK_ASYNC_COPIES (device/async_copy_checker.h).
   bool check_async_copies = false;
+  // WEFT_KERNEL_TIMEOUT: a launch running longer is stopped (0: never;
+  // device/kernel_faults.h).
+  double kernel_timeout_seconds = 0;
 };
 
 } // namespace weft

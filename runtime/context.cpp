@@ -25,4 +25,11 @@ void Context::destroy() {
   Object::destroy();
 }
 
+void Context::markLost(const std::string &why) {
+  if (lost_.exchange(true, std::memory_order_acq_rel))
+    return;
+  if (notify_)
+    notify_(why.c_str(), nullptr, 0, notify_user_data_);
+}
+
 } // namespace weft

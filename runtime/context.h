@@ -3,7 +3,9 @@
 #pragma once
 #include "runtime/object.h"
 
+#include <atomic>
 #include <mutex>
+#include <string>
 #include <vector>
 
 namespace weft {
@@ -30,6 +32,13 @@ public:
   }
   void addDestructorCallback(DestructorCallback callback, void *user_data);
 
+  // A kernel of this context faulted or ran out of time
+  // (device/kernel_faults.h). Like a GPU driver's lost device, the context
+  // takes no more commands (they fail with CL_OUT_OF_RESOURCES) and its
+  // error callback, if any, is told why.
+  void markLost(const std::string &why);
+  bool lost() const { return lost_.load(std::memory_order_acquire); }
+
 protected:
   void destroy() override;
 
@@ -38,9 +47,11 @@ private:
   std::vector<cl_context_properties> properties_; // as given, 0-terminated
   ErrorCallback notify_;
   void *notify_user_data_;
+  std::atomic<bool> lost_{false};
   std::mutex mutex_;
   // Run in reverse order of registration when the context goes.
-  std::vector<std::pair<DestructorCallback, void *>> destructors_; // guarded by mutex_
+  std::vector<std::pair<DestructorCallback, void *>>
+      destructors_; // guarded by mutex_
 };
 
 } // namespace weft

@@ -1,7 +1,9 @@
 #include "runtime/kernel.h"
 
 #include "device/fiber_group.h"
+#include "device/kernel_library.h"
 #include "device/ndrange.h"
+#include "runtime/context.h"
 #include "runtime/debug_log.h"
 #include "runtime/device.h"
 #include "runtime/event.h"
@@ -49,9 +51,17 @@ struct LaunchSnapshot {
 };
 
 // Runs a queued launch; the status its command's event ends with.
-cl_int runLaunch(ThreadPool &pool, const NDRangeLaunch &launch) {
+cl_int runLaunch(ThreadPool &pool, const NDRangeLaunch &launch,
+                 Context &context) {
   LaunchResult result = runNDRange(pool, launch);
   switch (result.status) {
+  case LaunchStatus::KernelFault:
+  case LaunchStatus::TimedOut:
+    // What a crash would have said, without the crash.
+    std::fprintf(stderr, "weft: %s; its context is lost\n",
+                 result.message.c_str());
+    context.markLost(result.message);
+    return CL_OUT_OF_RESOURCES;
   case LaunchStatus::Success:
     return CL_SUCCESS;
   case LaunchStatus::AsyncCopyMisuse:
@@ -250,8 +260,9 @@ cl_int Kernel::enqueue(Queue &queue, cl_uint work_dim, const size_t *offset,
   auto snapshot = std::make_shared<LaunchSnapshot>();
   snapshot->kernel = Ref<Kernel>(this);
   ThreadPool &pool = queue.device().pool();
-  Command launch_command(CL_COMMAND_NDRANGE_KERNEL, [snapshot, &pool] {
-    return runLaunch(pool, snapshot->launch);
+  Context *context = &queue.context();
+  Command launch_command(CL_COMMAND_NDRANGE_KERNEL, [snapshot, &pool, context] {
+    return runLaunch(pool, snapshot->launch, *context);
   });
   NDRangeLaunch &launch = snapshot->launch;
   launch.kernel_name = description_.name.c_str();
@@ -264,6 +275,8 @@ cl_int Kernel::enqueue(Queue &queue, cl_uint work_dim, const size_t *offset,
   launch.work_item_stack = description_.private_memory + kStackReserve;
   launch.group_stack = description_.group_entry_frame + kStackReserve;
   launch.settings = settings().launchSettings();
+  launch.code_begin = executable_->library->codeBegin();
+  launch.code_end = executable_->library->codeEnd();
   for (cl_uint d = 0; d < work_dim; ++d) {
     launch.global_offset[d] = offset ? offset[d] : 0;
     launch.global_size[d] = global[d];

@@ -16,6 +16,8 @@ Queue::Queue(Context &context, Device &device,
 
 cl_int Queue::submit(Command command, std::vector<Ref<Event>> wait_list,
                      bool blocking, Ref<Event> &event) {
+  if (context_->lost())
+    return CL_OUT_OF_RESOURCES; // a kernel faulted: see Context::markLost
   event = Ref<Event>(new Event(*context_, this, command.type()),
                      /*adopt=*/true);
   command.event = event;

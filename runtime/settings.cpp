@@ -39,6 +39,18 @@ const char *acceptedValues(const bool *) {
   return "1, 0, true, false, on or off";
 }
 
+bool parseValue(const char *text, Seconds &out) {
+  char *end = nullptr;
+  double value = std::strtod(text, &end);
+  if (end == text || *end != '\0' || !(value >= 0) || value > 1e9)
+    return false;
+  out.value = value;
+  return true;
+}
+const char *acceptedValues(const Seconds *) {
+  return "a number of seconds (0: off)";
+}
+
 bool parseValue(const char *text, BarrierPath &out) {
   if (strcasecmp(text, "regions") == 0)
     out = BarrierPath::Regions;
@@ -110,6 +122,7 @@ LaunchSettings Settings::launchSettings() const {
   LaunchSettings launch;
   launch.barriers = barriers;
   launch.check_async_copies = check_async_copies;
+  launch.kernel_timeout_seconds = kernel_timeout.value;
   return launch;
 }
 

@@ -14,6 +14,10 @@ namespace weft {
 
 // A variable's value as given, or nothing when it is unset.
 using Text = std::optional<std::string>;
+// A duration in seconds, positive (0: off).
+struct Seconds {
+  double value = 0;
+};
 
 enum class SettingOrigin {
   Weft,   // Weft's own switch, listed in README.md

@@ -1,0 +1,150 @@
+// A faulting kernel fails its event and loses its context, not the process
+// (device/kernel_faults.h). Run by CTest as api_containment, with the
+// watchdog on (WEFT_KERNEL_TIMEOUT=2).
+#include "api_fixture.h"
+
+#include <chrono>
+#include <string>
+
+namespace {
+
+// Runs one work-item of `source`'s kernel k with a buffer holding `value`,
+// and returns the launch's status.
+cl_int runFaulting(WeftFixture &f, const char *source, cl_long value) {
+  cl_kernel k = f.kernel(source, "k");
+  cl_mem m = f.buffer(sizeof value, &value);
+  REQUIRE(clSetKernelArg(k, 0, sizeof m, &m) == CL_SUCCESS);
+  size_t one = 1;
+  cl_int status = f.runAndWait(k, 1, &one, nullptr);
+  clReleaseMemObject(m);
+  clReleaseKernel(k);
+  return status;
+}
+
+// After a fault: the context takes no more commands, and a new one works.
+void checkContextLostButProcessFine(WeftFixture &f) {
+  cl_mem m = f.buffer(16);
+  cl_int zero = 0;
+  CHECK(clEnqueueFillBuffer(f.queue, m, &zero, sizeof zero, 0, 16, 0, nullptr,
+                            nullptr) == CL_OUT_OF_RESOURCES);
+  clReleaseMemObject(m);
+  WeftFixture fresh;
+  cl_kernel k =
+      fresh.kernel("kernel void twice(global int *x) { x[get_global_id(0)] "
+                   "= 2 * get_global_id(0); }",
+                   "twice");
+  cl_mem out = fresh.buffer(64 * sizeof(int));
+  REQUIRE(clSetKernelArg(k, 0, sizeof out, &out) == CL_SUCCESS);
+  size_t global = 64;
+  REQUIRE(fresh.runAndWait(k, 1, &global, nullptr) == CL_SUCCESS);
+  int values[64];
+  REQUIRE(clEnqueueReadBuffer(fresh.queue, out, CL_TRUE, 0, sizeof values,
+                              values, 0, nullptr, nullptr) == CL_SUCCESS);
+  CHECK(values[63] == 126);
+  clReleaseMemObject(out);
+  clReleaseKernel(k);
+}
+
+} // namespace
+
+TEST_CASE_METHOD(WeftFixture, "a kernel writing through NULL is contained",
+                 "[containment]") {
+  // The pointer comes from the buffer, so the compiler cannot see it is
+  // null; many work-items fault at once on several threads.
+  cl_kernel k = kernel("kernel void k(global long *x) {\n"
+                       "  global int *p = (global int *)x[0];\n"
+                       "  p[get_global_id(0)] = 1;\n"
+                       "}",
+                       "k");
+  cl_long null_address = 0;
+  cl_mem m = buffer(sizeof null_address, &null_address);
+  REQUIRE(clSetKernelArg(k, 0, sizeof m, &m) == CL_SUCCESS);
+  size_t global = 4096, local = 64;
+  CHECK(runAndWait(k, 1, &global, &local) == CL_OUT_OF_RESOURCES);
+  clReleaseMemObject(m);
+  clReleaseKernel(k);
+  checkContextLostButProcessFine(*this);
+}
+
+TEST_CASE_METHOD(WeftFixture, "a kernel writing far out of range is contained",
+                 "[containment]") {
+  CHECK(runFaulting(*this, "kernel void k(global long *x) { x[x[0]] = 1; }",
+                    cl_long{1} << 44) == CL_OUT_OF_RESOURCES);
+  checkContextLostButProcessFine(*this);
+}
+
+TEST_CASE_METHOD(WeftFixture, "a kernel with barriers that faults is contained",
+                 "[containment]") {
+  // Split into regions, and on fibers when WEFT_BARRIERS=fibers.
+  cl_kernel k = kernel("kernel void k(global long *x, local int *t) {\n"
+                       "  t[get_local_id(0)] = 1;\n"
+                       "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+                       "  global int *p = (global int *)x[0];\n"
+                       "  p[get_global_id(0)] = t[0];\n"
+                       "}",
+                       "k");
+  cl_long null_address = 0;
+  cl_mem m = buffer(sizeof null_address, &null_address);
+  REQUIRE(clSetKernelArg(k, 0, sizeof m, &m) == CL_SUCCESS);
+  REQUIRE(clSetKernelArg(k, 1, 64 * sizeof(int), nullptr) == CL_SUCCESS);
+  size_t global = 256, local = 64;
+  CHECK(runAndWait(k, 1, &global, &local) == CL_OUT_OF_RESOURCES);
+  clReleaseMemObject(m);
+  clReleaseKernel(k);
+  checkContextLostButProcessFine(*this);
+}
+
+TEST_CASE_METHOD(WeftFixture, "an endless kernel is stopped by the watchdog",
+                 "[containment]") {
+  // WEFT_KERNEL_TIMEOUT=2 (set by CTest).
+  auto start = std::chrono::steady_clock::now();
+  CHECK(runFaulting(*this,
+                    "kernel void k(global long *x) {\n"
+                    "  while (*(volatile global long *)x == 0)\n"
+                    "    ;\n"
+                    "}",
+                    0) == CL_OUT_OF_RESOURCES);
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  CHECK(seconds >= 1.5);
+  CHECK(seconds < 60);
+  checkContextLostButProcessFine(*this);
+}
+
+TEST_CASE("a context's error callback hears of its kernel's fault",
+          "[containment]") {
+  WeftFixture base;
+  struct Heard {
+    std::string message;
+  } heard;
+  auto notify = [](const char *message, const void *, size_t, void *data) {
+    static_cast<Heard *>(data)->message = message;
+  };
+  cl_int err;
+  cl_context context =
+      clCreateContext(nullptr, 1, &base.device, notify, &heard, &err);
+  REQUIRE(err == CL_SUCCESS);
+  cl_command_queue queue =
+      clCreateCommandQueueWithProperties(context, base.device, nullptr, &err);
+  const char *source = "kernel void k(global long *x) { x[x[0]] = 1; }";
+  cl_program program =
+      clCreateProgramWithSource(context, 1, &source, nullptr, &err);
+  REQUIRE(clBuildProgram(program, 1, &base.device, "", nullptr, nullptr) ==
+          CL_SUCCESS);
+  cl_kernel k = clCreateKernel(program, "k", &err);
+  cl_long far = cl_long{1} << 44;
+  cl_mem m =
+      clCreateBuffer(context, CL_MEM_COPY_HOST_PTR, sizeof far, &far, &err);
+  clSetKernelArg(k, 0, sizeof m, &m);
+  size_t one = 1;
+  REQUIRE(clEnqueueNDRangeKernel(queue, k, 1, nullptr, &one, nullptr, 0,
+                                 nullptr, nullptr) == CL_SUCCESS);
+  clFinish(queue);
+  CHECK(heard.message.find("kernel 'k' raised SIGSEGV") != std::string::npos);
+  clReleaseMemObject(m);
+  clReleaseKernel(k);
+  clReleaseProgram(program);
+  clReleaseCommandQueue(queue);
+  clReleaseContext(context);
+}
