@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <climits>
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <dirent.h>
@@ -358,5 +359,58 @@ TEST_CASE_METHOD(WeftFixture,
   size_t one = 1;
   CHECK(runAndWait(k, 1, &one, nullptr) == CL_SUCCESS);
   clReleaseMemObject(m);
+  clReleaseKernel(k);
+}
+
+TEST_CASE_METHOD(WeftFixture, "remquo by infinity and cbrt on doubles",
+                 "[api][bad-input]") {
+  cl_kernel k = kernel(
+      "kernel void k(global float4 *f, global double2 *d, global int4 *q,\n"
+      "              global double *c) {\n"
+      "  int4 quo4 = 7;\n"
+      "  f[0] = remquo(f[0], (float4)(INFINITY, -INFINITY, INFINITY, "
+      "-INFINITY), &quo4);\n"
+      "  q[0] = quo4;\n"
+      "  int2 quo2;\n"
+      "  d[0] = remquo(d[0], (double2)(INFINITY, -INFINITY), &quo2);\n"
+      "  c[0] = cbrt(c[0]);\n"
+      "  c[1] = cbrt(c[1]);\n"
+      "}",
+      "k");
+  cl_float floats[4] = {1.5f, -2.25f, 0.0f, 3e38f};
+  cl_double doubles[2] = {-7.5, 1e300};
+  // Where glibc's cbrt is 2.02 ulp off.
+  cl_double cubes[2] = {-0x1.27p+961, -0x1.27p+898};
+  cl_int quotients[4] = {};
+  cl_mem mf = buffer(sizeof floats, floats), md = buffer(sizeof doubles,
+                                                          doubles),
+         mq = buffer(sizeof quotients, quotients),
+         mc = buffer(sizeof cubes, cubes);
+  for (cl_uint a = 0; cl_mem m : {mf, md, mq, mc})
+    REQUIRE(clSetKernelArg(k, a++, sizeof m, &m) == CL_SUCCESS);
+  size_t one = 1;
+  REQUIRE(runAndWait(k, 1, &one, nullptr) == CL_SUCCESS);
+  cl_float f[4];
+  cl_double d[2], c[2];
+  clEnqueueReadBuffer(queue, mf, CL_TRUE, 0, sizeof f, f, 0, nullptr, nullptr);
+  clEnqueueReadBuffer(queue, md, CL_TRUE, 0, sizeof d, d, 0, nullptr, nullptr);
+  clEnqueueReadBuffer(queue, mq, CL_TRUE, 0, sizeof quotients, quotients, 0,
+                      nullptr, nullptr);
+  clEnqueueReadBuffer(queue, mc, CL_TRUE, 0, sizeof c, c, 0, nullptr, nullptr);
+  for (int i = 0; i < 4; ++i) {
+    CHECK(f[i] == floats[i]); // remquo(x, +-inf) = x
+    CHECK(quotients[i] == 0);
+  }
+  CHECK(d[0] == doubles[0]);
+  CHECK(d[1] == doubles[1]);
+  for (int i = 0; i < 2; ++i) {
+    long double exact = cbrtl(static_cast<long double>(cubes[i]));
+    long double ulp = std::nextafter(std::fabs(c[i]), INFINITY) -
+                      std::fabs(c[i]);
+    INFO("cbrt(" << cubes[i] << ")");
+    CHECK(std::fabs(static_cast<long double>(c[i]) - exact) / ulp <= 1.0L);
+  }
+  for (cl_mem m : {mf, md, mq, mc})
+    clReleaseMemObject(m);
   clReleaseKernel(k);
 }
