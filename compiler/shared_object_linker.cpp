@@ -80,6 +80,11 @@ bool linkSharedObject(const std::vector<char> &object,
                                     "relro",
                                     "--hash-style=gnu",
                                     "--build-id=none",
+                                    // Written from memory, not through an
+                                    // mmap'ed temporary file: LLVM keeps a
+                                    // node per temporary file forever in
+                                    // its remove-on-signal list.
+                                    "--no-mmap-output-file",
                                     "-o",
                                     output.c_str(),
                                     input.c_str()};

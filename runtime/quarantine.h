@@ -5,15 +5,16 @@
 // freed, that read would crash or jump anywhere. Kept in quarantine, the
 // memory still holds Weft's dispatch table and a dead magic value, so the
 // call reaches Weft and gets CL_INVALID_<OBJECT>. The quarantine holds the
-// last kQuarantinedObjects released objects (a few hundred bytes each; the
-// buffers' data are freed when the object is destroyed) and frees the
+// last kQuarantinedObjects released objects (a few hundred bytes each, at
+// most about 2 MiB in all; the buffers' data are freed when the object is
+// destroyed) and frees the
 // oldest as new ones arrive, so nothing grows without bound.
 #pragma once
 #include <cstddef>
 
 namespace weft {
 
-inline constexpr size_t kQuarantinedObjects = 16384;
+inline constexpr size_t kQuarantinedObjects = 4096;
 
 // Takes `block` (as from operator new, its object already destroyed) into
 // quarantine, after writing `dispatch` into the word at `handle` and
