@@ -21,8 +21,7 @@ public:
   Context(Device &device, std::vector<cl_context_properties> properties,
           ErrorCallback notify, void *user_data);
   static Context *fromHandle(cl_context handle) {
-    auto *c = static_cast<Context *>(handle);
-    return c && c->isValid() ? c : nullptr;
+    return checkedCast<Context>(handle);
   }
 
   Device &device() const { return device_; }

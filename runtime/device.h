@@ -16,14 +16,14 @@ class ThreadPool;
 
 // Facts about the device that the info queries and the runtime read.
 struct DeviceProperties {
-  std::string name;            // the host CPU's brand string
-  std::string vendor;          // the CPU vendor, e.g. "AuthenticAMD"
-  cl_uint vendor_id = 0;       // PCI vendor id of the CPU maker
-  cl_uint compute_units = 1;   // cores in the process's CPU affinity
+  std::string name;          // the host CPU's brand string
+  std::string vendor;        // the CPU vendor, e.g. "AuthenticAMD"
+  cl_uint vendor_id = 0;     // PCI vendor id of the CPU maker
+  cl_uint compute_units = 1; // cores in the process's CPU affinity
   cl_uint max_clock_mhz = 0;
   cl_ulong global_mem_size = 0; // physical memory
   cl_ulong max_mem_alloc_size = 0;
-  cl_ulong global_cache_size = 0;     // last-level cache
+  cl_ulong global_cache_size = 0; // last-level cache
   cl_uint global_cacheline_size = 64;
   cl_ulong local_mem_size = 0;
   size_t max_work_group_size = 0;
@@ -34,16 +34,15 @@ struct DeviceProperties {
   cl_uint mem_base_addr_align_bits = 0;
   cl_uint native_vector_width_float = 4; // SIMD lanes of 32 bits
   bool has_avx512 = false;
-  std::vector<std::string> extensions;          // cl_khr_*
-  std::vector<std::string> opencl_c_features;   // __opencl_c_*
+  std::vector<std::string> extensions;        // cl_khr_*
+  std::vector<std::string> opencl_c_features; // __opencl_c_*
 };
 
 class Device : public Object<_cl_device_id, ObjectKind::Device> {
 public:
   static Device &instance();
   static Device *fromHandle(cl_device_id handle) {
-    auto *d = static_cast<Device *>(handle);
-    return d && d->isValid() ? d : nullptr;
+    return checkedCast<Device>(handle);
   }
 
   Platform &platform();

@@ -22,8 +22,7 @@ public:
   Event(Context &context, Queue *queue, cl_command_type type);
   ~Event() override;
   static Event *fromHandle(cl_event handle) {
-    auto *e = static_cast<Event *>(handle);
-    return e && e->isValid() ? e : nullptr;
+    return checkedCast<Event>(handle);
   }
 
   Context &context() const { return *context_; }
@@ -58,11 +57,11 @@ private:
   cl_command_type type_;
 
   mutable std::mutex mutex_;
-  std::condition_variable changed_;     // waits on status_
-  cl_int status_;                       // guarded by mutex_
-  cl_ulong times_[4] = {0, 0, 0, 0};    // queued/submit/start/end, by mutex_
-  std::vector<PendingCallback> callbacks_;               // guarded by mutex_
-  std::vector<std::function<void()>> continuations_;     // guarded by mutex_
+  std::condition_variable changed_;        // waits on status_
+  cl_int status_;                          // guarded by mutex_
+  cl_ulong times_[4] = {0, 0, 0, 0};       // queued/submit/start/end, by mutex_
+  std::vector<PendingCallback> callbacks_; // guarded by mutex_
+  std::vector<std::function<void()>> continuations_; // guarded by mutex_
 };
 
 } // namespace weft

@@ -32,8 +32,7 @@ public:
          size_t index);
   ~Kernel() override;
   static Kernel *fromHandle(cl_kernel handle) {
-    auto *k = static_cast<Kernel *>(handle);
-    return k && k->isValid() ? k : nullptr;
+    return checkedCast<Kernel>(handle);
   }
 
   // clCloneKernel: same code, a copy of the current argument values.

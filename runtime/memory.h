@@ -30,8 +30,7 @@ public:
                             cl_uint packet_size, cl_uint max_packets,
                             bool listed_properties);
   static Memory *fromHandle(cl_mem handle) {
-    auto *m = static_cast<Memory *>(handle);
-    return m && m->isValid() ? m : nullptr;
+    return checkedCast<Memory>(handle);
   }
 
   cl_mem_object_type type() const { return type_; }

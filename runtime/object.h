@@ -12,34 +12,25 @@
 #include <cstdint>
 #include <utility>
 
-// The loader only looks at the first word of a handle.
-struct _cl_platform_id {
-  const cl_icd_dispatch *dispatch;
-};
-struct _cl_device_id {
-  const cl_icd_dispatch *dispatch;
-};
-struct _cl_context {
-  const cl_icd_dispatch *dispatch;
-};
-struct _cl_command_queue {
-  const cl_icd_dispatch *dispatch;
-};
-struct _cl_mem {
-  const cl_icd_dispatch *dispatch;
-};
-struct _cl_program {
-  const cl_icd_dispatch *dispatch;
-};
-struct _cl_kernel {
-  const cl_icd_dispatch *dispatch;
-};
-struct _cl_event {
-  const cl_icd_dispatch *dispatch;
-};
-struct _cl_sampler {
-  const cl_icd_dispatch *dispatch;
-};
+// The loader only looks at the first word of a handle. Weft's magic value
+// comes right after it, in the handle itself: a handle is checked by
+// reading those bytes, before it is ever treated as an object of its kind
+// (a wrong or released one never is).
+#define WEFT_HANDLE(name)                                                      \
+  struct name {                                                                \
+    const cl_icd_dispatch *dispatch;                                           \
+    uint32_t weft_magic;                                                       \
+  };
+WEFT_HANDLE(_cl_platform_id)
+WEFT_HANDLE(_cl_device_id)
+WEFT_HANDLE(_cl_context)
+WEFT_HANDLE(_cl_command_queue)
+WEFT_HANDLE(_cl_mem)
+WEFT_HANDLE(_cl_program)
+WEFT_HANDLE(_cl_kernel)
+WEFT_HANDLE(_cl_event)
+WEFT_HANDLE(_cl_sampler)
+#undef WEFT_HANDLE
 
 namespace weft {
 
@@ -62,12 +53,25 @@ constexpr uint32_t kDeadMagic = 0xdeadbeef;
 // `Handle` is the _cl_* struct the application sees.
 template <typename Handle, ObjectKind Kind> class Object : public Handle {
 public:
-  Object() { this->dispatch = &kDispatchTable; }
+  Object() {
+    this->dispatch = &kDispatchTable;
+    this->weft_magic = static_cast<uint32_t>(Kind);
+  }
   Object(const Object &) = delete;
   Object &operator=(const Object &) = delete;
-  virtual ~Object() { magic_ = kDeadMagic; }
+  virtual ~Object() { this->weft_magic = kDeadMagic; }
 
-  bool isValid() const { return magic_ == static_cast<uint32_t>(Kind); }
+  bool isValid() const {
+    return this->weft_magic == static_cast<uint32_t>(Kind);
+  }
+
+  // The object behind `handle`, or null for a null, foreign or released
+  // handle (its magic is read from the handle's own bytes first).
+  template <typename Derived> static Derived *checkedCast(Handle *handle) {
+    if (!handle || handle->weft_magic != static_cast<uint32_t>(Kind))
+      return nullptr;
+    return static_cast<Derived *>(handle);
+  }
 
   // Application references (clRetain*/clRelease*): the count the API reports.
   void retainApi() {
@@ -111,7 +115,7 @@ public:
     // rather than back to the allocator: a stale handle still leads here.
     void *block = dynamic_cast<void *>(this);
     Handle *handle = this;
-    void *magic = &magic_;
+    void *magic = &handle->weft_magic;
     this->~Object();
     quarantine(block, handle, &kDispatchTable, magic, kDeadMagic);
   }
@@ -121,12 +125,11 @@ protected:
   // or destructor callbacks override it, release what they hold, and end
   // with Object::destroy().
   virtual void destroy() {
-    magic_ = kDeadMagic;
+    this->weft_magic = kDeadMagic;
     releaseShell();
   }
 
 private:
-  uint32_t magic_ = static_cast<uint32_t>(Kind);
   std::atomic<cl_uint> api_refs_{1};
   std::atomic<uint32_t> total_refs_{1};
   // One for all strong references together, plus one per shell reference.

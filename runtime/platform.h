@@ -13,8 +13,7 @@ class Platform : public Object<_cl_platform_id, ObjectKind::Platform> {
 public:
   static Platform &instance();
   static Platform *fromHandle(cl_platform_id handle) {
-    auto *p = static_cast<Platform *>(handle);
-    return p && p->isValid() ? p : nullptr;
+    return checkedCast<Platform>(handle);
   }
 
   Device &device();

@@ -35,8 +35,7 @@ public:
   Program(Context &context, ProgramImage image,
           std::vector<unsigned char> binary);
   static Program *fromHandle(cl_program handle) {
-    auto *p = static_cast<Program *>(handle);
-    return p && p->isValid() ? p : nullptr;
+    return checkedCast<Program>(handle);
   }
 
   Context &context() const { return *context_; }
@@ -92,11 +91,12 @@ private:
   std::atomic<int> attached_kernels_{0};
 
   mutable std::mutex mutex_;
-  cl_build_status status_ = CL_BUILD_NONE; // guarded by mutex_
-  std::string log_;                        // guarded by mutex_
-  std::string options_;                    // guarded by mutex_
+  cl_build_status status_ = CL_BUILD_NONE;              // guarded by mutex_
+  std::string log_;                                     // guarded by mutex_
+  std::string options_;                                 // guarded by mutex_
   std::shared_ptr<const ProgramExecutable> executable_; // by mutex_
-  cl_program_binary_type binary_type_ = CL_PROGRAM_BINARY_TYPE_NONE; // by mutex_
+  cl_program_binary_type binary_type_ =
+      CL_PROGRAM_BINARY_TYPE_NONE;     // by mutex_
   std::vector<unsigned char> bitcode_; // compiled object or library, by mutex_
 };
 

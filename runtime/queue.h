@@ -25,8 +25,7 @@ public:
   Queue(Context &context, Device &device, cl_command_queue_properties flags,
         std::vector<cl_queue_properties> properties);
   static Queue *fromHandle(cl_command_queue handle) {
-    auto *q = static_cast<Queue *>(handle);
-    return q && q->isValid() ? q : nullptr;
+    return checkedCast<Queue>(handle);
   }
 
   Context &context() const { return *context_; }

@@ -33,24 +33,29 @@ TEST_CASE_METHOD(WeftFixture, "platform and device describe this machine",
         CL_INVALID_VALUE);
 }
 
-TEST_CASE_METHOD(WeftFixture, "wrong handles get CL_INVALID_<OBJECT>", "[api]") {
+TEST_CASE_METHOD(WeftFixture, "wrong handles get CL_INVALID_<OBJECT>",
+                 "[api]") {
   // A handle that carries the dispatch pointer (so the loader reaches Weft)
-  // but is not a Weft object.
+  // but is not a Weft object. It sits inside a larger zeroed block: Weft
+  // reads its magic value at a fixed offset around the handle, which must
+  // stay inside the block (AddressSanitizer checks).
   struct FakeHandle {
+    alignas(16) char before[64];
     const void *dispatch;
-    char rest[64];
-  } fake{};
+    char rest[192];
+  } storage{};
+  FakeHandle &fake = storage;
   std::memcpy(&fake.dispatch, context, sizeof(void *));
   cl_uint count;
-  CHECK(clGetContextInfo(reinterpret_cast<cl_context>(&fake),
+  CHECK(clGetContextInfo(reinterpret_cast<cl_context>(&fake.dispatch),
                          CL_CONTEXT_REFERENCE_COUNT, sizeof(count), &count,
                          nullptr) == CL_INVALID_CONTEXT);
-  CHECK(clRetainCommandQueue(reinterpret_cast<cl_command_queue>(&fake)) ==
-        CL_INVALID_COMMAND_QUEUE);
-  CHECK(clReleaseMemObject(reinterpret_cast<cl_mem>(&fake)) ==
+  CHECK(clRetainCommandQueue(reinterpret_cast<cl_command_queue>(
+            &fake.dispatch)) == CL_INVALID_COMMAND_QUEUE);
+  CHECK(clReleaseMemObject(reinterpret_cast<cl_mem>(&fake.dispatch)) ==
         CL_INVALID_MEM_OBJECT);
-  CHECK(clSetKernelArg(reinterpret_cast<cl_kernel>(&fake), 0, 4, &count) ==
-        CL_INVALID_KERNEL);
+  CHECK(clSetKernelArg(reinterpret_cast<cl_kernel>(&fake.dispatch), 0, 4,
+                       &count) == CL_INVALID_KERNEL);
   // The context itself is passed where a queue is expected.
   CHECK(clFinish(reinterpret_cast<cl_command_queue>(context)) ==
         CL_INVALID_COMMAND_QUEUE);
@@ -59,7 +64,8 @@ TEST_CASE_METHOD(WeftFixture, "wrong handles get CL_INVALID_<OBJECT>", "[api]") 
 TEST_CASE_METHOD(WeftFixture, "buffer creation flags are checked", "[api]") {
   cl_int err;
   int host[4] = {1, 2, 3, 4};
-  CHECK(clCreateBuffer(context, CL_MEM_READ_WRITE, 0, nullptr, &err) == nullptr);
+  CHECK(clCreateBuffer(context, CL_MEM_READ_WRITE, 0, nullptr, &err) ==
+        nullptr);
   CHECK(err == CL_INVALID_BUFFER_SIZE);
   CHECK(clCreateBuffer(context, CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY, 16,
                        nullptr, &err) == nullptr);
@@ -73,12 +79,12 @@ TEST_CASE_METHOD(WeftFixture, "buffer creation flags are checked", "[api]") {
                        host, &err) == nullptr);
   CHECK(err == CL_INVALID_VALUE);
 
-  cl_mem use = clCreateBuffer(context, CL_MEM_USE_HOST_PTR, sizeof(host), host,
-                              &err);
+  cl_mem use =
+      clCreateBuffer(context, CL_MEM_USE_HOST_PTR, sizeof(host), host, &err);
   REQUIRE(err == CL_SUCCESS);
-  int *mapped = static_cast<int *>(clEnqueueMapBuffer(
-      queue, use, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, sizeof(host), 0,
-      nullptr, nullptr, &err));
+  int *mapped = static_cast<int *>(
+      clEnqueueMapBuffer(queue, use, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
+                         sizeof(host), 0, nullptr, nullptr, &err));
   REQUIRE(err == CL_SUCCESS);
   CHECK(mapped == host); // USE_HOST_PTR maps the application's memory
   cl_uint maps = 0;
@@ -88,8 +94,8 @@ TEST_CASE_METHOD(WeftFixture, "buffer creation flags are checked", "[api]") {
         CL_SUCCESS);
   CHECK(clFinish(queue) == CL_SUCCESS);
 
-  cl_mem hostless = clCreateBuffer(context, CL_MEM_HOST_NO_ACCESS, 16, nullptr,
-                                   &err);
+  cl_mem hostless =
+      clCreateBuffer(context, CL_MEM_HOST_NO_ACCESS, 16, nullptr, &err);
   REQUIRE(err == CL_SUCCESS);
   CHECK(clEnqueueReadBuffer(queue, hostless, CL_TRUE, 0, 16, host, 0, nullptr,
                             nullptr) == CL_INVALID_OPERATION);
@@ -123,8 +129,8 @@ TEST_CASE_METHOD(WeftFixture, "copy, fill, rect and sub-buffer commands",
 
   cl_buffer_region region = {128, 256};
   cl_int err;
-  cl_mem sub = clCreateSubBuffer(a, 0, CL_BUFFER_CREATE_TYPE_REGION, &region,
-                                 &err);
+  cl_mem sub =
+      clCreateSubBuffer(a, 0, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
   REQUIRE(err == CL_SUCCESS);
   int first = -1;
   REQUIRE(clEnqueueReadBuffer(queue, sub, CL_TRUE, 0, 4, &first, 0, nullptr,
@@ -152,8 +158,9 @@ TEST_CASE_METHOD(WeftFixture, "copy, fill, rect and sub-buffer commands",
   clReleaseMemObject(b);
 }
 
-TEST_CASE_METHOD(WeftFixture, "events: user events gate commands, profiling "
-                              "times are ordered",
+TEST_CASE_METHOD(WeftFixture,
+                 "events: user events gate commands, profiling "
+                 "times are ordered",
                  "[api]") {
   cl_int err;
   cl_event gate = clCreateUserEvent(context, &err);
