@@ -121,15 +121,31 @@ const HostTarget &hostTarget() {
   return target;
 }
 
-bool optimizeForHost(llvm::Module &module, bool full_optimization,
-                     std::string &error) {
+namespace {
+
+// The host's target machine, with `module` set up for it (null and why on
+// failure).
+std::unique_ptr<llvm::TargetMachine> targetModuleToHost(llvm::Module &module,
+                                                        bool full_optimization,
+                                                        std::string &error) {
   initializeNativeTarget();
   std::unique_ptr<llvm::TargetMachine> machine =
       hostMachine(full_optimization, error);
+  if (machine) {
+    module.setDataLayout(machine->createDataLayout());
+    module.setTargetTriple(machine->getTargetTriple().str());
+  }
+  return machine;
+}
+
+} // namespace
+
+bool optimizeForHost(llvm::Module &module, bool full_optimization,
+                     std::string &error) {
+  std::unique_ptr<llvm::TargetMachine> machine =
+      targetModuleToHost(module, full_optimization, error);
   if (!machine)
     return false;
-  module.setDataLayout(machine->createDataLayout());
-  module.setTargetTriple(machine->getTargetTriple().str());
   optimize(module, *machine, full_optimization);
   return true;
 }
@@ -138,13 +154,10 @@ bool emitObject(llvm::Module &module,
                 const std::vector<KernelDescription> &kernels,
                 bool full_optimization, const std::string &dump_ir_directory,
                 std::vector<char> &object, std::string &error) {
-  initializeNativeTarget();
   std::unique_ptr<llvm::TargetMachine> machine =
-      hostMachine(full_optimization, error);
+      targetModuleToHost(module, full_optimization, error);
   if (!machine)
     return false;
-  module.setDataLayout(machine->createDataLayout());
-  module.setTargetTriple(machine->getTargetTriple().str());
 
   dumpModule(module, kernels, dump_ir_directory, "pre");
   optimize(module, *machine, full_optimization);

@@ -100,16 +100,7 @@ struct sigaction previous_segv_action;
 void onSegmentationFault(int signal, siginfo_t *info, void *ucontext) {
   if (active_recovery && stack_pool.isGuard(info->si_addr))
     siglongjmp(active_recovery->jump, 1);
-  if (previous_segv_action.sa_flags & SA_SIGINFO) {
-    previous_segv_action.sa_sigaction(signal, info, ucontext);
-  } else if (previous_segv_action.sa_handler == SIG_DFL) {
-    // Returning re-runs the faulting instruction under the default action.
-    struct sigaction default_action = {};
-    default_action.sa_handler = SIG_DFL;
-    sigaction(SIGSEGV, &default_action, nullptr);
-  } else if (previous_segv_action.sa_handler != SIG_IGN) {
-    previous_segv_action.sa_handler(signal);
-  }
+  passSignalOn(previous_segv_action, signal, info, ucontext);
 }
 
 // The handler needs a stack of its own (the faulting one is exhausted): one

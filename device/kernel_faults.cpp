@@ -32,17 +32,7 @@ void passOn(int signal, siginfo_t *info, void *ucontext) {
   size_t index = 0;
   while (kFaultSignals[index] != signal)
     ++index;
-  const struct sigaction &previous = previous_actions[index];
-  if (previous.sa_flags & SA_SIGINFO) {
-    previous.sa_sigaction(signal, info, ucontext);
-  } else if (previous.sa_handler == SIG_DFL) {
-    // Returning re-raises the fault under the default action.
-    struct sigaction default_action = {};
-    default_action.sa_handler = SIG_DFL;
-    sigaction(signal, &default_action, nullptr);
-  } else if (previous.sa_handler != SIG_IGN) {
-    previous.sa_handler(signal);
-  }
+  passSignalOn(previous_actions[index], signal, info, ucontext);
 }
 
 void onFault(int signal, siginfo_t *info, void *ucontext) {
@@ -134,6 +124,20 @@ Watchdog &watchdog() {
 }
 
 } // namespace
+
+void passSignalOn(const struct sigaction &previous, int signal, siginfo_t *info,
+                  void *ucontext) {
+  if (previous.sa_flags & SA_SIGINFO) {
+    previous.sa_sigaction(signal, info, ucontext);
+  } else if (previous.sa_handler == SIG_DFL) {
+    // Returning re-raises the fault under the default action.
+    struct sigaction default_action = {};
+    default_action.sa_handler = SIG_DFL;
+    sigaction(signal, &default_action, nullptr);
+  } else if (previous.sa_handler != SIG_IGN) {
+    previous.sa_handler(signal);
+  }
+}
 
 bool ensureSignalStack() {
   thread_local bool has_signal_stack = false;

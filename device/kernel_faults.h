@@ -35,6 +35,11 @@ struct FaultTrap {
   void *volatile address = nullptr;
 };
 
+// Hands a fault Weft does not handle to the handler that was installed
+// before Weft's (the default action re-raises it when the handler returns).
+void passSignalOn(const struct sigaction &previous, int signal, siginfo_t *info,
+                  void *ucontext);
+
 // Puts Weft's handlers in front (again, if the application installed its
 // own since the last launch; faults outside kernels still reach those).
 // Once per launch.
