@@ -164,9 +164,14 @@ bool ensureSignalStack() {
   return true;
 }
 
+void installFaultHandlersOnce() {
+  static std::once_flag installed;
+  std::call_once(installed, ensureFaultHandlers);
+}
+
 void ensureFaultHandlers() {
-  // One system call per launch: an application (or a test framework) may
-  // have put its own handlers in front of Weft's since the last launch.
+  // An application (or a test framework) may have put its own handlers in
+  // front of Weft's since the last program was loaded.
   struct sigaction current = {};
   if (sigaction(SIGSEGV, nullptr, &current) != 0 ||
       !(current.sa_flags & SA_SIGINFO) || current.sa_sigaction != onFault)

@@ -41,9 +41,12 @@ void passSignalOn(const struct sigaction &previous, int signal, siginfo_t *info,
                   void *ucontext);
 
 // Puts Weft's handlers in front (again, if the application installed its
-// own since the last launch; faults outside kernels still reach those).
-// Once per launch.
+// own since; faults outside kernels still reach those). A system call:
+// called when a program's kernels are loaded, not per launch, where it
+// would triple the cost of a small launch.
 void ensureFaultHandlers();
+// Installs them if no launch or load has yet (cheap after the first call).
+void installFaultHandlersOnce();
 // Gives the calling thread an alternate signal stack (once per thread), so
 // that a stack overflow can be handled too. False if it cannot have one.
 bool ensureSignalStack();

@@ -1,5 +1,7 @@
 #include "device/kernel_library.h"
 
+#include "device/kernel_faults.h"
+
 #include <link.h>
 
 #include <dlfcn.h>
@@ -115,6 +117,9 @@ KernelLibrary::load(const std::vector<unsigned char> &shared_object,
   if (!handle)
     return nullptr;
   error.clear();
+  // Kernels are about to run: Weft's fault handlers go in front again
+  // (device/kernel_faults.h), once per program rather than per launch.
+  ensureFaultHandlers();
   std::unique_ptr<KernelLibrary> library(
       new KernelLibrary(handle, memory_file));
   // Its executable segments, found by the base address the loader chose.

@@ -445,7 +445,7 @@ LaunchResult runNDRange(ThreadPool &pool, const NDRangeLaunch &launch) {
   LaunchResult result;
   if (total == 0)
     return result;
-  ensureFaultHandlers();
+  installFaultHandlersOnce();
   uint64_t watch = 0;
   if (launch.settings.kernel_timeout_seconds > 0) {
     watchdogSignal(); // installs its handler before anyone is signalled
