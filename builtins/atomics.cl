@@ -152,13 +152,23 @@ LEGACY_ADDRESS_SPACE(__local)
   C11_RMW(fetch_min, A, T, T, AS)                                              \
   C11_RMW(fetch_max, A, T, T, AS)
 
+// cl_ext_float_atomics: add, sub, min and max (LLVM's atomicrmw fadd, fsub,
+// fmin, fmax; x86 makes them compare-exchange loops). min and max follow
+// fmin and fmax: a NaN operand loses to a number.
+#define C11_FLOATING(A, T, AS)                                                 \
+  C11_LOAD_STORE(A, T, AS)                                                     \
+  C11_RMW(fetch_add, A, T, T, AS)                                              \
+  C11_RMW(fetch_sub, A, T, T, AS)                                              \
+  C11_RMW(fetch_min, A, T, T, AS)                                              \
+  C11_RMW(fetch_max, A, T, T, AS)
+
 #define C11_ADDRESS_SPACE(AS)                                                  \
   C11_INTEGER(atomic_int, int, AS)                                             \
   C11_INTEGER(atomic_uint, uint, AS)                                           \
   C11_INTEGER(atomic_long, long, AS)                                           \
   C11_INTEGER(atomic_ulong, ulong, AS)                                         \
-  C11_LOAD_STORE(atomic_float, float, AS)                                      \
-  C11_LOAD_STORE(atomic_double, double, AS)                                    \
+  C11_FLOATING(atomic_float, float, AS)                                        \
+  C11_FLOATING(atomic_double, double, AS)                                      \
   C11_RMW(fetch_add, atomic_uintptr_t, uintptr_t, ptrdiff_t, AS)               \
   C11_RMW(fetch_sub, atomic_uintptr_t, uintptr_t, ptrdiff_t, AS)               \
   C11_FLAG(AS)

@@ -44,3 +44,31 @@ async_work_group_copy_3D3D(__global void *dst, size_t dst_offset,
 void __attribute__((overloadable))
 async_work_group_copy_fence(cl_mem_fence_flags flags);
 #endif
+
+#ifdef cl_khr_work_group_uniform_arithmetic
+// The operations beyond add, min and max: mul for every type of the core
+// collectives, the bitwise ones for the integer types, the logical ones for
+// int.
+#define WEFT_WG_UNIFORM(T, OP)                                                 \
+  T __attribute__((overloadable)) work_group_reduce_##OP(T x);                 \
+  T __attribute__((overloadable)) work_group_scan_inclusive_##OP(T x);         \
+  T __attribute__((overloadable)) work_group_scan_exclusive_##OP(T x);
+#define WEFT_WG_UNIFORM_INTEGER(T)                                             \
+  WEFT_WG_UNIFORM(T, mul)                                                      \
+  WEFT_WG_UNIFORM(T, and)                                                      \
+  WEFT_WG_UNIFORM(T, or)                                                       \
+  WEFT_WG_UNIFORM(T, xor)
+WEFT_WG_UNIFORM_INTEGER(int)
+WEFT_WG_UNIFORM_INTEGER(uint)
+WEFT_WG_UNIFORM_INTEGER(long)
+WEFT_WG_UNIFORM_INTEGER(ulong)
+WEFT_WG_UNIFORM(float, mul)
+#ifdef cl_khr_fp64
+WEFT_WG_UNIFORM(double, mul)
+#endif
+WEFT_WG_UNIFORM(int, logical_and)
+WEFT_WG_UNIFORM(int, logical_or)
+WEFT_WG_UNIFORM(int, logical_xor)
+#undef WEFT_WG_UNIFORM_INTEGER
+#undef WEFT_WG_UNIFORM
+#endif

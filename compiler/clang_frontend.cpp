@@ -45,8 +45,13 @@ frontendArguments(const BuildOptions &options,
   for (const std::string &name : extensions) {
     ext += ",+" + name;
     // Clang defines the macro of each extension it knows; Weft defines the
-    // rest (the extended async copies, the copy fence).
-    if (!known_to_clang.isKnown(name))
+    // rest (the extended async copies, the copy fence, the float atomics).
+    // Some OpenCL C 3.0 features are "header-only" to Clang: it knows them
+    // but leaves their macros to the header, which defines them only for
+    // SPIR targets, and declares their builtins only when the macro is
+    // defined. Every feature's macro is therefore defined here too (the
+    // same definition twice is no redefinition).
+    if (!known_to_clang.isKnown(name) || name.rfind("__opencl_c_", 0) == 0)
       args.push_back("-D" + name + "=1");
   }
   args.push_back(ext);

@@ -110,7 +110,16 @@ struct WorkGroupContext {
   uint32_t (*address_kind)(struct WorkGroupContext *context,
                            const void *address);
   struct PipeGroupState pipe_group;
+  // Work-group collective functions (builtins/work_group_collectives.cl):
+  // the count of work-items that have arrived at the group's current
+  // collective (zero between collectives), its result, then one 8-byte slot
+  // per work-item of the largest group of the launch. Set by the device for
+  // every group.
+  uint64_t *collective_slots;
 };
+
+// Slots a launch's collective_slots holds ahead of the work-items' ones.
+#define WEFT_COLLECTIVE_HEADER_SLOTS 2
 
 enum AddressKind {
   kGlobalAddress = 0, // anything not local or private: buffers, constants

@@ -40,6 +40,20 @@ struct LocalMemory {
 thread_local LocalMemory local_memory;
 // The per-work-item values of kernels split at their barriers; same reuse.
 thread_local LocalMemory work_item_values;
+// The slots of the work-group collective functions; same reuse. The count
+// of arrived work-items is zeroed when a launch takes them; each collective
+// leaves it at zero again, so every group starts from zero too.
+thread_local LocalMemory collective_slots;
+
+uint64_t *collectiveSlots(const NDRangeLaunch &launch) {
+  uint64_t items =
+      launch.local_size[0] * launch.local_size[1] * launch.local_size[2];
+  auto *slots = reinterpret_cast<uint64_t *>(collective_slots.get(
+      (items + WEFT_COLLECTIVE_HEADER_SLOTS) * sizeof(uint64_t)));
+  if (slots)
+    slots[0] = 0;
+  return slots;
+}
 
 void *workItemStorage(WorkGroupContext *, uint64_t bytes) {
   return work_item_values.get(bytes);
@@ -324,7 +338,8 @@ void runGroups(void *opaque, uint64_t first, uint64_t last) {
     setCurrentAsyncCopyCheck(&check);
   }
   context.local_memory = local_memory.get(launch.local_memory_size + 1);
-  if (!context.local_memory) {
+  context.collective_slots = collectiveSlots(launch);
+  if (!context.local_memory || !context.collective_slots) {
     state.failed = true;
     return;
   }

@@ -35,13 +35,37 @@ constexpr cl_device_fp_config kDoubleFpConfig =
 constexpr cl_device_fp_config kSingleFpConfig =
     kDoubleFpConfig | CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT;
 
-// The OpenCL 3.0 minimum: no order stronger than the scope needs, no
-// device- or system-wide atomics.
-constexpr cl_device_atomic_capabilities kAtomicMemoryCapabilities =
-    CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP;
-constexpr cl_device_atomic_capabilities kAtomicFenceCapabilities =
+// Every order and scope: kernel atomics are the host CPU's own atomic
+// instructions and fences, coherent across every core and with the host
+// (builtins/atomics.cl). Matches the __opencl_c_atomic_* features.
+constexpr cl_device_atomic_capabilities kAtomicOrders =
     CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
-    CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP;
+    CL_DEVICE_ATOMIC_ORDER_SEQ_CST;
+constexpr cl_device_atomic_capabilities kAtomicMemoryCapabilities =
+    kAtomicOrders | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP |
+    CL_DEVICE_ATOMIC_SCOPE_DEVICE | CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES;
+constexpr cl_device_atomic_capabilities kAtomicFenceCapabilities =
+    kAtomicMemoryCapabilities | CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM;
+
+// cl_ext_float_atomics (its constants are newer than Debian's headers).
+#ifndef CL_DEVICE_SINGLE_FP_ATOMIC_CAPABILITIES_EXT
+#define CL_DEVICE_SINGLE_FP_ATOMIC_CAPABILITIES_EXT 0x4231
+#define CL_DEVICE_DOUBLE_FP_ATOMIC_CAPABILITIES_EXT 0x4232
+#define CL_DEVICE_HALF_FP_ATOMIC_CAPABILITIES_EXT 0x4233
+#define CL_DEVICE_GLOBAL_FP_ATOMIC_LOAD_STORE_EXT (1 << 0)
+#define CL_DEVICE_GLOBAL_FP_ATOMIC_ADD_EXT (1 << 1)
+#define CL_DEVICE_GLOBAL_FP_ATOMIC_MIN_MAX_EXT (1 << 2)
+#define CL_DEVICE_LOCAL_FP_ATOMIC_LOAD_STORE_EXT (1 << 16)
+#define CL_DEVICE_LOCAL_FP_ATOMIC_ADD_EXT (1 << 17)
+#define CL_DEVICE_LOCAL_FP_ATOMIC_MIN_MAX_EXT (1 << 18)
+#endif
+// Load, store and exchange of float and double are core C11 atomics; add,
+// min and max are builtins/atomics.cl's compare-exchange loops.
+constexpr cl_bitfield kFloatAtomicCapabilities =
+    CL_DEVICE_GLOBAL_FP_ATOMIC_LOAD_STORE_EXT |
+    CL_DEVICE_GLOBAL_FP_ATOMIC_ADD_EXT | CL_DEVICE_GLOBAL_FP_ATOMIC_MIN_MAX_EXT |
+    CL_DEVICE_LOCAL_FP_ATOMIC_LOAD_STORE_EXT |
+    CL_DEVICE_LOCAL_FP_ATOMIC_ADD_EXT | CL_DEVICE_LOCAL_FP_ATOMIC_MIN_MAX_EXT;
 
 // "Cannot be partitioned" is a list holding only the terminating 0.
 constexpr cl_device_partition_property kNoPartitionProperties[] = {0};
@@ -152,8 +176,10 @@ cl_int deviceInfo(Device &device, cl_device_info param, InfoWriter &out) {
   case CL_DEVICE_ERROR_CORRECTION_SUPPORT:
   case CL_DEVICE_IMAGE_SUPPORT:
   case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
-  case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:
     return out.value<cl_bool>(CL_FALSE);
+  // builtins/work_group_collectives.cl.
+  case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:
+    return out.value<cl_bool>(CL_TRUE);
 
   // Floating point and vectors.
   case CL_DEVICE_SINGLE_FP_CONFIG:
@@ -204,6 +230,11 @@ cl_int deviceInfo(Device &device, cl_device_info param, InfoWriter &out) {
     return out.value<cl_device_atomic_capabilities>(kAtomicMemoryCapabilities);
   case CL_DEVICE_ATOMIC_FENCE_CAPABILITIES:
     return out.value<cl_device_atomic_capabilities>(kAtomicFenceCapabilities);
+  case CL_DEVICE_SINGLE_FP_ATOMIC_CAPABILITIES_EXT:
+  case CL_DEVICE_DOUBLE_FP_ATOMIC_CAPABILITIES_EXT:
+    return out.value<cl_bitfield>(kFloatAtomicCapabilities);
+  case CL_DEVICE_HALF_FP_ATOMIC_CAPABILITIES_EXT: // no cl_khr_fp16
+    return out.value<cl_bitfield>(0);
 
   // Partitioning: not supported.
   case CL_DEVICE_PARTITION_PROPERTIES:

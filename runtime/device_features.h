@@ -28,6 +28,15 @@ inline constexpr ExtensionEntry kDeviceExtensions[] = {
     {"cl_khr_global_int32_extended_atomics", CL_MAKE_VERSION(1, 0, 0), true},
     {"cl_khr_local_int32_base_atomics", CL_MAKE_VERSION(1, 0, 0), true},
     {"cl_khr_local_int32_extended_atomics", CL_MAKE_VERSION(1, 0, 0), true},
+    {"cl_khr_int64_base_atomics", CL_MAKE_VERSION(1, 0, 0), true},
+    {"cl_khr_int64_extended_atomics", CL_MAKE_VERSION(1, 0, 0), true},
+    // add, min and max on float and double, in global and local memory
+    // (builtins/atomics.cl; its feature macros are in kOpenClCFeatures); no
+    // half (cl_khr_fp16 is not reported).
+    {"cl_ext_float_atomics", CL_MAKE_VERSION(1, 0, 0), true},
+    // mul, and, or, xor and the logical operations for work-group
+    // reductions and scans (builtins/work_group_collectives.cl).
+    {"cl_khr_work_group_uniform_arithmetic", CL_MAKE_VERSION(1, 0, 0), true},
     // Weft declares their builtins itself (builtins/extension_declarations.h).
     {"cl_khr_extended_async_copies", CL_MAKE_VERSION(1, 0, 0), true},
     {"cl_khr_async_work_group_copy_fence", CL_MAKE_VERSION(1, 0, 0), true},
@@ -49,6 +58,24 @@ inline constexpr FeatureEntry kOpenClCFeatures[] = {
     // of sub-groups, which work-items run one after another on a thread
     // cannot give (one spinning on another would never let it run).
     {"__opencl_c_subgroups", CL_MAKE_VERSION(3, 0, 0)},
+    // Every atomic is a real atomic instruction of the host CPU, coherent
+    // across all its cores, so every order and scope holds
+    // (builtins/atomics.cl).
+    {"__opencl_c_atomic_order_acq_rel", CL_MAKE_VERSION(3, 0, 0)},
+    {"__opencl_c_atomic_order_seq_cst", CL_MAKE_VERSION(3, 0, 0)},
+    {"__opencl_c_atomic_scope_device", CL_MAKE_VERSION(3, 0, 0)},
+    {"__opencl_c_atomic_scope_all_devices", CL_MAKE_VERSION(3, 0, 0)},
+    // The feature macros of cl_ext_float_atomics.
+    {"__opencl_c_ext_fp32_global_atomic_add", CL_MAKE_VERSION(1, 0, 0)},
+    {"__opencl_c_ext_fp32_local_atomic_add", CL_MAKE_VERSION(1, 0, 0)},
+    {"__opencl_c_ext_fp32_global_atomic_min_max", CL_MAKE_VERSION(1, 0, 0)},
+    {"__opencl_c_ext_fp32_local_atomic_min_max", CL_MAKE_VERSION(1, 0, 0)},
+    {"__opencl_c_ext_fp64_global_atomic_add", CL_MAKE_VERSION(1, 0, 0)},
+    {"__opencl_c_ext_fp64_local_atomic_add", CL_MAKE_VERSION(1, 0, 0)},
+    {"__opencl_c_ext_fp64_global_atomic_min_max", CL_MAKE_VERSION(1, 0, 0)},
+    {"__opencl_c_ext_fp64_local_atomic_min_max", CL_MAKE_VERSION(1, 0, 0)},
+    // builtins/work_group_collectives.cl, on every execution path.
+    {"__opencl_c_work_group_collective_functions", CL_MAKE_VERSION(3, 0, 0)},
 };
 
 // Pipes (device/pipe_abi.h, builtins/pipe_engine.c).
