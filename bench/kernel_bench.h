@@ -26,7 +26,7 @@ struct Driver {
   cl_device_id device = nullptr;
   cl_context context = nullptr;
   cl_command_queue queue = nullptr;
-  std::string extensions;
+  std::string extensions; // and the OpenCL C features, space-separated
 };
 
 // The platforms to compare: "Weft" and PoCL unless named on the command line.
@@ -53,6 +53,16 @@ inline std::vector<Driver> openDrivers(const std::vector<std::string> &names) {
     clGetDeviceInfo(d.device, CL_DEVICE_EXTENSIONS, sizeof(extensions),
                     extensions, nullptr);
     d.extensions = extensions;
+    // The OpenCL C features too, so a benchmark can need one.
+    size_t size = 0;
+    if (!clGetDeviceInfo(d.device, CL_DEVICE_OPENCL_C_FEATURES, 0, nullptr,
+                         &size)) {
+      std::vector<cl_name_version> features(size / sizeof(cl_name_version));
+      clGetDeviceInfo(d.device, CL_DEVICE_OPENCL_C_FEATURES, size,
+                      features.data(), nullptr);
+      for (const cl_name_version &feature : features)
+        d.extensions += std::string(" ") + feature.name;
+    }
     drivers.push_back(d);
   }
   return drivers;
@@ -199,7 +209,8 @@ struct Benchmark {
   std::string name;
   std::string unit; // of the throughput figure, e.g. "GB/s"
   double work;      // per launch, in the units of `unit` times 1e9
-  // Extension a driver must report to run it (empty: none).
+  // Extension or OpenCL C feature a driver must report to run it (empty:
+  // none).
   std::string needs;
   std::function<bool(const Driver &, Instance &, std::string &)> setup;
 };

@@ -7,28 +7,39 @@
 // one barrier: every work-item leaves its value in its own slot and counts
 // itself in; the last to arrive combines the slots (in place for a scan, into
 // the result slot otherwise); the barrier then lets everybody read its
-// answer. The device gives every group the slots
+// answer. The device gives every group the memory
 // (WorkGroupContext::collective_slots, device/launch_abi.h):
-//   slots[0]   the count of arrived work-items, zero between collectives
-//   slots[1]   the result of a reduction, broadcast, all or any
-//   slots[2..] one per work-item, in local linear id order, holding a value
-//              of the collective's type in its first bytes (a full slot
-//              each, even for int: a work-item's long in a later
-//              collective must not reach into another work-item's int)
+//   bytes 0-7    the count of arrived work-items, zero between collectives
+//   bytes 8-15   the result of a reduction, broadcast, all or any
+//   from 64      one 4-byte slot per work-item (local linear id order) for
+//                the 4-byte types, then, from the next multiple of 64, one
+//                8-byte slot per work-item for the 8-byte types
 // One barrier is enough for back-to-back collectives: a work-item's next
 // write goes to its own slot, which nobody else reads, and the result slot
 // and the other slots are rewritten only by the last to arrive at the next
-// collective, when everybody has read this one's answer.
+// collective, when everybody has read this one's answer. The two sizes have
+// slots of their own so that a work-item's long can never reach into
+// another work-item's int that it has yet to read back.
+//
+// The last to arrive combines the slots eight at a time in vectors (a
+// prefix within the vector in three shifted steps for scans): the order of
+// floating-point operations of these functions is unspecified (OpenCL C
+// 3.0 §6.15.16), and integer results do not depend on it.
 #include "builtin_macros.h"
 
 // In no named address space of the kernel's (builtins/work_group_slots.c);
 // __global keeps it apart from __local memory (weft-separate-local-memory).
 __global ulong *__weft_collective_slots(void);
 
-#define HEADER_SLOTS 2
-
 static size_t group_items(void) {
   return get_local_size(0) * get_local_size(1) * get_local_size(2);
+}
+
+// The group's slots for values of `size` bytes.
+static __global void *slots_of_size(__global ulong *slots, size_t items,
+                                    size_t size) {
+  __global char *four = (__global char *)slots + 64;
+  return size == 4 ? four : four + ((items * 4 + 63) & ~(size_t)63);
 }
 
 // Leaves the calling work-item's VALUE in its slot and counts it in;
@@ -38,22 +49,34 @@ static size_t group_items(void) {
   __global ulong *slots = __weft_collective_slots();                           \
   size_t items = group_items();                                                \
   size_t me = get_local_linear_id();                                           \
-  SLOT(T, me) = VALUE;                                                         \
+  __global T *values = (__global T *)slots_of_size(slots, items, sizeof(T));   \
+  values[me] = VALUE;                                                          \
   bool last = ++slots[0] == items;                                             \
   if (last)                                                                    \
     slots[0] = 0;
 
 #define RESULT(T) (*(__global T *)(slots + 1))
-#define SLOT(T, i) (*(__global T *)(slots + HEADER_SLOTS + (i)))
+
+// Vector shifts by 1, 2 and 4 lanes towards the top, filling with `fill`.
+#define SHIFT_UP(V, fill, by, M) shuffle2(fill, V, (M##8)(SHIFT_MASK_##by))
+#define SHIFT_MASK_1 0, 8, 9, 10, 11, 12, 13, 14
+#define SHIFT_MASK_2 0, 0, 8, 9, 10, 11, 12, 13
+#define SHIFT_MASK_4 0, 0, 0, 0, 8, 9, 10, 11
 
 // A reduction: the last to arrive folds every value into the result slot.
-#define REDUCE(NAME, T, COMBINE, INPUT)                                        \
+#define REDUCE(NAME, T, M, COMBINE, IDENTITY, INPUT)                           \
   OVERLOADABLE T work_group_reduce_##NAME(T x) {                               \
     ARRIVE(T, INPUT(x))                                                        \
     if (last) {                                                                \
-      T total = SLOT(T, 0);                                                    \
-      for (size_t i = 1; i < items; ++i)                                       \
-        total = COMBINE(total, SLOT(T, i));                                    \
+      T##8 lanes = (T##8)(IDENTITY);                                           \
+      size_t i = 0;                                                            \
+      for (; i + 8 <= items; i += 8)                                           \
+        lanes = COMBINE(lanes, vload8(0, values + i));                         \
+      T##4 four = COMBINE(lanes.lo, lanes.hi);                                 \
+      T##2 two = COMBINE(four.lo, four.hi);                                    \
+      T total = COMBINE(two.lo, two.hi);                                       \
+      for (; i < items; ++i)                                                   \
+        total = COMBINE(total, values[i]);                                     \
       RESULT(T) = total;                                                       \
     }                                                                          \
     barrier(CLK_LOCAL_MEM_FENCE);                                              \
@@ -61,46 +84,49 @@ static size_t group_items(void) {
   }
 
 // Scans rewrite the slots in place, so each work-item reads back its own.
-#define SCAN_INCLUSIVE(NAME, T, COMBINE, INPUT)                                \
-  OVERLOADABLE T work_group_scan_inclusive_##NAME(T x) {                       \
-    ARRIVE(T, INPUT(x))                                                        \
-    if (last) {                                                                \
-      T running = SLOT(T, 0);                                                  \
-      for (size_t i = 1; i < items; ++i) {                                     \
-        running = COMBINE(running, SLOT(T, i));                                \
-        SLOT(T, i) = running;                                                  \
-      }                                                                        \
-    }                                                                          \
-    barrier(CLK_LOCAL_MEM_FENCE);                                              \
-    return SLOT(T, me);                                                        \
-  }
-
-#define SCAN_EXCLUSIVE(NAME, T, COMBINE, IDENTITY, INPUT)                      \
-  OVERLOADABLE T work_group_scan_exclusive_##NAME(T x) {                       \
+// Each vector of eight becomes its own inclusive prefix, then takes the
+// running total of the vectors before it.
+#define SCAN(KIND, NAME, T, M, COMBINE, IDENTITY, INPUT, EXCLUSIVE)            \
+  OVERLOADABLE T work_group_scan_##KIND##_##NAME(T x) {                        \
     ARRIVE(T, INPUT(x))                                                        \
     if (last) {                                                                \
       T running = IDENTITY;                                                    \
-      for (size_t i = 0; i < items; ++i) {                                     \
-        T value = SLOT(T, i);                                                  \
-        SLOT(T, i) = running;                                                  \
-        running = COMBINE(running, value);                                     \
+      T##8 fill = (T##8)(IDENTITY);                                            \
+      size_t i = 0;                                                            \
+      for (; i + 8 <= items; i += 8) {                                         \
+        T##8 v = vload8(0, values + i);                                        \
+        v = COMBINE(v, SHIFT_UP(v, fill, 1, M));                               \
+        v = COMBINE(v, SHIFT_UP(v, fill, 2, M));                               \
+        v = COMBINE(v, SHIFT_UP(v, fill, 4, M));                               \
+        v = COMBINE((T##8)(running), v);                                       \
+        vstore8(EXCLUSIVE ? SHIFT_UP(v, (T##8)(running), 1, M) : v, 0,         \
+                values + i);                                                   \
+        running = v.s7;                                                        \
+      }                                                                        \
+      for (; i < items; ++i) {                                                 \
+        T value = values[i];                                                   \
+        T combined = COMBINE(running, value);                                  \
+        values[i] = EXCLUSIVE ? running : combined;                            \
+        running = combined;                                                    \
       }                                                                        \
     }                                                                          \
     barrier(CLK_LOCAL_MEM_FENCE);                                              \
-    return SLOT(T, me);                                                        \
+    return values[me];                                                         \
   }
 
 // INPUT is applied to each work-item's value first: AS_IS, or TRUTH for the
-// logical operations, whose answers are 0 or 1 whatever the inputs.
-#define OPERATION_OF(NAME, T, COMBINE, IDENTITY, INPUT)                        \
-  REDUCE(NAME, T, COMBINE, INPUT)                                              \
-  SCAN_INCLUSIVE(NAME, T, COMBINE, INPUT)                                      \
-  SCAN_EXCLUSIVE(NAME, T, COMBINE, IDENTITY, INPUT)
-#define OPERATION(NAME, T, COMBINE, IDENTITY)                                  \
-  OPERATION_OF(NAME, T, COMBINE, IDENTITY, AS_IS)
+// logical operations, whose answers are 0 or 1 whatever the inputs. M is
+// the unsigned integer type of T's size (shuffle masks).
+#define OPERATION_OF(NAME, T, M, COMBINE, IDENTITY, INPUT)                     \
+  REDUCE(NAME, T, M, COMBINE, IDENTITY, INPUT)                                 \
+  SCAN(inclusive, NAME, T, M, COMBINE, IDENTITY, INPUT, false)                 \
+  SCAN(exclusive, NAME, T, M, COMBINE, IDENTITY, INPUT, true)
+#define OPERATION(NAME, T, M, COMBINE, IDENTITY)                               \
+  OPERATION_OF(NAME, T, M, COMBINE, IDENTITY, AS_IS)
 #define AS_IS(x) (x)
 #define TRUTH(x) ((int)((x) != 0))
 
+// Each works on scalars and, element by element, on vectors.
 #define ADD(a, b) ((a) + (b))
 #define MUL(a, b) ((a) * (b))
 #define MIN(a, b) ((b) < (a) ? (b) : (a))
@@ -116,7 +142,7 @@ static size_t group_items(void) {
   static T broadcast_##T(T x, size_t source) {                                 \
     ARRIVE(T, x)                                                               \
     if (last)                                                                  \
-      RESULT(T) = SLOT(T, source < items ? source : 0);                        \
+      RESULT(T) = values[source < items ? source : 0];                         \
     barrier(CLK_LOCAL_MEM_FENCE);                                              \
     return RESULT(T);                                                          \
   }                                                                            \
@@ -137,29 +163,29 @@ static size_t group_items(void) {
 // Every type of the core feature gets add, min and max, and broadcast; the
 // uniform-arithmetic extension adds mul for all of them, the bitwise
 // operations for the integers and the logical ones for int.
-#define CORE_TYPE(T, LOWEST, HIGHEST)                                          \
-  OPERATION(add, T, ADD, (T)0)                                                 \
-  OPERATION(min, T, MIN, HIGHEST)                                              \
-  OPERATION(max, T, MAX, LOWEST)                                               \
-  OPERATION(mul, T, MUL, (T)1)                                                 \
+#define CORE_TYPE(T, M, LOWEST, HIGHEST)                                       \
+  OPERATION(add, T, M, ADD, (T)0)                                              \
+  OPERATION(min, T, M, MIN, HIGHEST)                                           \
+  OPERATION(max, T, M, MAX, LOWEST)                                            \
+  OPERATION(mul, T, M, MUL, (T)1)                                              \
   BROADCAST(T)
-#define INTEGER_TYPE(T, LOWEST, HIGHEST)                                       \
-  CORE_TYPE(T, LOWEST, HIGHEST)                                                \
-  OPERATION(and, T, AND, (T) ~(T)0)                                            \
-  OPERATION(or, T, OR, (T)0)                                                   \
-  OPERATION(xor, T, XOR, (T)0)
+#define INTEGER_TYPE(T, M, LOWEST, HIGHEST)                                    \
+  CORE_TYPE(T, M, LOWEST, HIGHEST)                                             \
+  OPERATION(and, T, M, AND, (T) ~(T)0)                                         \
+  OPERATION(or, T, M, OR, (T)0)                                                \
+  OPERATION(xor, T, M, XOR, (T)0)
 
-INTEGER_TYPE(int, INT_MIN, INT_MAX)
-INTEGER_TYPE(uint, 0u, UINT_MAX)
-INTEGER_TYPE(long, LONG_MIN, LONG_MAX)
-INTEGER_TYPE(ulong, 0ul, ULONG_MAX)
-CORE_TYPE(float, -INFINITY, INFINITY)
-CORE_TYPE(double, -(double)INFINITY, (double)INFINITY)
+INTEGER_TYPE(int, uint, INT_MIN, INT_MAX)
+INTEGER_TYPE(uint, uint, 0u, UINT_MAX)
+INTEGER_TYPE(long, ulong, LONG_MIN, LONG_MAX)
+INTEGER_TYPE(ulong, ulong, 0ul, ULONG_MAX)
+CORE_TYPE(float, uint, -INFINITY, INFINITY)
+CORE_TYPE(double, ulong, -(double)INFINITY, (double)INFINITY)
 
 // On values of 0 and 1 the bitwise operations are the logical ones.
-OPERATION_OF(logical_and, int, AND, 1, TRUTH)
-OPERATION_OF(logical_or, int, OR, 0, TRUTH)
-OPERATION_OF(logical_xor, int, XOR, 0, TRUTH)
+OPERATION_OF(logical_and, int, uint, AND, 1, TRUTH)
+OPERATION_OF(logical_or, int, uint, OR, 0, TRUTH)
+OPERATION_OF(logical_xor, int, uint, XOR, 0, TRUTH)
 
 // The predicate forms: whether every (any) work-item's predicate is true.
 OVERLOADABLE int work_group_all(int predicate) {

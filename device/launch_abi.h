@@ -110,16 +110,19 @@ struct WorkGroupContext {
   uint32_t (*address_kind)(struct WorkGroupContext *context,
                            const void *address);
   struct PipeGroupState pipe_group;
-  // Work-group collective functions (builtins/work_group_collectives.cl):
-  // the count of work-items that have arrived at the group's current
-  // collective (zero between collectives), its result, then one 8-byte slot
-  // per work-item of the largest group of the launch. Set by the device for
+  // Work-group collective functions (builtins/work_group_collectives.cl
+  // lays them out): the count of work-items that have arrived at the
+  // group's current collective in the first 8 bytes (zero between
+  // collectives), then its result and a 4-byte and an 8-byte slot per
+  // work-item of the largest group of the launch. Set by the device for
   // every group.
   uint64_t *collective_slots;
 };
 
-// Slots a launch's collective_slots holds ahead of the work-items' ones.
-#define WEFT_COLLECTIVE_HEADER_SLOTS 2
+// Bytes of collective_slots for groups of up to `items` work-items: a
+// 64-byte header, the 4-byte slots rounded up to 64 bytes, the 8-byte slots.
+#define WEFT_COLLECTIVE_SLOTS_BYTES(items)                                     \
+  (64 + (((items)*4 + 63) & ~(uint64_t)63) + (items)*8)
 
 enum AddressKind {
   kGlobalAddress = 0, // anything not local or private: buffers, constants

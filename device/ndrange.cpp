@@ -48,8 +48,8 @@ thread_local LocalMemory collective_slots;
 uint64_t *collectiveSlots(const NDRangeLaunch &launch) {
   uint64_t items =
       launch.local_size[0] * launch.local_size[1] * launch.local_size[2];
-  auto *slots = reinterpret_cast<uint64_t *>(collective_slots.get(
-      (items + WEFT_COLLECTIVE_HEADER_SLOTS) * sizeof(uint64_t)));
+  auto *slots = reinterpret_cast<uint64_t *>(
+      collective_slots.get(WEFT_COLLECTIVE_SLOTS_BYTES(items)));
   if (slots)
     slots[0] = 0;
   return slots;
