@@ -7,4 +7,7 @@ apt-get install -y -qq --no-install-recommends \
   build-essential cmake ninja-build pkg-config ccache \
   llvm-19-dev clang-19 libclang-19-dev libclang-cpp19-dev lld-19 liblld-19-dev llvm-19-tools \
   libboost-context-dev catch2 libsleef-dev \
-  opencl-headers ocl-icd-opencl-dev clinfo >/dev/null
+  opencl-headers ocl-icd-opencl-dev clinfo \
+  python3-simtk libopenmm-plugins >/dev/null
+# python3-simtk and libopenmm-plugins: OpenMM, the real application the test
+# suite runs on Weft's OpenCL platform (tests/apps/check_openmm.sh).

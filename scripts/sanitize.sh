@@ -4,8 +4,8 @@
 #    tests run (the fiber stack-overflow tests excluded);
 #  - build-asan: everything built with AddressSanitizer and
 #    UndefinedBehaviorSanitizer (leaks included), the whole CTest suite run
-#    against it except what runs kernels on work-item fibers and clinfo
-#    (see README, "Sanitizer builds").
+#    against it except what runs kernels on work-item fibers, clinfo and
+#    the application tests (see README, "Sanitizer builds").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
@@ -25,4 +25,4 @@ cmake --build build-asan -j "$jobs"
 export ASAN_OPTIONS=detect_leaks=1:handle_segv=0:handle_sigbus=0:handle_sigfpe=0:handle_sigill=0:allow_user_segv_handler=1:use_sigaltstack=0:detect_stack_use_after_return=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 ctest --test-dir build-asan --output-on-failure -j "$jobs" \
-  -E 'fibers|overflow|async_copy_checking|clinfo'
+  -E 'fibers|overflow|async_copy_checking|clinfo|app_'
