@@ -2,21 +2,22 @@
 // __opencl_c_work_group_collective_functions feature) and the operations of
 // cl_khr_work_group_uniform_arithmetic.
 //
-// All work-items of a group run on one thread (one after another in a loop
-// between barriers, or as fibers), so a collective needs no atomics and only
-// one barrier: every work-item leaves its value in its own slot and counts
-// itself in; the last to arrive combines the slots (in place for a scan, into
-// the result slot otherwise); the barrier then lets everybody read its
-// answer. The device gives every group the memory
-// (WorkGroupContext::collective_slots, device/launch_abi.h):
-//   bytes 0-7    the count of arrived work-items, zero between collectives
+// All work-items of a group run on one thread, one after another in local
+// linear id order between barriers (in a loop over the work-items, or as
+// fibers that each run to their next barrier in turn: the order
+// WorkGroupContext::collective_slots promises in device/launch_abi.h). So a
+// collective needs no atomics, no count of arrivals and only one barrier:
+// every work-item leaves its value in its own slot; the last one, the
+// highest local linear id, combines the slots (in place for a scan, into the
+// result slot otherwise); the barrier then lets everybody read its answer.
+// The memory (device/launch_abi.h):
 //   bytes 8-15   the result of a reduction, broadcast, all or any
 //   from 64      one 4-byte slot per work-item (local linear id order) for
 //                the 4-byte types, then, from the next multiple of 64, one
 //                8-byte slot per work-item for the 8-byte types
 // One barrier is enough for back-to-back collectives: a work-item's next
 // write goes to its own slot, which nobody else reads, and the result slot
-// and the other slots are rewritten only by the last to arrive at the next
+// and the other slots are rewritten only by the last work-item at the next
 // collective, when everybody has read this one's answer. The two sizes have
 // slots of their own so that a work-item's long can never reach into
 // another work-item's int that it has yet to read back.
@@ -27,7 +28,8 @@
 // 3.0 §6.15.16), and integer results do not depend on it.
 #include "builtin_macros.h"
 
-// In no named address space of the kernel's (builtins/work_group_slots.c);
+// Answered by the compiler inside each kernel from the group's context
+// (compiler/kernel_bodies.cpp). In no named address space of the kernel's;
 // __global keeps it apart from __local memory (weft-separate-local-memory).
 __global ulong *__weft_collective_slots(void);
 
@@ -42,20 +44,27 @@ static __global void *slots_of_size(__global ulong *slots, size_t items,
   return size == 4 ? four : four + ((items * 4 + 63) & ~(size_t)63);
 }
 
-// Leaves the calling work-item's VALUE in its slot and counts it in;
-// `last` says whether it is the last of its group to arrive (it then resets
-// the count for the next collective).
+// Leaves the calling work-item's VALUE in its slot; `last` says whether it
+// is the last of its group to arrive. Without a count of arrivals in memory
+// the loop over the work-items keeps no chain of loads and stores through
+// one address, and the compiler may peel the last work-item off it.
 #define ARRIVE(T, VALUE)                                                       \
   __global ulong *slots = __weft_collective_slots();                           \
   size_t items = group_items();                                                \
   size_t me = get_local_linear_id();                                           \
   __global T *values = (__global T *)slots_of_size(slots, items, sizeof(T));   \
   values[me] = VALUE;                                                          \
-  bool last = ++slots[0] == items;                                             \
-  if (last)                                                                    \
-    slots[0] = 0;
+  bool last = me == items - 1;
 
 #define RESULT(T) (*(__global T *)(slots + 1))
+
+// After the barrier, the answers are found again from the context and the
+// local id rather than kept from before it: split at the barrier, a value
+// live across it is stored and reloaded per work-item.
+#define ANSWER(T) (*(__global T *)(__weft_collective_slots() + 1))
+#define OWN_SLOT(T)                                                            \
+  ((__global T *)slots_of_size(__weft_collective_slots(), group_items(),       \
+                               sizeof(T)))[get_local_linear_id()]
 
 // Vector shifts by 1, 2 and 4 lanes towards the top, filling with `fill`.
 #define SHIFT_UP(V, fill, by, M) shuffle2(fill, V, (M##8)(SHIFT_MASK_##by))
@@ -80,7 +89,7 @@ static __global void *slots_of_size(__global ulong *slots, size_t items,
       RESULT(T) = total;                                                       \
     }                                                                          \
     barrier(CLK_LOCAL_MEM_FENCE);                                              \
-    return RESULT(T);                                                          \
+    return ANSWER(T);                                                          \
   }
 
 // Scans rewrite the slots in place, so each work-item reads back its own.
@@ -111,7 +120,7 @@ static __global void *slots_of_size(__global ulong *slots, size_t items,
       }                                                                        \
     }                                                                          \
     barrier(CLK_LOCAL_MEM_FENCE);                                              \
-    return values[me];                                                         \
+    return OWN_SLOT(T);                                                        \
   }
 
 // INPUT is applied to each work-item's value first: AS_IS, or TRUTH for the
@@ -144,7 +153,7 @@ static __global void *slots_of_size(__global ulong *slots, size_t items,
     if (last)                                                                  \
       RESULT(T) = values[source < items ? source : 0];                         \
     barrier(CLK_LOCAL_MEM_FENCE);                                              \
-    return RESULT(T);                                                          \
+    return ANSWER(T);                                                          \
   }                                                                            \
   OVERLOADABLE T work_group_broadcast(T x, size_t local_id) {                  \
     return broadcast_##T(x, local_id);                                         \

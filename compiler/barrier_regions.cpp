@@ -277,12 +277,14 @@ void emitWorkItemLoops(
 
 // The group entry's scheduling. While every work-item leaves each region at
 // the same barrier (the case OpenCL C defines), a region runs as one loop
-// over all work-items, with nothing in it but the kernel's code and the store
-// of where each work-item resumes; a vectorizable min/max over those says
-// which region is next. If work-items ever disagree (a barrier reached
-// divergently, undefined behaviour), the group switches to running, pass by
-// pass, the region of the first unfinished work-item for each work-item that
-// waits there, one at a time, until all have finished.
+// over all work-items (in local linear id order, which the work-group
+// collectives rely on: device/launch_abi.h, collective_slots), with nothing in
+// it but the kernel's code and the store of where each work-item resumes; a
+// vectorizable min/max over those says which region is next. If work-items ever
+// disagree (a barrier reached divergently, undefined behaviour), the group
+// switches to running, pass by pass, the region of the first unfinished
+// work-item for each work-item that waits there, one at a time, until all have
+// finished.
 class RegionEmitter {
 public:
   RegionEmitter(llvm::Function &work, const Regions &regions, IRBuilder<> &b,

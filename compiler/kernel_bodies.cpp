@@ -125,6 +125,12 @@ Value *answerQuery(Builtin query, IRBuilder<> &b, const BodyValues &body,
   }
   case Builtin::GroupContext:
     return body.context;
+  case Builtin::CollectiveSlots:
+    // An invariant load: the loops over the work-items then keep the
+    // pointer, and the count of arrived work-items, in registers.
+    return loadContextField(b, body.context,
+                            offsetof(WorkGroupContext, collective_slots),
+                            call.getType());
   default:
     return nullptr;
   }

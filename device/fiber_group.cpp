@@ -255,7 +255,9 @@ FiberRunStatus runWorkGroupOnFibers(WorkItemFunction entry,
     held.abandon();
     return FiberRunStatus::StackOverflow;
   }
-  // Each round runs every work-item up to its next barrier (or its end).
+  // Each round runs every work-item up to its next barrier (or its end), in
+  // local linear id order: the work-group collectives rely on it
+  // (device/launch_abi.h, collective_slots).
   bool any_running = true;
   while (any_running) {
     any_running = false;

@@ -111,11 +111,11 @@ struct WorkGroupContext {
                            const void *address);
   struct PipeGroupState pipe_group;
   // Work-group collective functions (builtins/work_group_collectives.cl
-  // lays them out): the count of work-items that have arrived at the
-  // group's current collective in the first 8 bytes (zero between
-  // collectives), then its result and a 4-byte and an 8-byte slot per
-  // work-item of the largest group of the launch. Set by the device for
-  // every group.
+  // lays them out): a collective's result, and a 4-byte and an 8-byte slot
+  // per work-item of the largest group of the launch. Set by the device for
+  // every group. The collectives rely on what every execution path does:
+  // between two barriers, a group's work-items run one after another in
+  // local linear id order, so the highest id is the last to arrive.
   uint64_t *collective_slots;
 };
 

@@ -40,19 +40,14 @@ struct LocalMemory {
 thread_local LocalMemory local_memory;
 // The per-work-item values of kernels split at their barriers; same reuse.
 thread_local LocalMemory work_item_values;
-// The slots of the work-group collective functions; same reuse. The count
-// of arrived work-items is zeroed when a launch takes them; each collective
-// leaves it at zero again, so every group starts from zero too.
+// The slots of the work-group collective functions; same reuse.
 thread_local LocalMemory collective_slots;
 
 uint64_t *collectiveSlots(const NDRangeLaunch &launch) {
   uint64_t items =
       launch.local_size[0] * launch.local_size[1] * launch.local_size[2];
-  auto *slots = reinterpret_cast<uint64_t *>(
+  return reinterpret_cast<uint64_t *>(
       collective_slots.get(WEFT_COLLECTIVE_SLOTS_BYTES(items)));
-  if (slots)
-    slots[0] = 0;
-  return slots;
 }
 
 void *workItemStorage(WorkGroupContext *, uint64_t bytes) {
