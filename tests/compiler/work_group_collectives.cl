@@ -1,0 +1,36 @@
+// Work-group collectives (builtins/work_group_collectives.cl) inlined into a
+// kernel: one barrier each, so the kernel runs split into regions; the
+// slots come from an invariant load of the group context (kernel_bodies
+// answers __weft_collective_slots), hoisted out of the loops over the
+// work-items, and no count of arrivals is loaded and stored per work-item.
+// The last work-item's combine works on vectors; the region after the
+// barrier reads the answers back as vectors too.
+// RUN: %weft-cl %s --cl-options=-cl-std=CL3.0 -passes='weft-kernel-pipeline,print<weft-kernels>,weft-separate-local-memory,weft-internalize-entries' --optimize -o %t.ll > %t.plan
+// RUN: FileCheck %s --check-prefix=PLAN < %t.plan
+// RUN: FileCheck %s --check-prefix=IR < %t.ll
+
+// PLAN-LABEL: kernel scan: regions, work-item entry
+// PLAN-LABEL: kernel reduce: regions, work-item entry
+
+// IR-NOT: __weft_collective_slots
+// IR-LABEL: define void @__weft_group_scan(
+// The context's collective_slots field (offset 880), loaded once.
+// IR: getelementptr inbounds i8, ptr %1, i64 880
+// IR-NOT: getelementptr inbounds i8, ptr %1, i64 880
+// IR: fadd <8 x float>
+// IR: llvm.masked.store.v16f32
+// IR-LABEL: define void @__weft_group_reduce(
+// IR: getelementptr inbounds i8, ptr %1, i64 880
+// IR-NOT: getelementptr inbounds i8, ptr %1, i64 880
+// IR: add <8 x i64>
+// IR: ret void
+
+kernel void scan(global const float *in, global float *out) {
+  out[get_global_id(0)] = work_group_scan_inclusive_add(in[get_global_id(0)]);
+}
+
+kernel void reduce(global const int *in, global long *out) {
+  long sum = work_group_reduce_add((long)in[get_global_id(0)]);
+  if (get_local_id(0) == 0)
+    out[get_group_id(0)] = sum;
+}
