@@ -403,12 +403,11 @@ CL_API_ENTRY cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel handle,
   Kernel *kernel = Kernel::fromHandle(handle);
   if (!kernel)
     return CL_INVALID_KERNEL;
-  if (!value)
-    return CL_INVALID_VALUE;
   switch (name) {
   case CL_KERNEL_EXEC_INFO_SVM_PTRS: {
-    // An array of pointers; an empty one clears the list.
-    if (size % sizeof(void *))
+    // An array of pointers; an empty one (size 0, the value may then be
+    // null, as the CTS does it) clears the list.
+    if (size % sizeof(void *) || (size && !value))
       return CL_INVALID_VALUE;
     auto *pointers = static_cast<void *const *>(value);
     kernel->setExecSvmPointers(
@@ -416,7 +415,7 @@ CL_API_ENTRY cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel handle,
     return CL_SUCCESS;
   }
   case CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM:
-    if (size != sizeof(cl_bool))
+    if (size != sizeof(cl_bool) || !value)
       return CL_INVALID_VALUE;
     kernel->setExecFineGrainSystem(*static_cast<const cl_bool *>(value));
     return CL_SUCCESS;

@@ -510,6 +510,9 @@ TEST_CASE_METHOD(SvmFixture, "clSetKernelExecInfo takes the SVM exec infos",
                             list) == CL_SUCCESS);
   CHECK(clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_SVM_PTRS, 0, list) ==
         CL_SUCCESS);
+  // Clearing the list: size 0, no array.
+  CHECK(clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_SVM_PTRS, 0, nullptr) ==
+        CL_SUCCESS);
   cl_bool yes = CL_TRUE, no = CL_FALSE;
   CHECK(clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM,
                             sizeof(yes), &yes) == CL_SUCCESS);
@@ -522,6 +525,8 @@ TEST_CASE_METHOD(SvmFixture, "clSetKernelExecInfo takes the SVM exec infos",
                             nullptr) == CL_INVALID_VALUE);
   CHECK(clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM, 1,
                             &yes) == CL_INVALID_VALUE);
+  CHECK(clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM,
+                            sizeof(yes), nullptr) == CL_INVALID_VALUE);
   CHECK(clSetKernelExecInfo(k, 0x1234, sizeof(yes), &yes) == CL_INVALID_VALUE);
   CHECK(clSetKernelExecInfo(nullptr, CL_KERNEL_EXEC_INFO_SVM_PTRS, sizeof(list),
                             list) == CL_INVALID_KERNEL);
