@@ -55,8 +55,7 @@ cl_int submit(CommandTarget &target, Command command, bool blocking,
   Ref<Event> event;
   cl_int err = target.queue->submit(
       std::move(command), std::move(target.wait_list), blocking, event);
-  if (event)
-    icd::returnEvent(event, event_out);
+  icd::returnEvent(event, event_out);
   return err;
 }
 

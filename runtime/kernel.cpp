@@ -239,14 +239,6 @@ uint64_t Kernel::localMemorySize() const {
 }
 
 bool Kernel::copiedBuffersUnwritten() const {
-  // An SVM pointer's extent is not known (it may point into the middle of
-  // an allocation, or be any host pointer): never assume it apart.
-  for (uint32_t source : description_.read_through_sources)
-    if (svm_arguments_[source])
-      return false;
-  for (uint32_t written : description_.written_buffers)
-    if (svm_arguments_[written])
-      return false;
   auto bytes = [this](uint32_t index) -> std::pair<const char *, size_t> {
     Ref<Memory> memory = buffers_[index].lock();
     if (!memory)
@@ -360,8 +352,10 @@ cl_int Kernel::enqueue(Queue &queue, cl_uint work_dim, const size_t *offset,
       uses_svm = uses_svm || svm;
     if (uses_svm)
       launch_command.writesAnyHostMemory();
-    if (description_.read_through_entry && copiedBuffersUnwritten() &&
-        readThroughCovers(launch))
+    // What memory SVM pointers reach is not known, so neither is whether a
+    // copied buffer is written through one: no read-through then.
+    if (description_.read_through_entry && !uses_svm &&
+        copiedBuffersUnwritten() && readThroughCovers(launch))
       launch.group_entry = description_.read_through_entry;
   }
   launch.arguments = snapshot->block;
