@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cstdint>
 #include <cstdlib>
+#include <thread>
 
 namespace {
 
@@ -594,4 +595,54 @@ TEST_CASE_METHOD(SvmFixture, "buffers over SVM memory use it in place",
   clReleaseKernel(k);
   clReleaseMemObject(buf);
   clSVMFree(context, svm);
+}
+
+TEST_CASE_METHOD(SvmFixture, "clSVMAlloc and clSVMFree from many threads",
+                 "[api][svm]") {
+  // The context's registry is shared: allocations, frees, lookups (buffers
+  // over SVM memory) and SVM commands from several threads at once.
+  constexpr int kThreads = 4, kRounds = 300;
+  std::atomic<int> failures{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back([&, t] {
+      for (int r = 0; r < kRounds; ++r) {
+        size_t size = 64 + size_t(r % 7) * 1000 + size_t(t);
+        auto *p = static_cast<unsigned char *>(
+            clSVMAlloc(context, CL_MEM_READ_WRITE, size, 0));
+        if (!p) {
+          ++failures;
+          continue;
+        }
+        p[size - 1] = static_cast<unsigned char>(t);
+        cl_int err;
+        cl_mem m = clCreateBuffer(context, CL_MEM_USE_HOST_PTR, size - 16,
+                                  p + 16, &err);
+        cl_bool uses = CL_FALSE;
+        if (err != CL_SUCCESS ||
+            clGetMemObjectInfo(m, CL_MEM_USES_SVM_POINTER, sizeof(uses), &uses,
+                               nullptr) != CL_SUCCESS ||
+            uses != CL_TRUE)
+          ++failures;
+        if (m)
+          clReleaseMemObject(m);
+        const unsigned char zero = 0;
+        if (clEnqueueSVMMemFill(queue, p, &zero, 1, 16, 0, nullptr, nullptr) !=
+            CL_SUCCESS)
+          ++failures;
+        if (r % 2) {
+          void *list[] = {p};
+          if (clEnqueueSVMFree(queue, 1, list, nullptr, nullptr, 0, nullptr,
+                               nullptr) != CL_SUCCESS)
+            ++failures;
+        } else {
+          clFinish(queue);
+          clSVMFree(context, p);
+        }
+      }
+    });
+  for (std::thread &thread : threads)
+    thread.join();
+  REQUIRE(clFinish(queue) == CL_SUCCESS);
+  CHECK(failures == 0);
 }
