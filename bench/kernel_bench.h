@@ -99,7 +99,8 @@ inline void dumpElf(const Driver &d, cl_program program,
 
 // Builds `source`; on failure returns null and puts the build log in `error`.
 inline cl_program buildProgram(const Driver &d, const char *source,
-                               const std::string &name, std::string &error) {
+                               const std::string &name, std::string &error,
+                               const char *options = "") {
   cl_int err;
   cl_program program =
       clCreateProgramWithSource(d.context, 1, &source, nullptr, &err);
@@ -107,7 +108,7 @@ inline cl_program buildProgram(const Driver &d, const char *source,
     error = "clCreateProgramWithSource: error " + std::to_string(err);
     return nullptr;
   }
-  err = clBuildProgram(program, 1, &d.device, "", nullptr, nullptr);
+  err = clBuildProgram(program, 1, &d.device, options, nullptr, nullptr);
   if (err != CL_SUCCESS) {
     size_t size = 0;
     clGetProgramBuildInfo(program, d.device, CL_PROGRAM_BUILD_LOG, 0, nullptr,
@@ -172,6 +173,8 @@ struct Instance {
   cl_uint dims = 1;
   size_t global[3] = {1, 1, 1}, local[3] = {1, 1, 1};
   std::function<std::string(int launches)> verify;
+  // Frees what is not a buffer (SVM allocations), if anything.
+  std::function<void()> cleanup;
 
   cl_int launch(const Driver &d) const {
     cl_int err = clEnqueueNDRangeKernel(d.queue, kernel, dims, nullptr, global,
@@ -186,13 +189,16 @@ struct Instance {
       clReleaseKernel(kernel);
     if (program)
       clReleaseProgram(program);
+    if (cleanup)
+      cleanup();
   }
 };
 
 // Builds `source` and creates `kernel_name` from it, or says why not.
 inline bool prepare(const Driver &d, Instance &instance, const char *source,
-                    const char *kernel_name, std::string &error) {
-  instance.program = buildProgram(d, source, kernel_name, error);
+                    const char *kernel_name, std::string &error,
+                    const char *options = "") {
+  instance.program = buildProgram(d, source, kernel_name, error, options);
   if (!instance.program)
     return false;
   cl_int err;
@@ -212,6 +218,8 @@ struct Benchmark {
   // Extension or OpenCL C feature a driver must report to run it (empty:
   // none).
   std::string needs;
+  // Other capabilities it must have (unset: none), e.g. an SVM level.
+  std::function<bool(const Driver &)> available;
   std::function<bool(const Driver &, Instance &, std::string &)> setup;
 };
 
@@ -240,6 +248,8 @@ public:
     for (size_t i = 0; i < drivers_.size(); ++i) {
       const Driver &d = drivers_[i];
       if (!b.needs.empty() && d.extensions.find(b.needs) == std::string::npos)
+        continue;
+      if (b.available && !b.available(d))
         continue;
       outcomes[i].ran = true;
       if (!b.setup(d, instances[i], outcomes[i].error))

@@ -274,9 +274,14 @@ cl_int deviceInfo(Device &device, cl_device_info param, InfoWriter &out) {
     return out.value(weft::kMaxGlobalVariableSize);
   case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE:
     return out.value(weft::kPreferredGlobalVariablesTotal);
+  // Host memory is device memory: every SVM level, and the host's atomics
+  // and the kernels' act on the same cache-coherent words.
+  case CL_DEVICE_SVM_CAPABILITIES:
+    return out.value<cl_device_svm_capabilities>(
+        CL_DEVICE_SVM_COARSE_GRAIN_BUFFER | CL_DEVICE_SVM_FINE_GRAIN_BUFFER |
+        CL_DEVICE_SVM_FINE_GRAIN_SYSTEM | CL_DEVICE_SVM_ATOMICS);
   // All cl_bitfield types.
   case CL_DEVICE_HALF_FP_CONFIG:
-  case CL_DEVICE_SVM_CAPABILITIES:
   case CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES:
   case CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES:
   case CL_DEVICE_PARTITION_AFFINITY_DOMAIN:

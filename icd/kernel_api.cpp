@@ -385,3 +385,41 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelSubGroupInfoKHR(
                                  input_value, param_value_size, param_value,
                                  param_value_size_ret);
 }
+
+CL_API_ENTRY cl_int CL_API_CALL clSetKernelArgSVMPointer(
+    cl_kernel handle, cl_uint arg_index, const void *arg_value) {
+  Kernel *kernel = Kernel::fromHandle(handle);
+  if (!kernel)
+    return CL_INVALID_KERNEL;
+  // Any pointer is valid: the device has fine-grained system SVM, so also
+  // memory clSVMAlloc did not make (and null) may be passed.
+  return kernel->setSvmArgument(arg_index, arg_value);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel handle,
+                                                    cl_kernel_exec_info name,
+                                                    size_t size,
+                                                    const void *value) {
+  Kernel *kernel = Kernel::fromHandle(handle);
+  if (!kernel)
+    return CL_INVALID_KERNEL;
+  switch (name) {
+  case CL_KERNEL_EXEC_INFO_SVM_PTRS: {
+    // An array of pointers; an empty one (size 0, the value may then be
+    // null, as the CTS does it) clears the list.
+    if (size % sizeof(void *) || (size && !value))
+      return CL_INVALID_VALUE;
+    auto *pointers = static_cast<void *const *>(value);
+    kernel->setExecSvmPointers(
+        std::vector<void *>(pointers, pointers + size / sizeof(void *)));
+    return CL_SUCCESS;
+  }
+  case CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM:
+    if (size != sizeof(cl_bool) || !value)
+      return CL_INVALID_VALUE;
+    kernel->setExecFineGrainSystem(*static_cast<const cl_bool *>(value));
+    return CL_SUCCESS;
+  default:
+    return CL_INVALID_VALUE;
+  }
+}

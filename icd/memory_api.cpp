@@ -6,8 +6,10 @@
 #include "runtime/memory.h"
 #include "runtime/memory_commands.h"
 #include "runtime/queue.h"
+#include "runtime/svm.h"
 
 #include <cstdint>
+#include <optional>
 
 using namespace weft;
 using weft::icd::setError;
@@ -57,6 +59,14 @@ cl_mem createBuffer(cl_context context_handle,
   if (size == 0 || size > context->device().properties().max_mem_alloc_size) {
     setError(errcode_ret, CL_INVALID_BUFFER_SIZE);
     return nullptr;
+  }
+  // A buffer over SVM memory may not reach past its allocation.
+  if (flags & CL_MEM_USE_HOST_PTR) {
+    std::optional<SvmAllocation> svm = context->svm().find(host_ptr);
+    if (svm && !svm->contains(host_ptr, size)) {
+      setError(errcode_ret, CL_INVALID_BUFFER_SIZE);
+      return nullptr;
+    }
   }
   if (!(flags & kAccessFlags))
     flags |= CL_MEM_READ_WRITE;
@@ -254,7 +264,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetMemObjectInfo(
   case CL_MEM_OFFSET:
     return out.value(memory->offset());
   case CL_MEM_USES_SVM_POINTER:
-    return out.value(cl_bool{CL_FALSE});
+    return out.value(cl_bool(memory->usesSvmPointer() ? CL_TRUE : CL_FALSE));
   case CL_MEM_PROPERTIES:
     return out.array(memory->properties());
   default:

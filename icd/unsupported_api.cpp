@@ -1,8 +1,8 @@
 // Entry points of features Weft does not offer (yet): images and samplers
-// (CL_DEVICE_IMAGE_SUPPORT is false), SVM (no SVM capabilities),
-// separate compilation, program binaries and IL, native kernels,
-// and the graphics-interop extensions. Each validates what it can and returns
-// the error the spec names for an unsupported operation; none crashes.
+// (CL_DEVICE_IMAGE_SUPPORT is false), separate compilation, program binaries
+// and IL, native kernels, and the graphics-interop extensions. Each validates
+// what it can and returns the error the spec names for an unsupported
+// operation; none crashes.
 #include "icd/validation.h"
 #include "runtime/kernel.h"
 #include "runtime/memory.h"
@@ -137,59 +137,6 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillImage(cl_command_queue q, cl_mem,
                                                    const cl_event *,
                                                    cl_event *) {
   return queueOr(q, CL_INVALID_MEM_OBJECT);
-}
-
-// --- Shared virtual memory: CL_DEVICE_SVM_CAPABILITIES is 0. ---
-CL_API_ENTRY void *CL_API_CALL clSVMAlloc(cl_context, cl_svm_mem_flags, size_t,
-                                          cl_uint) {
-  return nullptr;
-}
-CL_API_ENTRY void CL_API_CALL clSVMFree(cl_context, void *) {}
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMFree(
-    cl_command_queue q, cl_uint, void *[],
-    void(CL_CALLBACK *)(cl_command_queue, cl_uint, void *[], void *), void *,
-    cl_uint, const cl_event *, cl_event *) {
-  return queueOr(q, CL_INVALID_OPERATION);
-}
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMemcpy(cl_command_queue q, cl_bool,
-                                                   void *, const void *, size_t,
-                                                   cl_uint, const cl_event *,
-                                                   cl_event *) {
-  return queueOr(q, CL_INVALID_OPERATION);
-}
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMemFill(cl_command_queue q, void *,
-                                                    const void *, size_t,
-                                                    size_t, cl_uint,
-                                                    const cl_event *,
-                                                    cl_event *) {
-  return queueOr(q, CL_INVALID_OPERATION);
-}
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMap(cl_command_queue q, cl_bool,
-                                                cl_map_flags, void *, size_t,
-                                                cl_uint, const cl_event *,
-                                                cl_event *) {
-  return queueOr(q, CL_INVALID_OPERATION);
-}
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMUnmap(cl_command_queue q, void *,
-                                                  cl_uint, const cl_event *,
-                                                  cl_event *) {
-  return queueOr(q, CL_INVALID_OPERATION);
-}
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMigrateMem(
-    cl_command_queue q, cl_uint, const void **, const size_t *,
-    cl_mem_migration_flags, cl_uint, const cl_event *, cl_event *) {
-  return queueOr(q, CL_INVALID_OPERATION);
-}
-CL_API_ENTRY cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel kernel,
-                                                         cl_uint,
-                                                         const void *) {
-  return Kernel::fromHandle(kernel) ? CL_INVALID_OPERATION : CL_INVALID_KERNEL;
-}
-CL_API_ENTRY cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel kernel,
-                                                    cl_kernel_exec_info, size_t,
-                                                    const void *) {
-  // Every exec info of the core spec concerns SVM.
-  return Kernel::fromHandle(kernel) ? CL_INVALID_OPERATION : CL_INVALID_KERNEL;
 }
 
 // --- Programs from IL and built-in kernels. ---

@@ -32,8 +32,9 @@ inline cl_int collectWaitList(Context &context, cl_uint count,
 
 // Hands a command's event to the application if it asked for one. A new
 // event starts with one API reference, which becomes the application's.
+// A command refused before it was queued (a lost context) has no event.
 inline void returnEvent(Ref<Event> &event, cl_event *out) {
-  if (out) {
+  if (out && event) {
     event->retain();
     *out = event.get();
   }

@@ -17,6 +17,11 @@ struct AddressRange {
 };
 
 AddressRange addressesOf(const MemoryAccess &access) {
+  if (!access.memory) {
+    uintptr_t begin = access.offset;
+    size_t room = UINTPTR_MAX - begin;
+    return {begin, begin + std::min(access.size, room)};
+  }
   const Memory &memory = *access.memory;
   size_t offset = std::min(access.offset, memory.size());
   size_t size = std::min(access.size, memory.size() - offset);
@@ -43,6 +48,16 @@ void Command::reads(Memory &memory, size_t offset, size_t size) {
 
 void Command::writes(Memory &memory, size_t offset, size_t size) {
   accesses_.push_back({Ref<Memory>(&memory), offset, size, true});
+}
+
+void Command::readsHost(const void *address, size_t size) {
+  accesses_.push_back(
+      {Ref<Memory>(), reinterpret_cast<uintptr_t>(address), size, false});
+}
+
+void Command::writesHost(const void *address, size_t size) {
+  accesses_.push_back(
+      {Ref<Memory>(), reinterpret_cast<uintptr_t>(address), size, true});
 }
 
 bool Command::conflictsWith(const Command &other) const {

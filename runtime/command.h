@@ -16,13 +16,16 @@ namespace weft {
 class Event;
 class Memory;
 
-// Bytes [offset, offset + size) of `memory` that a command reads or writes.
+// Bytes [offset, offset + size) of `memory` that a command reads or writes;
+// without `memory`, host bytes from `offset` taken as an address (SVM
+// commands, and kernels with SVM pointer arguments, which can reach any
+// host memory).
 struct MemoryAccess {
   static constexpr size_t kToEnd = SIZE_MAX;
 
-  Ref<Memory> memory;
+  Ref<Memory> memory; // null: `offset` is a host address
   size_t offset = 0;
-  size_t size = kToEnd; // kToEnd: up to the end of the object
+  size_t size = kToEnd; // kToEnd: up to the end of the object (of memory)
   bool writes = false;
 };
 
@@ -46,6 +49,13 @@ public:
              size_t size = MemoryAccess::kToEnd);
   void writes(Memory &memory, size_t offset = 0,
               size_t size = MemoryAccess::kToEnd);
+  // The same for host memory addressed directly: SVM allocations, or any
+  // host pointer with fine-grained system SVM.
+  void readsHost(const void *address, size_t size);
+  void writesHost(const void *address, size_t size);
+  // A command that may write any host memory (a kernel following SVM
+  // pointers): it conflicts with every command that touches memory.
+  void writesAnyHostMemory() { writesHost(nullptr, MemoryAccess::kToEnd); }
   const std::vector<MemoryAccess> &accesses() const { return accesses_; }
 
   // Whether the two commands must run in the order they were queued: one

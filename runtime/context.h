@@ -1,7 +1,8 @@
 // A context: the devices it spans (always Weft's one CPU device), its
-// properties, and destructor callbacks.
+// properties, destructor callbacks, and its SVM allocations.
 #pragma once
 #include "runtime/object.h"
+#include "runtime/svm.h"
 
 #include <atomic>
 #include <mutex>
@@ -38,6 +39,9 @@ public:
   void markLost(const std::string &why);
   bool lost() const { return lost_.load(std::memory_order_acquire); }
 
+  // The allocations clSVMAlloc made in this context (runtime/svm.h).
+  SvmRegistry &svm() { return svm_; }
+
 protected:
   void destroy() override;
 
@@ -47,6 +51,7 @@ private:
   ErrorCallback notify_;
   void *notify_user_data_;
   std::atomic<bool> lost_{false};
+  SvmRegistry svm_; // has its own lock
   std::mutex mutex_;
   // Run in reverse order of registration when the context goes.
   std::vector<std::pair<DestructorCallback, void *>>

@@ -111,7 +111,8 @@ Kernel::Kernel(Program &program,
       block_(description_.argument_block_size),
       set_(description_.arguments.size(), false),
       local_sizes_(description_.arguments.size(), 0),
-      buffers_(description_.arguments.size()) {
+      buffers_(description_.arguments.size()),
+      svm_arguments_(description_.arguments.size(), false) {
   program.kernelCreated();
 }
 
@@ -128,6 +129,9 @@ Kernel *Kernel::clone() const {
   copy->set_ = set_;
   copy->local_sizes_ = local_sizes_;
   copy->buffers_ = buffers_;
+  copy->svm_arguments_ = svm_arguments_;
+  copy->exec_svm_pointers_ = exec_svm_pointers_;
+  copy->exec_fine_grain_system_ = exec_fine_grain_system_;
   return copy;
 }
 
@@ -161,6 +165,7 @@ cl_int Kernel::setArgument(cl_uint index, size_t size, const void *value) {
       return CL_INVALID_ARG_SIZE;
     cl_mem handle = value ? *static_cast<const cl_mem *>(value) : nullptr;
     void *address = nullptr;
+    svm_arguments_[index] = false;
     if (handle) {
       Memory *memory = Memory::fromHandle(handle);
       if (!memory)
@@ -188,6 +193,32 @@ cl_int Kernel::setArgument(cl_uint index, size_t size, const void *value) {
   }
   set_[index] = true;
   return CL_SUCCESS;
+}
+
+cl_int Kernel::setSvmArgument(cl_uint index, const void *pointer) {
+  if (index >= description_.arguments.size())
+    return CL_INVALID_ARG_INDEX;
+  const compiler::KernelArgument &arg = description_.arguments[index];
+  if (arg.kind != ArgumentKind::Buffer ||
+      (arg.address_space != compiler::AddressSpace::Global &&
+       arg.address_space != compiler::AddressSpace::Constant))
+    return CL_INVALID_ARG_VALUE;
+  std::lock_guard<std::mutex> lock(mutex_);
+  buffers_[index] = ShellRef<Memory>();
+  svm_arguments_[index] = pointer != nullptr;
+  std::memcpy(block_.data() + arg.offset, &pointer, sizeof(pointer));
+  set_[index] = true;
+  return CL_SUCCESS;
+}
+
+void Kernel::setExecSvmPointers(std::vector<void *> pointers) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  exec_svm_pointers_ = std::move(pointers);
+}
+
+void Kernel::setExecFineGrainSystem(bool enabled) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  exec_fine_grain_system_ = enabled;
 }
 
 bool Kernel::allArgumentsSet() const {
@@ -313,8 +344,18 @@ cl_int Kernel::enqueue(Queue &queue, cl_uint work_dim, const size_t *offset,
       else
         launch_command.writes(*live);
     }
-    if (description_.read_through_entry && copiedBuffersUnwritten() &&
-        readThroughCovers(launch))
+    // Through SVM pointers a kernel reaches memory no argument names: the
+    // allocations linked from the one it was given, any host memory with
+    // fine-grained system SVM.
+    bool uses_svm = exec_fine_grain_system_ || !exec_svm_pointers_.empty();
+    for (bool svm : svm_arguments_)
+      uses_svm = uses_svm || svm;
+    if (uses_svm)
+      launch_command.writesAnyHostMemory();
+    // What memory SVM pointers reach is not known, so neither is whether a
+    // copied buffer is written through one: no read-through then.
+    if (description_.read_through_entry && !uses_svm &&
+        copiedBuffersUnwritten() && readThroughCovers(launch))
       launch.group_entry = description_.read_through_entry;
   }
   launch.arguments = snapshot->block;

@@ -44,6 +44,17 @@ public:
   }
   // Returns CL_SUCCESS or the spec's error for a bad index, size or value.
   cl_int setArgument(cl_uint index, size_t size, const void *value);
+  // clSetKernelArgSVMPointer: a __global or __constant pointer argument
+  // takes `pointer` as is (any host pointer: the device offers fine-grained
+  // system SVM; null too). CL_INVALID_ARG_INDEX past the last argument,
+  // CL_INVALID_ARG_VALUE for an argument that is not such a pointer.
+  cl_int setSvmArgument(cl_uint index, const void *pointer);
+  // clSetKernelExecInfo: the SVM pointers the kernel may reach other than
+  // through its arguments, and whether it may use any host pointer. The
+  // memory is the host's own either way; they make launches order as
+  // touching all host memory (Command::writesAnyHostMemory).
+  void setExecSvmPointers(std::vector<void *> pointers);
+  void setExecFineGrainSystem(bool enabled);
   bool allArgumentsSet() const;
   // Bytes of local memory a launch needs: static variables plus arguments.
   uint64_t localMemorySize() const;
@@ -84,6 +95,10 @@ private:
   std::vector<uint64_t> local_sizes_; // __local argument sizes, by mutex_
   // Buffer arguments. The spec does not let clSetKernelArg retain them.
   std::vector<ShellRef<Memory>> buffers_; // by mutex_
+  // Pointer arguments set by clSetKernelArgSVMPointer (non-null ones).
+  std::vector<bool> svm_arguments_;       // by mutex_
+  std::vector<void *> exec_svm_pointers_; // by mutex_
+  bool exec_fine_grain_system_ = false;   // by mutex_
 };
 
 } // namespace weft

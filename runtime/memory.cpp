@@ -31,10 +31,12 @@ Memory *Memory::createBuffer(Context &context, cl_mem_flags flags, size_t size,
     memory->host_ptr_ = host_ptr;
   if (flags & CL_MEM_USE_HOST_PTR) {
     memory->data_ = static_cast<char *>(host_ptr);
+    memory->uses_svm_pointer_ = context.svm().find(host_ptr).has_value();
     return memory;
   }
   size_t rounded = (size + kBufferAlignment - 1) & ~(kBufferAlignment - 1);
-  memory->data_ = static_cast<char *>(std::aligned_alloc(kBufferAlignment, rounded));
+  memory->data_ =
+      static_cast<char *>(std::aligned_alloc(kBufferAlignment, rounded));
   if (!memory->data_) {
     delete memory;
     return nullptr;
@@ -53,6 +55,7 @@ Memory *Memory::createSubBuffer(Memory &parent, cl_mem_flags flags,
   memory->parent_ = Ref<Memory>(&parent);
   memory->offset_ = origin;
   memory->data_ = parent.data() + origin;
+  memory->uses_svm_pointer_ = parent.usesSvmPointer();
   if (parent.flags() & CL_MEM_USE_HOST_PTR)
     memory->host_ptr_ = static_cast<char *>(parent.hostPointer()) + origin;
   return memory;

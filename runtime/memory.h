@@ -42,6 +42,9 @@ public:
   size_t size() const { return size_; }
   char *data() const { return data_; }
   void *hostPointer() const { return host_ptr_; }
+  // CL_MEM_USES_SVM_POINTER: made with CL_MEM_USE_HOST_PTR over memory from
+  // clSVMAlloc (or a sub-buffer of such a buffer).
+  bool usesSvmPointer() const { return uses_svm_pointer_; }
   Memory *parent() const { return parent_.get(); }
   size_t offset() const { return offset_; }
   const std::vector<cl_mem_properties> &properties() const {
@@ -68,6 +71,7 @@ private:
   char *data_ = nullptr;
   void *host_ptr_ = nullptr; // as given at creation (USE/COPY_HOST_PTR)
   bool owns_data_ = false;
+  bool uses_svm_pointer_ = false;
   Ref<Memory> parent_;
   size_t offset_ = 0;
   std::vector<cl_mem_properties> properties_;

@@ -55,8 +55,14 @@ cl_int Queue::finish() {
   // Run here rather than wake a worker: the caller waits anyway.
   submitPending();
   runHere();
+  // Done when every submitted command has run. Submitted commands are a
+  // prefix of pending_ (submitPending marks all there are); commands
+  // another thread queues meanwhile stay unsubmitted until it flushes, and
+  // waiting for them too (pending_.empty()) waited forever.
   std::unique_lock<std::mutex> lock(mutex_);
-  idle_.wait(lock, [this] { return pending_.empty() && !executing_; });
+  idle_.wait(lock, [this] {
+    return !executing_ && (pending_.empty() || !pending_.front().submitted);
+  });
   return CL_SUCCESS;
 }
 

@@ -232,6 +232,32 @@ TEST_CASE_METHOD(ReadThroughFixture,
     clReleaseMemObject(b);
     clReleaseMemObject(parent);
   }
+  SECTION("one SVM allocation passed twice, and a buffer over it") {
+    // SVM pointers name no memory object: their extent is unknown, so the
+    // copy must still be a snapshot.
+    auto *svm = static_cast<cl_int *>(clSVMAlloc(
+        context, CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER, n * 4, 0));
+    REQUIRE(svm);
+    cl_int err;
+    cl_kernel k = clCreateKernel(program, "rotate", &err);
+    REQUIRE(err == CL_SUCCESS);
+    size_t global = n, local = kGroup;
+    std::memcpy(svm, data.data(), n * 4);
+    REQUIRE(clSetKernelArgSVMPointer(k, 0, svm) == CL_SUCCESS);
+    REQUIRE(clSetKernelArgSVMPointer(k, 1, svm) == CL_SUCCESS);
+    REQUIRE(runAndWait(k, 1, &global, &local) == CL_SUCCESS);
+    CHECK(std::vector<cl_int>(svm, svm + n) == rotated);
+    std::memcpy(svm, data.data(), n * 4);
+    cl_mem over =
+        clCreateBuffer(context, CL_MEM_USE_HOST_PTR, n * 4, svm, &err);
+    REQUIRE(err == CL_SUCCESS);
+    REQUIRE(clSetKernelArg(k, 0, sizeof over, &over) == CL_SUCCESS);
+    REQUIRE(runAndWait(k, 1, &global, &local) == CL_SUCCESS);
+    CHECK(std::vector<cl_int>(svm, svm + n) == rotated);
+    clReleaseMemObject(over);
+    clReleaseKernel(k);
+    clSVMFree(context, svm);
+  }
 }
 
 TEST_CASE_METHOD(ReadThroughFixture,

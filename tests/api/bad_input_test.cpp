@@ -387,8 +387,8 @@ TEST_CASE_METHOD(WeftFixture, "remquo by infinity and cbrt on doubles",
   // Where glibc's cbrt is 2.02 ulp off.
   cl_double cubes[2] = {-0x1.27p+961, -0x1.27p+898};
   cl_int quotients[4] = {};
-  cl_mem mf = buffer(sizeof floats, floats), md = buffer(sizeof doubles,
-                                                          doubles),
+  cl_mem mf = buffer(sizeof floats, floats),
+         md = buffer(sizeof doubles, doubles),
          mq = buffer(sizeof quotients, quotients),
          mc = buffer(sizeof cubes, cubes);
   for (cl_uint a = 0; cl_mem m : {mf, md, mq, mc})
@@ -410,12 +410,76 @@ TEST_CASE_METHOD(WeftFixture, "remquo by infinity and cbrt on doubles",
   CHECK(d[1] == doubles[1]);
   for (int i = 0; i < 2; ++i) {
     long double exact = cbrtl(static_cast<long double>(cubes[i]));
-    long double ulp = std::nextafter(std::fabs(c[i]), INFINITY) -
-                      std::fabs(c[i]);
+    long double ulp =
+        std::nextafter(std::fabs(c[i]), INFINITY) - std::fabs(c[i]);
     INFO("cbrt(" << cubes[i] << ")");
     CHECK(std::fabs(static_cast<long double>(c[i]) - exact) / ulp <= 1.0L);
   }
   for (cl_mem m : {mf, md, mq, mc})
     clReleaseMemObject(m);
   clReleaseKernel(k);
+}
+
+TEST_CASE_METHOD(WeftFixture,
+                 "SVM entry points refuse bad handles, lists and pointers",
+                 "[api][bad-input]") {
+  // Released handles (the loader reads a handle's dispatch table first, so
+  // only Weft's own, quarantined, handles get this far): the spec's errors,
+  // or nothing at all for clSVMAlloc/clSVMFree, which have no status.
+  cl_int err;
+  cl_context dead_context =
+      clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
+  REQUIRE(err == CL_SUCCESS);
+  REQUIRE(clReleaseContext(dead_context) == CL_SUCCESS);
+  cl_command_queue dead_queue =
+      clCreateCommandQueueWithProperties(context, device, nullptr, &err);
+  REQUIRE(err == CL_SUCCESS);
+  REQUIRE(clReleaseCommandQueue(dead_queue) == CL_SUCCESS);
+  cl_kernel dead_kernel =
+      kernel("kernel void k(global int *x) { x[0] = 1; }", "k");
+  REQUIRE(clReleaseKernel(dead_kernel) == CL_SUCCESS);
+  cl_event dead_event = clCreateUserEvent(context, &err);
+  REQUIRE(err == CL_SUCCESS);
+  REQUIRE(clSetUserEventStatus(dead_event, CL_COMPLETE) == CL_SUCCESS);
+  REQUIRE(clReleaseEvent(dead_event) == CL_SUCCESS);
+
+  CHECK(clSVMAlloc(dead_context, CL_MEM_READ_WRITE, 64, 0) == nullptr);
+  int junk[16] = {};
+  void *p = clSVMAlloc(context, CL_MEM_READ_WRITE, 64, 0);
+  REQUIRE(p);
+  clSVMFree(dead_context, p);
+  clSVMFree(context, junk);
+  CHECK(clEnqueueSVMMemcpy(dead_queue, CL_TRUE, p, junk, 4, 0, nullptr,
+                           nullptr) == CL_INVALID_COMMAND_QUEUE);
+  CHECK(clEnqueueSVMMemFill(dead_queue, p, junk, 4, 4, 0, nullptr, nullptr) ==
+        CL_INVALID_COMMAND_QUEUE);
+  CHECK(clEnqueueSVMMap(dead_queue, CL_TRUE, CL_MAP_READ, p, 4, 0, nullptr,
+                        nullptr) == CL_INVALID_COMMAND_QUEUE);
+  CHECK(clEnqueueSVMUnmap(dead_queue, p, 0, nullptr, nullptr) ==
+        CL_INVALID_COMMAND_QUEUE);
+  void *list[] = {p};
+  CHECK(clEnqueueSVMFree(dead_queue, 1, list, nullptr, nullptr, 0, nullptr,
+                         nullptr) == CL_INVALID_COMMAND_QUEUE);
+  const void *const_list[] = {p};
+  CHECK(clEnqueueSVMMigrateMem(dead_queue, 1, const_list, nullptr, 0, 0,
+                               nullptr, nullptr) == CL_INVALID_COMMAND_QUEUE);
+  CHECK(clSetKernelArgSVMPointer(dead_kernel, 0, p) == CL_INVALID_KERNEL);
+  CHECK(clSetKernelExecInfo(dead_kernel, CL_KERNEL_EXEC_INFO_SVM_PTRS,
+                            sizeof(list), list) == CL_INVALID_KERNEL);
+  // A wait list holding a released event, and ranges that wrap around the
+  // address space.
+  CHECK(clEnqueueSVMMemcpy(queue, CL_TRUE, p, junk, 4, 1, &dead_event,
+                           nullptr) == CL_INVALID_EVENT_WAIT_LIST);
+  CHECK(clEnqueueSVMMemcpy(queue, CL_TRUE, p, junk, SIZE_MAX, 0, nullptr,
+                           nullptr) == CL_INVALID_VALUE);
+  CHECK(clEnqueueSVMMemFill(queue, p, junk, 4, SIZE_MAX - 3, 0, nullptr,
+                            nullptr) == CL_INVALID_VALUE);
+  CHECK(clEnqueueSVMMap(queue, CL_TRUE, CL_MAP_READ, p, SIZE_MAX, 0, nullptr,
+                        nullptr) == CL_INVALID_VALUE);
+  const size_t huge[] = {SIZE_MAX};
+  CHECK(clEnqueueSVMMigrateMem(queue, 1, const_list, huge, 0, 0, nullptr,
+                               nullptr) == CL_INVALID_VALUE);
+  clSVMFree(context, p);
+  // Freed twice: the second is ignored.
+  clSVMFree(context, p);
 }

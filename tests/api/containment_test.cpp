@@ -27,6 +27,17 @@ void checkContextLostButProcessFine(WeftFixture &f) {
   cl_int zero = 0;
   CHECK(clEnqueueFillBuffer(f.queue, m, &zero, sizeof zero, 0, 16, 0, nullptr,
                             nullptr) == CL_OUT_OF_RESOURCES);
+  // Asking for the refused command's event gets none (this crashed).
+  cl_event refused = nullptr;
+  CHECK(clEnqueueFillBuffer(f.queue, m, &zero, sizeof zero, 0, 16, 0, nullptr,
+                            &refused) == CL_OUT_OF_RESOURCES);
+  CHECK(refused == nullptr);
+  CHECK(clEnqueueSVMMemFill(f.queue, &zero, &zero, sizeof zero, sizeof zero, 0,
+                            nullptr, &refused) == CL_OUT_OF_RESOURCES);
+  CHECK(refused == nullptr);
+  CHECK(clEnqueueMarkerWithWaitList(f.queue, 0, nullptr, &refused) ==
+        CL_OUT_OF_RESOURCES);
+  CHECK(refused == nullptr);
   clReleaseMemObject(m);
   WeftFixture fresh;
   cl_kernel k =

@@ -158,3 +158,29 @@ TEST_CASE_METHOD(RuntimeFixture, "the queue runs commands in order",
   }
   CHECK(queue->finish() == CL_SUCCESS);
 }
+
+TEST_CASE_METHOD(RuntimeFixture,
+                 "finish returns once the commands submitted before it ran",
+                 "[runtime][command]") {
+  // Another thread may queue commands while one waits in clFinish; until
+  // that thread flushes they are not the waiter's to run or wait for (the
+  // waiter waited for an empty queue, forever). The first command queues
+  // the second as such a thread would, without flushing.
+  Queue *raw = new Queue(*context, Device::instance(), 0, {});
+  Ref<Queue> queue(raw, /*adopt=*/true);
+  Ref<Event> first, second;
+  REQUIRE(queue->submit(Command(CL_COMMAND_MARKER,
+                                [&] {
+                                  queue->submit(Command(CL_COMMAND_MARKER), {},
+                                                false, second);
+                                  return CL_SUCCESS;
+                                }),
+                        {}, false, first) == CL_SUCCESS);
+  CHECK(queue->finish() == CL_SUCCESS);
+  CHECK(first->status() == CL_COMPLETE);
+  REQUIRE(second);
+  CHECK(second->status() == CL_QUEUED);
+  // Its own finish runs it.
+  CHECK(queue->finish() == CL_SUCCESS);
+  CHECK(second->status() == CL_COMPLETE);
+}

@@ -1,0 +1,74 @@
+#include "runtime/svm.h"
+
+#include "runtime/context.h"
+
+#include <algorithm>
+#include <cstdlib>
+
+namespace weft {
+
+SvmRegistry::~SvmRegistry() {
+  for (auto &[base, allocation] : allocations_)
+    std::free(allocation.base);
+}
+
+void *SvmRegistry::allocate(cl_svm_mem_flags flags, size_t size,
+                            size_t alignment) {
+  // posix_memalign: unlike aligned_alloc, the size need not be a multiple of
+  // the alignment.
+  void *memory = nullptr;
+  if (posix_memalign(&memory, std::max(alignment, sizeof(void *)), size) != 0)
+    return nullptr;
+  std::lock_guard<std::mutex> lock(mutex_);
+  allocations_[reinterpret_cast<uintptr_t>(memory)] = {
+      static_cast<char *>(memory), size, flags};
+  return memory;
+}
+
+bool SvmRegistry::free(void *pointer) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = allocations_.find(reinterpret_cast<uintptr_t>(pointer));
+    if (it == allocations_.end())
+      return false;
+    allocations_.erase(it);
+  }
+  std::free(pointer);
+  return true;
+}
+
+std::optional<SvmAllocation> SvmRegistry::find(const void *pointer,
+                                               size_t bytes) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  // The last allocation starting at or before `pointer` is the only one
+  // that can hold it.
+  auto it = allocations_.upper_bound(reinterpret_cast<uintptr_t>(pointer));
+  if (it == allocations_.begin())
+    return std::nullopt;
+  --it;
+  if (!it->second.contains(pointer, std::max<size_t>(bytes, 1)))
+    return std::nullopt;
+  return it->second;
+}
+
+size_t SvmRegistry::count() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return allocations_.size();
+}
+
+void *svmAllocate(Context &context, cl_svm_mem_flags flags, size_t size,
+                  size_t alignment) {
+  void *memory = context.svm().allocate(flags, size, alignment);
+  if (memory)
+    context.retain();
+  return memory;
+}
+
+void svmFree(Context &context, void *pointer) {
+  // The allocation's reference to the context goes last: it may be the
+  // context's last one, and the registry lives in the context.
+  if (context.svm().free(pointer))
+    context.release();
+}
+
+} // namespace weft

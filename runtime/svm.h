@@ -1,0 +1,73 @@
+// Shared virtual memory. On a CPU, host memory is device memory: an SVM
+// allocation is an aligned host allocation, and kernels dereference SVM
+// pointers (or, with fine-grained system SVM, any host pointer) directly.
+// Each context keeps a registry of the allocations clSVMAlloc made, so the
+// entry points that need an allocation's extent (clSVMFree,
+// clEnqueueSVMMigrateMem, CL_MEM_USE_HOST_PTR buffers over SVM) can find the
+// one containing a pointer, also one into its middle.
+#pragma once
+#include <CL/cl.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <optional>
+
+namespace weft {
+
+class Context;
+
+// The largest alignment clSVMAlloc accepts: a 2 MiB huge page, so an
+// application may ask for memory the kernel can back with huge pages.
+constexpr size_t kMaxSvmAlignment = size_t(2) << 20;
+// Alignment 0 asks for the default: the device's CL_DEVICE_MEM_BASE_ADDR_ALIGN
+// (128 bytes, the largest OpenCL C type, long16/double16).
+constexpr size_t kDefaultSvmAlignment = 128;
+
+struct SvmAllocation {
+  char *base = nullptr;
+  size_t size = 0;
+  cl_svm_mem_flags flags = 0;
+
+  bool contains(const void *pointer, size_t bytes = 1) const {
+    auto p = reinterpret_cast<uintptr_t>(pointer);
+    auto b = reinterpret_cast<uintptr_t>(base);
+    return p >= b && p - b < size && bytes <= size - (p - b);
+  }
+};
+
+class SvmRegistry {
+public:
+  SvmRegistry() = default;
+  SvmRegistry(const SvmRegistry &) = delete;
+  SvmRegistry &operator=(const SvmRegistry &) = delete;
+  // Frees what is left. Live allocations hold their context (svmAllocate),
+  // so that is nothing unless a registry is used on its own (tests).
+  ~SvmRegistry();
+
+  // Allocates `size` bytes at `alignment` (a power of two; the caller checked
+  // flags, size and alignment). Returns null when memory is exhausted.
+  void *allocate(cl_svm_mem_flags flags, size_t size, size_t alignment);
+  // Frees the allocation that starts at `pointer`; false (and nothing freed)
+  // when no allocation of this registry starts there.
+  bool free(void *pointer);
+  // The allocation holding `bytes` bytes from `pointer` (bytes 0: holding
+  // `pointer` itself), if any.
+  std::optional<SvmAllocation> find(const void *pointer,
+                                    size_t bytes = 0) const;
+  size_t count() const;
+
+private:
+  mutable std::mutex mutex_;
+  std::map<uintptr_t, SvmAllocation> allocations_; // by base; by mutex_
+};
+
+// clSVMAlloc and clSVMFree for `context`. Each live allocation holds a
+// reference to its context, so a context released while allocations remain
+// stays valid for the clSVMFree calls that free them (then it goes).
+void *svmAllocate(Context &context, cl_svm_mem_flags flags, size_t size,
+                  size_t alignment);
+void svmFree(Context &context, void *pointer);
+
+} // namespace weft
