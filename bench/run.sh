@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs the benchmarks with Weft (build tree) and PoCL (if installed) side by
 # side: launch latency, rebuild from cache and vector add in one process, the
-# work-group, async-copy, collective, SVM and pipe kernels, then what each
-# driver adds to `clinfo -l` and `clinfo` (time and peak RSS).
+# work-group, async-copy, collective, SVM and pipe kernels, cold builds of
+# large kernels, then what each driver adds to `clinfo -l` and `clinfo` (time
+# and peak RSS).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=$(mktemp -d)
@@ -28,6 +29,9 @@ echo
 OCL_ICD_VENDORS="$dir/both" build/bin/collectives_bench "$@" || status=1
 echo
 OCL_ICD_VENDORS="$dir/both" build/bin/svm_bench "$@" || status=1
+echo
+OCL_ICD_VENDORS="$dir/both" WEFT_CACHE_DIR=off POCL_KERNEL_CACHE=0 \
+  build/bin/build_bench "$@" || status=1
 echo
 # Pipes: Weft only (PoCL has none), against memcpy of the same bytes.
 OCL_ICD_VENDORS="$dir/weft" build/bin/pipe_bench || status=1

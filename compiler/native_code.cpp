@@ -17,6 +17,7 @@
 #include <llvm/Target/TargetOptions.h>
 #include <llvm/TargetParser/Host.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <memory>
 #include <mutex>
@@ -150,6 +151,22 @@ bool optimizeForHost(llvm::Module &module, bool full_optimization,
   return true;
 }
 
+namespace {
+
+// IR instructions in one function above which code generation uses LLVM's
+// fast path (emitObject): far beyond hand-written kernels (the largest
+// benchmark kernel has a few thousand), reached by generated ones.
+constexpr size_t kLargestFunctionForFullCodegen = 50000;
+
+size_t largestFunctionSize(const llvm::Module &module) {
+  size_t largest = 0;
+  for (const llvm::Function &f : module)
+    largest = std::max<size_t>(largest, f.getInstructionCount());
+  return largest;
+}
+
+} // namespace
+
 bool emitObject(llvm::Module &module,
                 const std::vector<KernelDescription> &kernels,
                 bool full_optimization, const std::string &dump_ir_directory,
@@ -165,6 +182,15 @@ bool emitObject(llvm::Module &module,
   if (!checkResolvable(module, error))
     return false;
 
+  if (largestFunctionSize(module) > kLargestFunctionForFullCodegen) {
+    // LLVM's optimizing back end grows faster than linearly with a
+    // function's size (live-range shrinking, the greedy register allocator
+    // and the scheduler on huge blocks): a 10,000-line straight-line kernel
+    // took 57 s there and takes 3 s in the fast instruction selector and
+    // register allocator. The IR is still fully optimized.
+    machine->setOptLevel(llvm::CodeGenOptLevel::None);
+    machine->setO0WantsFastISel(true);
+  }
   llvm::SmallVector<char, 0> buffer;
   llvm::raw_svector_ostream stream(buffer);
   llvm::legacy::PassManager codegen;

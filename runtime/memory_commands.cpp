@@ -54,7 +54,9 @@ Command readBufferCommand(Memory &memory, size_t offset, size_t size,
                           void *ptr) {
   Ref<Memory> source(&memory);
   Command command(CL_COMMAND_READ_BUFFER, [source, offset, size, ptr] {
-    std::memcpy(ptr, source->data() + offset, size);
+    // The host memory may overlap the buffer's own (a CL_MEM_USE_HOST_PTR
+    // buffer read into its host_ptr region, which the spec allows).
+    std::memmove(ptr, source->data() + offset, size);
     return CL_SUCCESS;
   });
   command.reads(memory, offset, size);
@@ -65,7 +67,7 @@ Command writeBufferCommand(Memory &memory, size_t offset, size_t size,
                            const void *ptr) {
   Ref<Memory> target(&memory);
   Command command(CL_COMMAND_WRITE_BUFFER, [target, offset, size, ptr] {
-    std::memcpy(target->data() + offset, ptr, size);
+    std::memmove(target->data() + offset, ptr, size); // see the read
     return CL_SUCCESS;
   });
   command.writes(memory, offset, size);
@@ -75,11 +77,15 @@ Command writeBufferCommand(Memory &memory, size_t offset, size_t size,
 Command copyBufferCommand(Memory &src, size_t src_offset, Memory &dst,
                           size_t dst_offset, size_t size) {
   Ref<Memory> source(&src), target(&dst);
-  Command command(CL_COMMAND_COPY_BUFFER, [source, target, src_offset,
-                                           dst_offset, size] {
-    std::memcpy(target->data() + dst_offset, source->data() + src_offset, size);
-    return CL_SUCCESS;
-  });
+  Command command(CL_COMMAND_COPY_BUFFER,
+                  [source, target, src_offset, dst_offset, size] {
+                    // Two buffers over overlapping host memory
+                    // (CL_MEM_USE_HOST_PTR) may overlap without being the same
+                    // buffer or sub-buffers of one.
+                    std::memmove(target->data() + dst_offset,
+                                 source->data() + src_offset, size);
+                    return CL_SUCCESS;
+                  });
   command.reads(src, src_offset, size);
   command.writes(dst, dst_offset, size);
   return command;

@@ -15,6 +15,7 @@
 #include <dirent.h>
 #include <future>
 #include <string>
+#include <vector>
 
 TEST_CASE_METHOD(WeftFixture,
                  "integer division by zero and INT_MIN / -1 do not trap",
@@ -482,4 +483,28 @@ TEST_CASE_METHOD(WeftFixture,
   clSVMFree(context, p);
   // Freed twice: the second is ignored.
   clSVMFree(context, p);
+}
+
+// Found by the API fuzzer: a read of a CL_MEM_USE_HOST_PTR buffer into its
+// own host_ptr region, one byte off, copied with overlapping memcpy.
+TEST_CASE_METHOD(WeftFixture,
+                 "reads and writes that overlap a buffer's own host memory "
+                 "move the bytes as memmove does",
+                 "[api][bad-input]") {
+  std::vector<unsigned char> host(256);
+  for (size_t i = 0; i < host.size(); ++i)
+    host[i] = static_cast<unsigned char>(i);
+  cl_int err;
+  cl_mem m = clCreateBuffer(context, CL_MEM_USE_HOST_PTR, 128, host.data(),
+                            &err);
+  REQUIRE(err == CL_SUCCESS);
+  REQUIRE(clEnqueueReadBuffer(queue, m, CL_TRUE, 0, 128, host.data() + 1, 0,
+                              nullptr, nullptr) == CL_SUCCESS);
+  for (size_t i = 0; i < 128; ++i)
+    REQUIRE(host[i + 1] == i);
+  REQUIRE(clEnqueueWriteBuffer(queue, m, CL_TRUE, 2, 64, host.data() + 1, 0,
+                               nullptr, nullptr) == CL_SUCCESS);
+  for (size_t i = 0; i < 64; ++i)
+    REQUIRE(host[i + 2] == i);
+  clReleaseMemObject(m);
 }

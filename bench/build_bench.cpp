@@ -1,0 +1,130 @@
+// Cold builds of large kernels (issue 20: "a 10,000-line kernel takes 59 s,
+// PoCL 11 s") on Weft and PoCL side by side: clBuildProgram of generated
+// straight-line kernels of 100, 1,000 and 10,000 lines with every cache off
+// (run it with WEFT_CACHE_DIR=off POCL_KERNEL_CACHE=0; bench/run.sh does),
+// alternating the drivers, median of the runs; each built kernel is run
+// once and checked against the host.
+#include "kernel_bench.h"
+
+#include <string>
+
+namespace {
+
+constexpr int kItems = 1024;
+
+std::string kernelOfLines(int lines) {
+  std::string source = "kernel void big(global const int *in, global int "
+                       "*out, int n) {\n  int i = get_global_id(0);\n  int "
+                       "acc = 0;\n";
+  for (int k = 0; k < lines; ++k)
+    source += "  acc = (acc ^ (in[(i + " + std::to_string(k) + ") % n] * " +
+              std::to_string(k % 17 + 1) + ")) + " + std::to_string(k) + ";\n";
+  return source + "  out[i] = acc;\n}\n";
+}
+
+std::vector<int> expected(const std::vector<int> &in, int lines) {
+  std::vector<int> out(kItems);
+  for (int i = 0; i < kItems; ++i) {
+    unsigned acc = 0;
+    for (int k = 0; k < lines; ++k)
+      acc = (acc ^ unsigned(in[(i + k) % kItems] * (k % 17 + 1))) + unsigned(k);
+    out[i] = int(acc);
+  }
+  return out;
+}
+
+// Builds and runs once; returns the seconds from clBuildProgram to the first
+// launch's results (PoCL compiles its work-group functions at the first
+// launch, Weft in clBuildProgram), or a negative value with `error` set.
+double buildAndCheck(const Driver &d, const std::string &source,
+                     const std::vector<int> &in, const std::vector<int> &want,
+                     std::string &error) {
+  const char *text = source.c_str();
+  cl_int err;
+  cl_program program =
+      clCreateProgramWithSource(d.context, 1, &text, nullptr, &err);
+  double t0 = nowSeconds();
+  err = clBuildProgram(program, 1, &d.device, "", nullptr, nullptr);
+  if (err != CL_SUCCESS) {
+    error = "clBuildProgram: error " + std::to_string(err);
+    clReleaseProgram(program);
+    return -1;
+  }
+  cl_kernel kernel = clCreateKernel(program, "big", &err);
+  cl_mem bin = bufferWith(d, in), bout = bufferOf(d, kItems * sizeof(int));
+  int n = kItems;
+  clSetKernelArg(kernel, 0, sizeof bin, &bin);
+  clSetKernelArg(kernel, 1, sizeof bout, &bout);
+  clSetKernelArg(kernel, 2, sizeof n, &n);
+  size_t global = kItems;
+  clEnqueueNDRangeKernel(d.queue, kernel, 1, nullptr, &global, nullptr, 0,
+                         nullptr, nullptr);
+  std::vector<int> got = readBack<int>(d, bout, kItems);
+  double seconds = nowSeconds() - t0;
+  error = compareExact(got, want, "results");
+  clReleaseMemObject(bin);
+  clReleaseMemObject(bout);
+  clReleaseKernel(kernel);
+  clReleaseProgram(program);
+  return error.empty() ? seconds : -1;
+}
+
+} // namespace
+
+// build_bench [--lines N[,N...]] [driver names]
+int main(int argc, char **argv) {
+  std::vector<int> line_counts = {100, 1000, 10000};
+  if (argc > 2 && std::string(argv[1]) == "--lines") {
+    line_counts.clear();
+    std::string list = argv[2];
+    for (size_t at = 0; at < list.size();) {
+      size_t comma = list.find(',', at);
+      line_counts.push_back(std::stoi(list.substr(at, comma - at)));
+      at = comma == std::string::npos ? list.size() : comma + 1;
+    }
+    argv[2] = argv[0];
+    argc -= 2;
+    argv += 2;
+  }
+  std::vector<Driver> drivers = driversFromArguments(argc, argv);
+  if (drivers.empty())
+    return 1;
+  std::vector<int> in(kItems);
+  for (int i = 0; i < kItems; ++i)
+    in[i] = (i * 7919) % 1000 - 500;
+  std::printf("Cold builds of straight-line kernels (caches off): median "
+              "seconds from clBuildProgram to the first launch's results, "
+              "drivers alternating; ratio = second driver's time / first's\n");
+  std::printf("%-12s", "lines");
+  for (const Driver &d : drivers)
+    std::printf(" %12s", (d.label + " s").c_str());
+  std::printf("\n");
+  bool failed = false;
+  for (int lines : line_counts) {
+    std::string source = kernelOfLines(lines);
+    std::vector<int> want = expected(in, lines);
+    // PoCL takes minutes for 10,000 lines: one build each there.
+    int runs = lines >= 10000 ? 1 : 5;
+    std::vector<std::vector<double>> times(drivers.size());
+    for (int r = 0; r < runs; ++r)
+      for (size_t i = 0; i < drivers.size(); ++i) {
+        std::string error;
+        double seconds = buildAndCheck(drivers[i], source, in, want, error);
+        if (seconds < 0) {
+          std::fprintf(stderr, "ERROR: %d lines on %s: %s\n", lines,
+                       drivers[i].label.c_str(), error.c_str());
+          failed = true;
+        } else {
+          times[i].push_back(seconds);
+        }
+      }
+    std::printf("%-12d", lines);
+    for (size_t i = 0; i < drivers.size(); ++i)
+      std::printf(" %12.3f", times[i].empty() ? -1.0 : median(times[i]));
+    if (drivers.size() == 2 && !times[0].empty() && !times[1].empty())
+      std::printf("   %.2fx", median(times[1]) / median(times[0]));
+    std::printf("   (median of %d)\n", runs);
+    std::fflush(stdout);
+  }
+  return failed ? 1 : 0;
+}
