@@ -26,6 +26,7 @@ cd build-fuzz
   -close_fd_mask=1 -print_final_stats=1 new-corpus ../tests/fuzz/corpus
 # Keep the smallest set of inputs that covers what all of them cover.
 mkdir -p merged
-./bin/api_fuzzer -merge=1 -close_fd_mask=1 merged ../tests/fuzz/corpus \
+./bin/api_fuzzer -merge=1 -rss_limit_mb=6144 -close_fd_mask=1 merged \
+  ../tests/fuzz/corpus \
   new-corpus
 rm -rf ../tests/fuzz/corpus && mv merged ../tests/fuzz/corpus
