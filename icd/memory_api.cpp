@@ -1,5 +1,6 @@
 // Buffer entry points: creation with every flag, sub-buffers, queries and
 // the read/write/copy/fill/map commands.
+#include "icd/command_target.h"
 #include "icd/info_query.h"
 #include "icd/validation.h"
 #include "runtime/device.h"
@@ -12,6 +13,8 @@
 #include <optional>
 
 using namespace weft;
+using icd::CommandTarget;
+using icd::submit;
 using weft::icd::setError;
 
 namespace {
@@ -76,12 +79,6 @@ cl_mem createBuffer(cl_context context_handle,
   return memory;
 }
 
-// The queue and wait list of a buffer command, once validated.
-struct CommandTarget {
-  Queue *queue = nullptr;
-  std::vector<Ref<Event>> wait_list;
-};
-
 // Validates the queue, memory objects and wait list every buffer command
 // takes.
 cl_int prepareCommand(cl_command_queue queue_handle, cl_uint num_events,
@@ -104,17 +101,6 @@ cl_int prepareCommand(cl_command_queue queue_handle, cl_uint num_events,
 
 bool outOfBounds(const Memory &memory, size_t offset, size_t size) {
   return offset > memory.size() || size > memory.size() - offset;
-}
-
-// Queues the command built by runtime/memory_commands.h and hands out its
-// event; a blocking command is waited for.
-cl_int submit(CommandTarget &target, Command command, bool blocking,
-              cl_event *event_out) {
-  Ref<Event> event;
-  cl_int err = target.queue->submit(
-      std::move(command), std::move(target.wait_list), blocking, event);
-  icd::returnEvent(event, event_out);
-  return err;
 }
 
 bool hostMayRead(const Memory &m) {

@@ -1,6 +1,7 @@
 // Shared virtual memory entry points: clSVMAlloc/clSVMFree and the SVM
 // commands. Each validates its arguments, then hands a checked call to
 // runtime/svm.h (the context's allocations) or runtime/svm_commands.h.
+#include "icd/command_target.h"
 #include "icd/validation.h"
 #include "runtime/device.h"
 #include "runtime/queue.h"
@@ -10,6 +11,8 @@
 #include <cstdint>
 
 using namespace weft;
+using icd::CommandTarget;
+using icd::submit;
 
 namespace {
 
@@ -35,12 +38,6 @@ bool wrapsAround(const void *pointer, size_t size) {
   return size > UINTPTR_MAX - reinterpret_cast<uintptr_t>(pointer);
 }
 
-// The queue and wait list of an SVM command, once validated.
-struct CommandTarget {
-  Queue *queue = nullptr;
-  std::vector<Ref<Event>> wait_list;
-};
-
 cl_int prepareCommand(cl_command_queue queue_handle, cl_uint num_events,
                       const cl_event *events, CommandTarget &out) {
   out.queue = Queue::fromHandle(queue_handle);
@@ -48,15 +45,6 @@ cl_int prepareCommand(cl_command_queue queue_handle, cl_uint num_events,
     return CL_INVALID_COMMAND_QUEUE;
   return icd::collectWaitList(out.queue->context(), num_events, events,
                               out.wait_list);
-}
-
-cl_int submit(CommandTarget &target, Command command, bool blocking,
-              cl_event *event_out) {
-  Ref<Event> event;
-  cl_int err = target.queue->submit(
-      std::move(command), std::move(target.wait_list), blocking, event);
-  icd::returnEvent(event, event_out);
-  return err;
 }
 
 } // namespace
