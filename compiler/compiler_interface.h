@@ -164,6 +164,9 @@ struct KernelDescription {
   // Launches must divide the global size evenly (OpenCL C 1.x programs and
   // -cl-uniform-work-group-size).
   bool uniform_work_group_size = false;
+  // The kernel calls printf: its launches get a printf buffer
+  // (device/printf_abi.h), formatted when they end.
+  bool uses_printf = false;
   ExecutionPlan plan;
   // With plan.read_through: the entry reads the copies' sources, and may
   // run for launches where no buffer in `read_through_sources` overlaps one
@@ -233,6 +236,7 @@ void forEachField(
   visit("group_entry_frame", k.group_entry_frame);
   visit("preferred_work_group_multiple", k.preferred_work_group_multiple);
   visit("uniform_work_group_size", k.uniform_work_group_size);
+  visit("uses_printf", k.uses_printf);
   visit("plan", k.plan);
   visit("read_through_sources", k.read_through_sources);
   visit("written_buffers", k.written_buffers);

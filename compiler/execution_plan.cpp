@@ -45,8 +45,11 @@ llvm::PreservedAnalyses ChoosePlanPass::run(llvm::Module &module,
                                             llvm::ModuleAnalysisManager &) {
   std::vector<KernelRecord> records = readKernelRecords(module);
   for (KernelRecord &record : records)
-    if (record.body)
-      record.description.plan = choosePlan(computeKernelFeatures(*record.body));
+    if (record.body) {
+      KernelFeatures features = computeKernelFeatures(*record.body);
+      record.description.plan = choosePlan(features);
+      record.description.uses_printf = features.has(BuiltinFamily::Printf);
+    }
   writeKernelRecords(module, records);
   return llvm::PreservedAnalyses::all();
 }

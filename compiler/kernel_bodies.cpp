@@ -131,6 +131,10 @@ Value *answerQuery(Builtin query, IRBuilder<> &b, const BodyValues &body,
     return loadContextField(b, body.context,
                             offsetof(WorkGroupContext, collective_slots),
                             call.getType());
+  case Builtin::PrintfBuffer:
+    return loadContextField(b, body.context,
+                            offsetof(WorkGroupContext, printf_buffer),
+                            call.getType());
   default:
     return nullptr;
   }

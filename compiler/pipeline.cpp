@@ -14,7 +14,7 @@
 #include "compiler/memory_scopes.h"
 #include "compiler/pipe_leaders.h"
 #include "compiler/pipe_shape_loads.h"
-#include "compiler/printf_check.h"
+#include "compiler/printf_lowering.h"
 #include "compiler/redundant_barriers.h"
 #include "compiler/safe_division.h"
 #include "compiler/work_group_pipes.h"

@@ -117,6 +117,10 @@ struct WorkGroupContext {
   // between two barriers, a group's work-items run one after another in
   // local linear id order, so the highest id is the last to arrive.
   uint64_t *collective_slots;
+  // Where printf writes its records (device/printf_abi.h); set by the
+  // device for every group of a launch whose kernel calls printf, null
+  // otherwise.
+  struct PrintfBuffer *printf_buffer;
 };
 
 // Bytes of collective_slots for groups of up to `items` work-items: a

@@ -334,6 +334,7 @@ void runGroups(void *opaque, uint64_t first, uint64_t last) {
   }
   context.local_memory = local_memory.get(launch.local_memory_size + 1);
   context.collective_slots = collectiveSlots(launch);
+  context.printf_buffer = launch.printf_buffer;
   if (!context.local_memory || !context.collective_slots) {
     state.failed = true;
     return;

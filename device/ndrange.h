@@ -3,6 +3,7 @@
 // execution path the compiler chose for the kernel.
 #pragma once
 #include "device/launch_abi.h"
+#include "device/printf_abi.h"
 #include "device/settings.h"
 
 #include <cstdint>
@@ -27,6 +28,9 @@ struct NDRangeLaunch {
   uint64_t global_size[3] = {1, 1, 1};
   uint64_t local_size[3] = {1, 1, 1};
   uint64_t local_memory_size = 0;
+  // Where the kernel's printf calls write (device/printf_abi.h); null for a
+  // kernel that does not call printf.
+  PrintfBuffer *printf_buffer = nullptr;
   // Stack bytes a work-item fiber needs (fiber path), and the work-item
   // loop (loop path); the compiler measured both frames.
   uint64_t work_item_stack = 0;

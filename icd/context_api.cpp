@@ -5,6 +5,8 @@
 #include "runtime/device.h"
 #include "runtime/platform.h"
 
+#include <CL/cl_ext.h>
+
 #include <new>
 
 using namespace weft;
@@ -12,12 +14,18 @@ using weft::icd::setError;
 
 namespace {
 
+// The largest CL_PRINTF_BUFFERSIZE_ARM: a launch maps this much address
+// space (only the pages printf writes cost memory).
+constexpr cl_context_properties kMaxPrintfBufferSize = cl_context_properties{1}
+                                                       << 32;
+
 // Validates the property list and copies it (0-terminated) for queries.
 cl_int parseContextProperties(const cl_context_properties *properties,
                               std::vector<cl_context_properties> &out) {
   if (!properties)
     return CL_SUCCESS;
-  bool seen_platform = false, seen_sync = false;
+  bool seen_platform = false, seen_sync = false, seen_printf_callback = false,
+       seen_printf_size = false;
   for (const cl_context_properties *p = properties; *p; p += 2) {
     switch (p[0]) {
     case CL_CONTEXT_PLATFORM:
@@ -32,6 +40,16 @@ cl_int parseContextProperties(const cl_context_properties *properties,
         return CL_INVALID_PROPERTY;
       seen_sync = true;
       break;
+    case CL_PRINTF_CALLBACK_ARM: // cl_arm_printf
+      if (seen_printf_callback || !p[1])
+        return CL_INVALID_PROPERTY;
+      seen_printf_callback = true;
+      break;
+    case CL_PRINTF_BUFFERSIZE_ARM:
+      if (seen_printf_size || p[1] <= 0 || p[1] > kMaxPrintfBufferSize)
+        return CL_INVALID_PROPERTY;
+      seen_printf_size = true;
+      break;
     default:
       return CL_INVALID_PROPERTY;
     }
@@ -40,6 +58,18 @@ cl_int parseContextProperties(const cl_context_properties *properties,
   }
   out.push_back(0);
   return CL_SUCCESS;
+}
+
+// user_data without pfn_notify is CL_INVALID_VALUE, unless a printf callback
+// (cl_arm_printf) is there to receive it.
+bool strayUserData(const cl_context_properties *properties,
+                   Context::ErrorCallback pfn_notify, void *user_data) {
+  if (pfn_notify || !user_data)
+    return false;
+  for (const cl_context_properties *p = properties; p && *p; p += 2)
+    if (p[0] == CL_PRINTF_CALLBACK_ARM)
+      return false;
+  return true;
 }
 
 cl_context makeContext(const cl_context_properties *properties,
@@ -58,11 +88,12 @@ cl_context makeContext(const cl_context_properties *properties,
 
 } // namespace
 
-CL_API_ENTRY cl_context CL_API_CALL clCreateContext(
-    const cl_context_properties *properties, cl_uint num_devices,
-    const cl_device_id *devices, Context::ErrorCallback pfn_notify,
-    void *user_data, cl_int *errcode_ret) {
-  if (!devices || num_devices == 0 || (!pfn_notify && user_data)) {
+CL_API_ENTRY cl_context CL_API_CALL
+clCreateContext(const cl_context_properties *properties, cl_uint num_devices,
+                const cl_device_id *devices, Context::ErrorCallback pfn_notify,
+                void *user_data, cl_int *errcode_ret) {
+  if (!devices || num_devices == 0 ||
+      strayUserData(properties, pfn_notify, user_data)) {
     setError(errcode_ret, CL_INVALID_VALUE);
     return nullptr;
   }
@@ -77,14 +108,13 @@ CL_API_ENTRY cl_context CL_API_CALL clCreateContext(
 CL_API_ENTRY cl_context CL_API_CALL clCreateContextFromType(
     const cl_context_properties *properties, cl_device_type device_type,
     Context::ErrorCallback pfn_notify, void *user_data, cl_int *errcode_ret) {
-  if (!pfn_notify && user_data) {
+  if (strayUserData(properties, pfn_notify, user_data)) {
     setError(errcode_ret, CL_INVALID_VALUE);
     return nullptr;
   }
-  constexpr cl_device_type kKnown = CL_DEVICE_TYPE_DEFAULT | CL_DEVICE_TYPE_CPU |
-                                    CL_DEVICE_TYPE_GPU |
-                                    CL_DEVICE_TYPE_ACCELERATOR |
-                                    CL_DEVICE_TYPE_CUSTOM;
+  constexpr cl_device_type kKnown =
+      CL_DEVICE_TYPE_DEFAULT | CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_GPU |
+      CL_DEVICE_TYPE_ACCELERATOR | CL_DEVICE_TYPE_CUSTOM;
   if (device_type == 0 ||
       (device_type != CL_DEVICE_TYPE_ALL && (device_type & ~kKnown))) {
     setError(errcode_ret, CL_INVALID_DEVICE_TYPE);

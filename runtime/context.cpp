@@ -1,13 +1,44 @@
 #include "runtime/context.h"
 
 #include "runtime/device.h"
+#include "runtime/device_features.h"
+
+#include <CL/cl_ext.h>
+
+#include <cstdio>
 
 namespace weft {
 
 Context::Context(Device &device, std::vector<cl_context_properties> properties,
                  ErrorCallback notify, void *user_data)
     : device_(device), properties_(std::move(properties)), notify_(notify),
-      notify_user_data_(user_data) {}
+      notify_user_data_(user_data), printf_buffer_size_(kPrintfBufferSize) {
+  for (size_t i = 0; i + 1 < properties_.size(); i += 2) {
+    if (properties_[i] == CL_PRINTF_CALLBACK_ARM)
+      printf_callback_ = reinterpret_cast<PrintfCallback>(properties_[i + 1]);
+    if (properties_[i] == CL_PRINTF_BUFFERSIZE_ARM)
+      printf_buffer_size_ = static_cast<size_t>(properties_[i + 1]);
+  }
+}
+
+void Context::deliverPrintfOutput(const std::string &text, uint64_t dropped,
+                                  const char *kernel) const {
+  if (printf_callback_) {
+    printf_callback_(text.data(), text.size(), dropped == 0, notify_user_data_);
+  } else if (!text.empty()) {
+    // One write for the launch: output of launches finishing on other
+    // queues does not land inside it.
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    std::fflush(stdout);
+  }
+  if (dropped)
+    std::fprintf(stderr,
+                 "weft: kernel '%s': %llu printf call%s dropped, its printf "
+                 "buffer of %zu bytes was full (CL_PRINTF_BUFFERSIZE_ARM "
+                 "sets its size)\n",
+                 kernel, static_cast<unsigned long long>(dropped),
+                 dropped == 1 ? "" : "s", printf_buffer_size_);
+}
 
 bool Context::hasDevice(cl_device_id device) const {
   return static_cast<Device *>(device) == &device_;

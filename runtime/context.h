@@ -18,6 +18,10 @@ public:
   using ErrorCallback = void(CL_CALLBACK *)(const char *, const void *, size_t,
                                             void *);
   using DestructorCallback = void(CL_CALLBACK *)(cl_context, void *);
+  // cl_arm_printf's CL_PRINTF_CALLBACK_ARM: receives a launch's printf
+  // output instead of stdout; `complete` is 0 when some did not fit.
+  using PrintfCallback = void(CL_CALLBACK *)(const char *buffer, size_t length,
+                                             size_t complete, void *user_data);
 
   Context(Device &device, std::vector<cl_context_properties> properties,
           ErrorCallback notify, void *user_data);
@@ -39,6 +43,15 @@ public:
   void markLost(const std::string &why);
   bool lost() const { return lost_.load(std::memory_order_acquire); }
 
+  // Bytes of printf output one launch may produce (CL_PRINTF_BUFFERSIZE_ARM,
+  // or CL_DEVICE_PRINTF_BUFFER_SIZE).
+  size_t printfBufferSize() const { return printf_buffer_size_; }
+  // Hands the printf output of a launch of `kernel` to the application:
+  // its callback, or stdout in one piece. Calls that did not fit are said
+  // on stderr.
+  void deliverPrintfOutput(const std::string &text, uint64_t dropped,
+                           const char *kernel) const;
+
   // The allocations clSVMAlloc made in this context (runtime/svm.h).
   SvmRegistry &svm() { return svm_; }
 
@@ -50,6 +63,8 @@ private:
   std::vector<cl_context_properties> properties_; // as given, 0-terminated
   ErrorCallback notify_;
   void *notify_user_data_;
+  PrintfCallback printf_callback_ = nullptr;
+  size_t printf_buffer_size_;
   std::atomic<bool> lost_{false};
   SvmRegistry svm_; // has its own lock
   std::mutex mutex_;

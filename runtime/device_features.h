@@ -40,6 +40,9 @@ inline constexpr ExtensionEntry kDeviceExtensions[] = {
     // Weft declares their builtins itself (builtins/extension_declarations.h).
     {"cl_khr_extended_async_copies", CL_MAKE_VERSION(1, 0, 0), true},
     {"cl_khr_async_work_group_copy_fence", CL_MAKE_VERSION(1, 0, 0), true},
+    // A context property for a callback that receives printf's output, and
+    // one for the printf buffer's size (runtime/context.h).
+    {"cl_arm_printf", CL_MAKE_VERSION(2, 0, 0), false},
 };
 
 inline constexpr FeatureEntry kOpenClCFeatures[] = {
@@ -100,8 +103,10 @@ inline constexpr FeatureEntry kOpenClCVersions[] = {
 // supports; ours lacks many 2.0 features, so 1.2.
 inline constexpr const char *kOpenClCVersionString = "OpenCL C 1.2 Weft";
 
-// Bytes of printf output one launch may produce before the rest is dropped.
-inline constexpr size_t kPrintfBufferSize = size_t{1} << 20;
+// Bytes of printf records one launch may produce before the rest is
+// dropped. Generous: a launch maps this much, but only the pages its
+// records fill cost memory (device/printf_output.h).
+inline constexpr size_t kPrintfBufferSize = size_t{16} << 20;
 
 // The cl_name_version arrays the *_WITH_VERSION queries return, built at
 // compile time so answering them cannot fail.

@@ -3,6 +3,7 @@
 #include "device/fiber_group.h"
 #include "device/kernel_library.h"
 #include "device/ndrange.h"
+#include "device/printf_output.h"
 #include "runtime/context.h"
 #include "runtime/debug_log.h"
 #include "runtime/device.h"
@@ -77,6 +78,21 @@ cl_int runLaunch(ThreadPool &pool, const NDRangeLaunch &launch,
     break;
   }
   return CL_OUT_OF_RESOURCES;
+}
+
+// Runs a queued launch of a kernel that calls printf: its records go to a
+// buffer of the launch's own, and their text to the application before the
+// command completes (also what a faulting launch printed up to the fault).
+cl_int runPrintingLaunch(ThreadPool &pool, NDRangeLaunch launch,
+                         Context &context) {
+  PrintfBufferStorage storage(context.printfBufferSize());
+  if (!storage.valid())
+    return CL_OUT_OF_RESOURCES;
+  launch.printf_buffer = storage.buffer();
+  cl_int status = runLaunch(pool, launch, context);
+  PrintfOutput output = formatPrintfRecords(*storage.buffer());
+  context.deliverPrintfOutput(output.text, output.dropped, launch.kernel_name);
+  return status;
 }
 
 size_t largestDivisorAtMost(size_t n, size_t limit) {
@@ -292,9 +308,12 @@ cl_int Kernel::enqueue(Queue &queue, cl_uint work_dim, const size_t *offset,
   snapshot->kernel = Ref<Kernel>(this);
   ThreadPool &pool = queue.device().pool();
   Context *context = &queue.context();
-  Command launch_command(CL_COMMAND_NDRANGE_KERNEL, [snapshot, &pool, context] {
-    return runLaunch(pool, snapshot->launch, *context);
-  });
+  bool prints = description_.uses_printf;
+  Command launch_command(
+      CL_COMMAND_NDRANGE_KERNEL, [snapshot, &pool, context, prints] {
+        return prints ? runPrintingLaunch(pool, snapshot->launch, *context)
+                      : runLaunch(pool, snapshot->launch, *context);
+      });
   NDRangeLaunch &launch = snapshot->launch;
   launch.kernel_name = description_.name.c_str();
   launch.group_entry = description_.entry;

@@ -333,23 +333,23 @@ TEST_CASE_METHOD(WeftFixture, "the quarantine does not grow without bound",
 }
 
 TEST_CASE_METHOD(WeftFixture,
-                 "printf formats that could crash the host fail the build",
+                 "printf formats the host could not print fail the build",
                  "[api][bad-input]") {
   const char *bad[] = {
       "kernel void k(global int *x) { int n; printf(\"%n\\n\", &n); }",
       "kernel void k(global int *x) { printf(\"%s\\n\", 5); }",
       "kernel void k(global int *x) { printf(\"%s\\n\", (constant char *)"
       "(ulong)x[0]); }",
-      "kernel void k(global int *x) { printf(\"%v4hld %s\\n\", (int4)(1), "
+      "kernel void k(global int *x) { printf(\"%v4hld %s\\n\", (int2)(1), "
       "\"a\"); }",
-      "kernel void k(global int *x) { printf(\"%*d\\n\", x[0], 1); }"};
+      "kernel void k(global int *x) { printf(\"%*d\\n\", x[0]); }"};
   for (const char *source : bad) {
     cl_program program;
     std::string log;
     INFO(source);
     CHECK(build(source, program, log, "-cl-std=CL3.0") ==
           CL_BUILD_PROGRAM_FAILURE);
-    CHECK(log.find("printf in kernel 'k' uses") != std::string::npos);
+    CHECK(log.find("printf in kernel 'k': ") != std::string::npos);
     clReleaseProgram(program);
   }
   // Good formats still print.
@@ -495,8 +495,8 @@ TEST_CASE_METHOD(WeftFixture,
   for (size_t i = 0; i < host.size(); ++i)
     host[i] = static_cast<unsigned char>(i);
   cl_int err;
-  cl_mem m = clCreateBuffer(context, CL_MEM_USE_HOST_PTR, 128, host.data(),
-                            &err);
+  cl_mem m =
+      clCreateBuffer(context, CL_MEM_USE_HOST_PTR, 128, host.data(), &err);
   REQUIRE(err == CL_SUCCESS);
   REQUIRE(clEnqueueReadBuffer(queue, m, CL_TRUE, 0, 128, host.data() + 1, 0,
                               nullptr, nullptr) == CL_SUCCESS);
