@@ -3,6 +3,7 @@
 #include "compiler/kernel_metadata.h"
 
 #include "compiler/analysis_managers.h"
+#include "compiler/builtin_identity.h"
 
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/DenseSet.h>
@@ -52,7 +53,8 @@ void prepare(llvm::Function &f) {
     for (Instruction &inst : llvm::instructions(f))
       if (auto *call = llvm::dyn_cast<llvm::CallInst>(&inst))
         if (llvm::Function *callee = call->getCalledFunction())
-          if (!callee->isDeclaration() && callee != &f) {
+          if (!callee->isDeclaration() && callee != &f &&
+              familyOf(identifyBuiltin(*callee)) != BuiltinFamily::Printf) {
             llvm::InlineFunctionInfo info;
             if (llvm::InlineFunction(*call, info).isSuccess()) {
               inlined = true;
@@ -156,9 +158,16 @@ bool supportedInstruction(const Instruction &inst, std::string &why) {
     why = "an atomic or volatile store";
     return false;
   }
-  if (const auto *call = llvm::dyn_cast<llvm::CallInst>(&inst))
+  if (const auto *call = llvm::dyn_cast<llvm::CallInst>(&inst)) {
     if (widenableIntrinsic(call->getIntrinsicID()))
       return true;
+    if (familyOf(calledBuiltin(inst)) == BuiltinFamily::Printf) {
+      // Kept whole for the message: each record is reserved and written by
+      // one work-item at a time.
+      why = "printf, whose records are written one work-item at a time";
+      return false;
+    }
+  }
   why = std::string("an instruction it does not widen (") +
         inst.getOpcodeName() + ")";
   return false;
