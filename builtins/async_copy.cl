@@ -56,6 +56,7 @@ ASYNC_COPIES_ALL_WIDTHS(long)
 ASYNC_COPIES_ALL_WIDTHS(ulong)
 ASYNC_COPIES_ALL_WIDTHS(float)
 ASYNC_COPIES_ALL_WIDTHS(double)
+ASYNC_COPIES_ALL_WIDTHS(half)
 
 // cl_khr_extended_async_copies: both directions of 2D2D and 3D3D.
 #define EXTENDED_COPIES(DST_AS, SRC_AS)                                        \

@@ -3,6 +3,22 @@
 #pragma once
 #define OVERLOADABLE __attribute__((overloadable))
 
+// OpenCL's rounding modes, for the conversions and stores that name one.
+enum weft_rounding { ROUND_TE, ROUND_TZ, ROUND_TP, ROUND_TN };
+
+// The library defines the half builtins too (cl_khr_fp16).
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+
+// WEFT_CONVERT_##N(T, x): a plain C conversion for scalars (N empty) and an
+// element-wise one for vectors: both truncate toward zero into integers and
+// round to nearest even into floating point.
+#define WEFT_CONVERT_(T, x) ((T)(x))
+#define WEFT_CONVERT_2(T, x) __builtin_convertvector((x), T)
+#define WEFT_CONVERT_3(T, x) __builtin_convertvector((x), T)
+#define WEFT_CONVERT_4(T, x) __builtin_convertvector((x), T)
+#define WEFT_CONVERT_8(T, x) __builtin_convertvector((x), T)
+#define WEFT_CONVERT_16(T, x) __builtin_convertvector((x), T)
+
 // Instantiate M(args..., N) for the scalar (N empty) and every vector width,
 // or for the vector widths only.
 #define FOR_EACH_WIDTH(M, ...)                                                 \
@@ -65,4 +81,23 @@
   }                                                                            \
   OVERLOADABLE RET##16 NAME(ARG##16 x, ARG##16 y, ARG##16 z) {                \
     return (RET##16)(NAME(x.lo, y.lo, z.lo), NAME(x.hi, y.hi, z.hi));          \
+  }
+
+// Half builtins computed in float: the argument converts exactly, and the
+// float result rounds once to half. WEFT_AS_FLOAT(N, x) and
+// WEFT_AS_HALF(N, x) convert scalars (N empty) and vectors alike.
+#define WEFT_AS_FLOAT(N, x) WEFT_CONVERT_##N(float##N, x)
+#define WEFT_AS_HALF(N, x) WEFT_CONVERT_##N(half##N, x)
+#define WEFT_HALF_VIA_FLOAT_UNARY(NAME, N)                                     \
+  OVERLOADABLE half##N NAME(half##N x) {                                       \
+    return WEFT_AS_HALF(N, NAME(WEFT_AS_FLOAT(N, x)));                         \
+  }
+#define WEFT_HALF_VIA_FLOAT_BINARY(NAME, N)                                    \
+  OVERLOADABLE half##N NAME(half##N x, half##N y) {                            \
+    return WEFT_AS_HALF(N, NAME(WEFT_AS_FLOAT(N, x), WEFT_AS_FLOAT(N, y)));    \
+  }
+#define WEFT_HALF_VIA_FLOAT_TERNARY(NAME, N)                                   \
+  OVERLOADABLE half##N NAME(half##N x, half##N y, half##N z) {                 \
+    return WEFT_AS_HALF(N, NAME(WEFT_AS_FLOAT(N, x), WEFT_AS_FLOAT(N, y),      \
+                                WEFT_AS_FLOAT(N, z)));                         \
   }

@@ -45,3 +45,31 @@ FOR_EACH_WIDTH(COMMON, float)
 FOR_EACH_WIDTH(COMMON, double)
 FOR_EACH_VECTOR_WIDTH(SCALAR_ARGUMENT_FORMS, float)
 FOR_EACH_VECTOR_WIDTH(SCALAR_ARGUMENT_FORMS, double)
+
+// Half: the exact ones in half, those that round in float (once, where
+// half would round after every step).
+#define COMMON_HALF(T, N)                                                         \
+  OVERLOADABLE half##N max(half##N x, half##N y) {                             \
+    return __builtin_elementwise_max(x, y);                                    \
+  }                                                                            \
+  OVERLOADABLE half##N min(half##N x, half##N y) {                             \
+    return __builtin_elementwise_min(x, y);                                    \
+  }                                                                            \
+  OVERLOADABLE half##N clamp(half##N x, half##N lo, half##N hi) {              \
+    return __builtin_elementwise_min(__builtin_elementwise_max(x, lo), hi);    \
+  }                                                                            \
+  OVERLOADABLE half##N step(half##N edge, half##N x) {                         \
+    return x < edge ? (half##N)0 : (half##N)1;                                 \
+  }                                                                            \
+  OVERLOADABLE half##N sign(half##N x) {                                       \
+    return x > (half)0   ? (half##N)1                                          \
+           : x < (half)0 ? (half##N)(-1)                                       \
+           : x == x      ? x                                                   \
+                         : (half##N)0;                                         \
+  }                                                                            \
+  WEFT_HALF_VIA_FLOAT_UNARY(degrees, N)                                        \
+  WEFT_HALF_VIA_FLOAT_UNARY(radians, N)                                        \
+  WEFT_HALF_VIA_FLOAT_TERNARY(mix, N)                                          \
+  WEFT_HALF_VIA_FLOAT_TERNARY(smoothstep, N)
+FOR_EACH_WIDTH(COMMON_HALF, half)
+FOR_EACH_VECTOR_WIDTH(SCALAR_ARGUMENT_FORMS, half)

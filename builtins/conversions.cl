@@ -2,6 +2,7 @@
 // saturation stay vector operations; rounding modes the hardware conversion
 // does not provide are corrected per element by an exact remainder check.
 #include "builtin_macros.h"
+#include "half_rounding.h"
 
 #define WEFT_CAT_(a, b) a##b
 #define WEFT_CAT(a, b) WEFT_CAT_(a, b)
@@ -12,14 +13,6 @@
   M(2, __VA_ARGS__)                                                            \
   M(3, __VA_ARGS__) M(4, __VA_ARGS__) M(8, __VA_ARGS__) M(16, __VA_ARGS__)
 
-// A plain C conversion for scalars and an element-wise one for vectors: both
-// truncate toward zero into integers and round to nearest even into floats.
-#define WEFT_CONVERT_(T, x) ((T)(x))
-#define WEFT_CONVERT_2(T, x) __builtin_convertvector((x), T)
-#define WEFT_CONVERT_3(T, x) __builtin_convertvector((x), T)
-#define WEFT_CONVERT_4(T, x) __builtin_convertvector((x), T)
-#define WEFT_CONVERT_8(T, x) __builtin_convertvector((x), T)
-#define WEFT_CONVERT_16(T, x) __builtin_convertvector((x), T)
 
 #define WEFT_MIN_char CHAR_MIN
 #define WEFT_MIN_uchar 0
@@ -66,7 +59,6 @@
 #define WEFT_ROUND__rtp(x) __builtin_elementwise_ceil(x)
 #define WEFT_ROUND__rtn(x) __builtin_elementwise_floor(x)
 
-enum weft_rounding { ROUND_TE, ROUND_TZ, ROUND_TP, ROUND_TN };
 
 // Integer to integer: rounding modes change nothing; saturation clamps in the
 // source type to whichever destination limits the source can exceed.
@@ -257,3 +249,73 @@ TO_FLOAT_SIZES(float, float, WEFT_EXACT, 1)
 TO_FLOAT_SIZES(float, double, WEFT_EXACT, 1)
 TO_FLOAT_SIZES(double, double, WEFT_EXACT, 1)
 TO_FLOAT_SIZES(double, float, weft_double_to_float, 0)
+
+// Half (cl_khr_fp16). From half: every half is exactly a float, so each
+// conversion is the float one.
+#define HALF_TO_INT_MODE(N, D, MODE)                                           \
+  OVERLOADABLE D##N convert_##D##N##MODE(half##N x) {                          \
+    return convert_##D##N##MODE(WEFT_CONVERT_##N(float##N, x));                \
+  }                                                                            \
+  OVERLOADABLE D##N convert_##D##N##_sat##MODE(half##N x) {                    \
+    return convert_##D##N##_sat##MODE(WEFT_CONVERT_##N(float##N, x));          \
+  }
+#define HALF_TO_INT_SIZE(N, S, D)                                              \
+  HALF_TO_INT_MODE(N, D, )                                                     \
+  HALF_TO_INT_MODE(N, D, _rte)                                                 \
+  HALF_TO_INT_MODE(N, D, _rtz)                                                 \
+  HALF_TO_INT_MODE(N, D, _rtp)                                                 \
+  HALF_TO_INT_MODE(N, D, _rtn)
+WEFT_ALL_SIZES(HALF_TO_INT_SIZE, half, char)
+WEFT_ALL_SIZES(HALF_TO_INT_SIZE, half, uchar)
+WEFT_ALL_SIZES(HALF_TO_INT_SIZE, half, short)
+WEFT_ALL_SIZES(HALF_TO_INT_SIZE, half, ushort)
+WEFT_ALL_SIZES(HALF_TO_INT_SIZE, half, int)
+WEFT_ALL_SIZES(HALF_TO_INT_SIZE, half, uint)
+WEFT_ALL_SIZES(HALF_TO_INT_SIZE, half, long)
+WEFT_ALL_SIZES(HALF_TO_INT_SIZE, half, ulong)
+TO_FLOAT_SIZES(half, half, WEFT_EXACT, 1)
+TO_FLOAT_SIZES(half, float, WEFT_EXACT, 1)
+TO_FLOAT_SIZES(half, double, WEFT_EXACT, 1)
+
+// To half: floats and doubles round in vectors (half_rounding.h). An
+// integer goes through float, exactly up to 2^24; every larger integer is
+// beyond half's range, where its float rounds to the same half in each
+// mode.
+#define INT_TO_HALF_VECTOR(S, N)                                               \
+  static half##N weft_##S##_to_half##N(S##N x, enum weft_rounding mode) {      \
+    return weft_float_to_half##N(__builtin_convertvector(x, float##N), mode);  \
+  }
+#define INT_TO_HALF_HELPERS(S)                                                 \
+  static half weft_##S##_to_half(S x, enum weft_rounding mode) {               \
+    return weft_float_to_half((float)x, mode);                                 \
+  }                                                                            \
+  FOR_EACH_VECTOR_WIDTH(INT_TO_HALF_VECTOR, S)
+#define TO_HALF_SIZE(N, S)                                                     \
+  OVERLOADABLE half##N convert_half##N(S##N x) {                               \
+    return weft_##S##_to_half##N(x, ROUND_TE);                                 \
+  }                                                                            \
+  OVERLOADABLE half##N convert_half##N##_rte(S##N x) {                         \
+    return weft_##S##_to_half##N(x, ROUND_TE);                                 \
+  }                                                                            \
+  OVERLOADABLE half##N convert_half##N##_rtz(S##N x) {                         \
+    return weft_##S##_to_half##N(x, ROUND_TZ);                                 \
+  }                                                                            \
+  OVERLOADABLE half##N convert_half##N##_rtp(S##N x) {                         \
+    return weft_##S##_to_half##N(x, ROUND_TP);                                 \
+  }                                                                            \
+  OVERLOADABLE half##N convert_half##N##_rtn(S##N x) {                         \
+    return weft_##S##_to_half##N(x, ROUND_TN);                                 \
+  }
+#define INT_TO_HALF(S)                                                         \
+  INT_TO_HALF_HELPERS(S)                                                       \
+  WEFT_ALL_SIZES(TO_HALF_SIZE, S)
+INT_TO_HALF(char)
+INT_TO_HALF(uchar)
+INT_TO_HALF(short)
+INT_TO_HALF(ushort)
+INT_TO_HALF(int)
+INT_TO_HALF(uint)
+INT_TO_HALF(long)
+INT_TO_HALF(ulong)
+WEFT_ALL_SIZES(TO_HALF_SIZE, float)
+WEFT_ALL_SIZES(TO_HALF_SIZE, double)

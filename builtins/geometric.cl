@@ -124,3 +124,29 @@ OVERLOADABLE double3 cross(double3 a, double3 b) {
 OVERLOADABLE double4 cross(double4 a, double4 b) {
   return (double4)(cross(a.xyz, b.xyz), 0.0);
 }
+
+// Half: in float (where the float forms above work in double), rounded once
+// more to half.
+#define GEOMETRIC_HALF(N)                                                      \
+  OVERLOADABLE half dot(half##N a, half##N b) {                                \
+    return (half)dot(WEFT_AS_FLOAT(N, a), WEFT_AS_FLOAT(N, b));                \
+  }                                                                            \
+  OVERLOADABLE half length(half##N p) {                                        \
+    return (half)length(WEFT_AS_FLOAT(N, p));                                  \
+  }                                                                            \
+  OVERLOADABLE half distance(half##N a, half##N b) {                           \
+    return (half)distance(WEFT_AS_FLOAT(N, a), WEFT_AS_FLOAT(N, b));           \
+  }                                                                            \
+  WEFT_HALF_VIA_FLOAT_UNARY(normalize, N)
+GEOMETRIC_HALF()
+GEOMETRIC_HALF(2)
+GEOMETRIC_HALF(3)
+GEOMETRIC_HALF(4)
+OVERLOADABLE half3 cross(half3 a, half3 b) {
+  return __builtin_convertvector(cross(__builtin_convertvector(a, float3),
+                                       __builtin_convertvector(b, float3)),
+                                 half3);
+}
+OVERLOADABLE half4 cross(half4 a, half4 b) {
+  return (half4)(cross(a.xyz, b.xyz), (half)0);
+}

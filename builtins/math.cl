@@ -2,6 +2,7 @@
 // (resolved from the process by the JIT) or to LLVM intrinsics; vector forms
 // apply the scalar one per element.
 #include "builtin_macros.h"
+#include "half_rounding.h"
 
 #define UNARY_LIBM(NAME)                                                       \
   OVERLOADABLE float NAME(float x) { return __builtin_##NAME##f(x); }         \
@@ -314,7 +315,8 @@ POWR(double)
 
 #define NAN_WITH_CODE(F, U, QUIET, PAYLOAD, N)                                 \
   OVERLOADABLE F##N nan(U##N code) {                                           \
-    return as_##F##N((U##N)(QUIET) | (code & (U)(PAYLOAD)));                   \
+    /* the cast keeps a ushort from promoting to int */                        \
+    return as_##F##N((U##N)((U##N)(QUIET) | (code & (U)(PAYLOAD))));           \
   }
 NAN_WITH_CODE(float, uint, 0x7fc00000u, 0x003fffffu, )
 NAN_WITH_CODE(double, ulong, 0x7ff8000000000000ul, 0x0007fffffffffffful, )
@@ -470,3 +472,144 @@ OVERLOADABLE float half_powr(float x, float y) { return powr(x, y); }
 WEFT_VECTORIZE_BINARY(float, half_powr, float)
 NATIVE_ALIAS(half_, exp10)
 NATIVE_ALIAS(half_, log10)
+
+// Half (cl_khr_fp16): computed in float and rounded once to half. Float's
+// results are within a few float ulps, far inside the spec's half bounds;
+// the exact functions (fabs, floor, fmod, ...) stay exact.
+#define HALF_UNARY(NAME) FOR_EACH_WIDTH(WEFT_HALF_VIA_FLOAT_UNARY, NAME)
+#define HALF_BINARY(NAME) FOR_EACH_WIDTH(WEFT_HALF_VIA_FLOAT_BINARY, NAME)
+HALF_UNARY(acos)
+HALF_UNARY(acosh)
+HALF_UNARY(acospi)
+HALF_UNARY(asin)
+HALF_UNARY(asinh)
+HALF_UNARY(asinpi)
+HALF_UNARY(atan)
+HALF_UNARY(atanh)
+HALF_UNARY(atanpi)
+HALF_UNARY(cbrt)
+HALF_UNARY(ceil)
+HALF_UNARY(cos)
+HALF_UNARY(cosh)
+HALF_UNARY(cospi)
+HALF_UNARY(erf)
+HALF_UNARY(erfc)
+HALF_UNARY(exp)
+HALF_UNARY(exp10)
+HALF_UNARY(exp2)
+HALF_UNARY(expm1)
+HALF_UNARY(fabs)
+HALF_UNARY(floor)
+HALF_UNARY(lgamma)
+HALF_UNARY(log)
+HALF_UNARY(log10)
+HALF_UNARY(log1p)
+HALF_UNARY(log2)
+HALF_UNARY(logb)
+HALF_UNARY(rint)
+HALF_UNARY(round)
+HALF_UNARY(rsqrt)
+HALF_UNARY(sin)
+HALF_UNARY(sinh)
+HALF_UNARY(sinpi)
+HALF_UNARY(sqrt)
+HALF_UNARY(tan)
+HALF_UNARY(tanh)
+HALF_UNARY(tanpi)
+HALF_UNARY(tgamma)
+HALF_UNARY(trunc)
+HALF_BINARY(atan2)
+HALF_BINARY(atan2pi)
+HALF_BINARY(copysign)
+HALF_BINARY(fdim)
+HALF_BINARY(fmax)
+HALF_BINARY(fmin)
+HALF_BINARY(fmod)
+HALF_BINARY(hypot)
+HALF_BINARY(maxmag)
+HALF_BINARY(minmag)
+HALF_BINARY(pow)
+HALF_BINARY(powr)
+HALF_BINARY(remainder)
+FOR_EACH_VECTOR_WIDTH(FMAX_FMIN_SCALAR, half)
+
+// fma is correctly rounded: the product of two halves is exact in float,
+// and its sum with a half is exact in double for every result within
+// half's range (the bits span at most 40 places; where they span more, the
+// small term lies far below a half's rounding point), so one rounding to
+// half remains.
+OVERLOADABLE half fma(half a, half b, half c) {
+  double exact = (double)((float)a * (float)b) + (double)c;
+  return weft_double_to_half(exact, ROUND_TE);
+}
+WEFT_VECTORIZE_TERNARY(half, fma, half)
+OVERLOADABLE half mad(half a, half b, half c) { return fma(a, b, c); }
+WEFT_VECTORIZE_TERNARY(half, mad, half)
+
+// nextafter steps in half's own representation.
+OVERLOADABLE half nextafter(half x, half y) {
+  if (x != x || y != y)
+    return x + y;
+  if (x == y)
+    return y;
+  short bits = as_short(x);
+  if ((bits & 0x7fff) == 0) // from a zero: the smallest subnormal toward y
+    return as_half((short)((as_short(y) & (short)0x8000) | 1));
+  bool away = (x < y) == (x > (half)0); // the magnitude grows
+  return as_half((short)(away ? bits + 1 : bits - 1));
+}
+WEFT_VECTORIZE_BINARY(half, nextafter, half)
+
+#define HALF_WITH_INT(T, N)                                                       \
+  OVERLOADABLE int##N ilogb(half##N x) { return ilogb(WEFT_AS_FLOAT(N, x)); } \
+  OVERLOADABLE half##N ldexp(half##N x, int##N n) {                            \
+    return WEFT_AS_HALF(N, ldexp(WEFT_AS_FLOAT(N, x), n));                     \
+  }                                                                            \
+  OVERLOADABLE half##N pown(half##N x, int##N n) {                             \
+    return WEFT_AS_HALF(N, pown(WEFT_AS_FLOAT(N, x), n));                      \
+  }                                                                            \
+  OVERLOADABLE half##N rootn(half##N x, int##N n) {                            \
+    return WEFT_AS_HALF(N, rootn(WEFT_AS_FLOAT(N, x), n));                     \
+  }
+FOR_EACH_WIDTH(HALF_WITH_INT, half)
+#define HALF_LDEXP_SCALAR_EXPONENT(T, N)                                          \
+  OVERLOADABLE half##N ldexp(half##N x, int n) { return ldexp(x, (int##N)n); }
+FOR_EACH_VECTOR_WIDTH(HALF_LDEXP_SCALAR_EXPONENT, half)
+NAN_WITH_CODE(half, ushort, 0x7e00, 0x01ff, )
+FOR_EACH_VECTOR_WIDTH(NAN_WITH_CODE, half, ushort, 0x7e00, 0x01ff)
+
+// The functions with a result through a pointer, via their float forms.
+// fract's result stays below 1 after rounding to half too.
+static OVERLOADABLE half fract_private(half x, half *whole) {
+  float w;
+  half r = (half)fract_private((float)x, &w);
+  *whole = (half)w;
+  return r > 0x1.ffcp-1h ? 0x1.ffcp-1h : r;
+}
+static OVERLOADABLE half frexp_private(half x, int *e) {
+  return (half)frexp_private((float)x, e);
+}
+static OVERLOADABLE half modf_private(half x, half *whole) {
+  float w;
+  half r = (half)modf_private((float)x, &w);
+  *whole = (half)w;
+  return r;
+}
+static OVERLOADABLE half sincos_private(half x, half *c) {
+  float cosine;
+  half r = (half)sincos_private((float)x, &cosine);
+  *c = (half)cosine;
+  return r;
+}
+static OVERLOADABLE half lgamma_r_private(half x, int *sign) {
+  return (half)lgamma_r_private((float)x, sign);
+}
+static OVERLOADABLE half remquo_private(half x, half y, int *quo) {
+  return (half)remquo_private((float)x, (float)y, quo);
+}
+OUT_FUNCTIONS(half, __global)
+OUT_FUNCTIONS(half, __local)
+OUT_FUNCTIONS(half, __private)
+#ifdef __opencl_c_generic_address_space
+OUT_FUNCTIONS(half, __generic)
+#endif

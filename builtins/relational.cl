@@ -1,5 +1,5 @@
-// Relational builtins: comparisons and classification of float and double,
-// any/all, bitselect and select. Scalar tests return 1 or 0; vector tests
+// Relational builtins: comparisons and classification of half, float and
+// double, any/all, bitselect and select. Scalar tests return 1 or 0; vector tests
 // return -1 or 0 in the signed integer type of the element width, which is
 // exactly what OpenCL C's own vector comparison operators yield, so one
 // expression serves both.
@@ -36,15 +36,19 @@
 
 FOR_EACH_WIDTH(COMPARE, float, int)
 FOR_EACH_WIDTH(COMPARE, double, long)
+FOR_EACH_WIDTH(COMPARE, half, short)
 FOR_EACH_WIDTH(CLASSIFY, float, int, FLT_MIN)
 FOR_EACH_WIDTH(CLASSIFY, double, long, DBL_MIN)
+FOR_EACH_WIDTH(CLASSIFY, half, short, HALF_MIN)
 
 OVERLOADABLE int signbit(float x) { return as_int(x) < 0; }
 OVERLOADABLE int signbit(double x) { return as_long(x) < 0; }
+OVERLOADABLE int signbit(half x) { return as_short(x) < 0; }
 #define SIGNBIT_VECTOR(F, IT, N)                                               \
   OVERLOADABLE IT##N signbit(F##N x) { return as_##IT##N(x) < (IT)0; }
 FOR_EACH_VECTOR_WIDTH(SIGNBIT_VECTOR, float, int)
 FOR_EACH_VECTOR_WIDTH(SIGNBIT_VECTOR, double, long)
+FOR_EACH_VECTOR_WIDTH(SIGNBIT_VECTOR, half, short)
 
 // any and all test the most significant bit: OR-ing (AND-ing) the elements
 // keeps it set when any (every) element has it.
@@ -100,3 +104,4 @@ BIT_FAMILY(long, long, ulong)
 BIT_FAMILY(ulong, long, ulong)
 BIT_FAMILY(float, int, uint)
 BIT_FAMILY(double, long, ulong)
+BIT_FAMILY(half, short, ushort)

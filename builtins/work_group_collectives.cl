@@ -191,6 +191,33 @@ INTEGER_TYPE(ulong, ulong, 0ul, ULONG_MAX)
 CORE_TYPE(float, uint, -INFINITY, INFINITY)
 CORE_TYPE(double, ulong, -(double)INFINITY, (double)INFINITY)
 
+// Half through float: the float forms combine exactly what half's would,
+// and each result rounds once to half.
+#define HALF_VIA_FLOAT(OP)                                                     \
+  OVERLOADABLE half work_group_reduce_##OP(half x) {                           \
+    return (half)work_group_reduce_##OP((float)x);                             \
+  }                                                                            \
+  OVERLOADABLE half work_group_scan_inclusive_##OP(half x) {                   \
+    return (half)work_group_scan_inclusive_##OP((float)x);                     \
+  }                                                                            \
+  OVERLOADABLE half work_group_scan_exclusive_##OP(half x) {                   \
+    return (half)work_group_scan_exclusive_##OP((float)x);                     \
+  }
+HALF_VIA_FLOAT(add)
+HALF_VIA_FLOAT(min)
+HALF_VIA_FLOAT(max)
+HALF_VIA_FLOAT(mul)
+OVERLOADABLE half work_group_broadcast(half x, size_t local_id) {
+  return (half)work_group_broadcast((float)x, local_id);
+}
+OVERLOADABLE half work_group_broadcast(half x, size_t x_id, size_t y_id) {
+  return (half)work_group_broadcast((float)x, x_id, y_id);
+}
+OVERLOADABLE half work_group_broadcast(half x, size_t x_id, size_t y_id,
+                                       size_t z_id) {
+  return (half)work_group_broadcast((float)x, x_id, y_id, z_id);
+}
+
 // On values of 0 and 1 the bitwise operations are the logical ones.
 OPERATION_OF(logical_and, int, uint, AND, 1, TRUTH)
 OPERATION_OF(logical_or, int, uint, OR, 0, TRUTH)

@@ -33,12 +33,13 @@ std::string loadedLibraryPath(const char *soname) {
   return path;
 }
 
-// Libraries kernels may call into: libc (memcpy, printf), libm (the scalar
-// math builtins), SLEEF (vector math) when it is installed.
+// Libraries kernels may call into: libc (memcpy), libm (the scalar math
+// builtins), libgcc (the conversions between double or 64-bit integers and
+// half that LLVM leaves to it), SLEEF (vector math) when it is installed.
 const std::vector<std::string> &runtimeLibraries() {
   static const std::vector<std::string> libraries = [] {
     std::vector<std::string> found;
-    for (const char *soname : {"libc.so.6", "libm.so.6", "libsleef.so.3"}) {
+    for (const char *soname : {"libc.so.6", "libm.so.6", "libgcc_s.so.1", "libsleef.so.3"}) {
       std::string path = loadedLibraryPath(soname);
       if (!path.empty())
         found.push_back(path);

@@ -32,6 +32,11 @@ constexpr cl_device_type kOurDeviceTypes =
 constexpr cl_device_fp_config kDoubleFpConfig =
     CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST |
     CL_FP_ROUND_TO_ZERO | CL_FP_ROUND_TO_INF | CL_FP_FMA;
+// Half arithmetic runs in float and rounds once to half (F16C), so its
+// results are those of round-to-nearest half with subnormals; fma is
+// correctly rounded (builtins/math.cl).
+constexpr cl_device_fp_config kHalfFpConfig =
+    CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | CL_FP_FMA;
 constexpr cl_device_fp_config kSingleFpConfig =
     kDoubleFpConfig | CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT;
 
@@ -186,6 +191,8 @@ cl_int deviceInfo(Device &device, cl_device_info param, InfoWriter &out) {
     return out.value<cl_device_fp_config>(kSingleFpConfig);
   case CL_DEVICE_DOUBLE_FP_CONFIG:
     return out.value<cl_device_fp_config>(kDoubleFpConfig);
+  case CL_DEVICE_HALF_FP_CONFIG:
+    return out.value<cl_device_fp_config>(kHalfFpConfig);
   case CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR:
   case CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR:
     return out.value<cl_uint>(simd_bytes / sizeof(cl_char));
@@ -197,6 +204,10 @@ cl_int deviceInfo(Device &device, cl_device_info param, InfoWriter &out) {
   case CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT:
   case CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT:
     return out.value<cl_uint>(simd_bytes / sizeof(cl_int));
+  // Half vectors compute as float vectors of the same length.
+  case CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF:
+  case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF:
+    return out.value<cl_uint>(simd_bytes / sizeof(cl_float));
   case CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG:
   case CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG:
   case CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE:
@@ -233,7 +244,7 @@ cl_int deviceInfo(Device &device, cl_device_info param, InfoWriter &out) {
   case CL_DEVICE_SINGLE_FP_ATOMIC_CAPABILITIES_EXT:
   case CL_DEVICE_DOUBLE_FP_ATOMIC_CAPABILITIES_EXT:
     return out.value<cl_bitfield>(kFloatAtomicCapabilities);
-  case CL_DEVICE_HALF_FP_ATOMIC_CAPABILITIES_EXT: // no cl_khr_fp16
+  case CL_DEVICE_HALF_FP_ATOMIC_CAPABILITIES_EXT: // no half atomics
     return out.value<cl_bitfield>(0);
 
   // Partitioning: not supported.
@@ -243,7 +254,7 @@ cl_int deviceInfo(Device &device, cl_device_info param, InfoWriter &out) {
     return out.bytes(nullptr, 0);
 
   // Unsupported features whose counts and sizes are 0: images, samplers,
-  // device-side queues, half, atomic alignment hints
+  // device-side queues, atomic alignment hints
   // (0 means natural alignment), program-scope globals.
   case CL_DEVICE_MAX_READ_IMAGE_ARGS:
   case CL_DEVICE_MAX_WRITE_IMAGE_ARGS:
@@ -256,8 +267,6 @@ cl_int deviceInfo(Device &device, cl_device_info param, InfoWriter &out) {
   case CL_DEVICE_MAX_ON_DEVICE_QUEUES:
   case CL_DEVICE_MAX_ON_DEVICE_EVENTS:
   case CL_DEVICE_PARTITION_MAX_SUB_DEVICES:
-  case CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF:
-  case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF:
   case CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT:
   case CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT:
   case CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT:
@@ -281,7 +290,6 @@ cl_int deviceInfo(Device &device, cl_device_info param, InfoWriter &out) {
         CL_DEVICE_SVM_COARSE_GRAIN_BUFFER | CL_DEVICE_SVM_FINE_GRAIN_BUFFER |
         CL_DEVICE_SVM_FINE_GRAIN_SYSTEM | CL_DEVICE_SVM_ATOMICS);
   // All cl_bitfield types.
-  case CL_DEVICE_HALF_FP_CONFIG:
   case CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES:
   case CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES:
   case CL_DEVICE_PARTITION_AFFINITY_DOMAIN:

@@ -24,6 +24,9 @@ inline constexpr ExtensionEntry kDeviceExtensions[] = {
     {"cl_khr_icd", CL_MAKE_VERSION(1, 0, 0), false},
     {"cl_khr_byte_addressable_store", CL_MAKE_VERSION(1, 0, 0), true},
     {"cl_khr_fp64", CL_MAKE_VERSION(1, 0, 0), true},
+    // half arithmetic (in float, rounded once), every builtin for half,
+    // conversions in every rounding mode (builtins/, half_rounding.h).
+    {"cl_khr_fp16", CL_MAKE_VERSION(1, 0, 0), true},
     {"cl_khr_global_int32_base_atomics", CL_MAKE_VERSION(1, 0, 0), true},
     {"cl_khr_global_int32_extended_atomics", CL_MAKE_VERSION(1, 0, 0), true},
     {"cl_khr_local_int32_base_atomics", CL_MAKE_VERSION(1, 0, 0), true},
@@ -32,7 +35,7 @@ inline constexpr ExtensionEntry kDeviceExtensions[] = {
     {"cl_khr_int64_extended_atomics", CL_MAKE_VERSION(1, 0, 0), true},
     // add, min and max on float and double, in global and local memory
     // (builtins/atomics.cl; its feature macros are in kOpenClCFeatures); no
-    // half (cl_khr_fp16 is not reported).
+    // half atomics.
     {"cl_ext_float_atomics", CL_MAKE_VERSION(1, 0, 0), true},
     // mul, and, or, xor and the logical operations for work-group
     // reductions and scans (builtins/work_group_collectives.cl).
@@ -47,6 +50,7 @@ inline constexpr ExtensionEntry kDeviceExtensions[] = {
 
 inline constexpr FeatureEntry kOpenClCFeatures[] = {
     {"__opencl_c_fp64", CL_MAKE_VERSION(3, 0, 0)},
+    {"__opencl_c_fp16", CL_MAKE_VERSION(3, 0, 0)},
     {"__opencl_c_int64", CL_MAKE_VERSION(3, 0, 0)},
     // Program-scope variables live in each program's own loaded copy of its
     // shared object.
