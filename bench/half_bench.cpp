@@ -31,10 +31,11 @@ kernel void axpy(half a, global const half *x, global const half *y,
 }
 )CLC";
 
-// Each work-item sums the products of one chunk; the sum is in float for
+// Each work-item sums the products of one chunk (the kernel is not named
+// dot, which is a builtin's name); the sum is in float for
 // both (half inputs, float accumulation, as BLAS half routines do).
 const char *kDotFloat = R"CLC(
-kernel void dot(global const float *x, global const float *y,
+kernel void dot_product(global const float *x, global const float *y,
                 global float *partial) {
   size_t g = get_global_id(0);
   const global float *a = x + g * 64, *b = y + g * 64;
@@ -47,7 +48,7 @@ kernel void dot(global const float *x, global const float *y,
 
 const char *kDotHalf = R"CLC(
 #pragma OPENCL EXTENSION cl_khr_fp16 : enable
-kernel void dot(global const half *x, global const half *y,
+kernel void dot_product(global const half *x, global const half *y,
                 global float *partial) {
   size_t g = get_global_id(0);
   const global half *a = x + g * 64, *b = y + g * 64;
@@ -119,10 +120,9 @@ Benchmark axpy(const char *name, bool half) {
     in.local[0] = 256;
     in.verify = [&d, z, half](int) {
       if (half)
-        return compareExact(readBack<cl_half>(d, z, kItems),
-                            asHalves(expected), "halves");
-      return compareExact(readBack<float>(d, z, kItems), expected,
-                          "elements");
+        return compareExact(readBack<cl_half>(d, z, kItems), asHalves(expected),
+                            "halves");
+      return compareExact(readBack<float>(d, z, kItems), expected, "elements");
     };
     return true;
   };
@@ -140,10 +140,12 @@ Benchmark dot(const char *name, bool half) {
   bm.work = kItems * (half ? 4.0 : 8.0);
   bm.needs = half ? "cl_khr_fp16" : "";
   bm.setup = [=](const Driver &d, Instance &in, std::string &error) {
-    if (!prepare(d, in, half ? kDotHalf : kDotFloat, "dot", error))
+    if (!prepare(d, in, half ? kDotHalf : kDotFloat, "dot_product", error))
       return false;
-    cl_mem x = half ? bufferWith(d, asHalves(inputX())) : bufferWith(d, inputX());
-    cl_mem y = half ? bufferWith(d, asHalves(inputY())) : bufferWith(d, inputY());
+    cl_mem x =
+        half ? bufferWith(d, asHalves(inputX())) : bufferWith(d, inputX());
+    cl_mem y =
+        half ? bufferWith(d, asHalves(inputY())) : bufferWith(d, inputY());
     cl_mem partial = bufferOf(d, kItems / kChunk * 4);
     in.buffers = {x, y, partial};
     clSetKernelArg(in.kernel, 0, sizeof(cl_mem), &x);
@@ -181,8 +183,7 @@ int main(int argc, char **argv) {
   std::printf("\nSpeed-ups of half over float (time of float / time of "
               "half; 2.00 = half the bytes, half the time):\n");
   for (const Driver &d : runner.drivers()) {
-    runner.compare("axpy, " + d.label, axpy_half, d.label, axpy_float,
-                   d.label);
+    runner.compare("axpy, " + d.label, axpy_half, d.label, axpy_float, d.label);
     runner.compare("dot, " + d.label, dot_half, d.label, dot_float, d.label);
   }
   if (runner.drivers().size() == 2) {

@@ -72,7 +72,7 @@ void prepare(llvm::Function &f) {
 }
 
 bool scalarType(const llvm::Type *t) {
-  return t->isVoidTy() || t->isFloatTy() || t->isDoubleTy() ||
+  return t->isVoidTy() || t->isHalfTy() || t->isFloatTy() || t->isDoubleTy() ||
          t->isPointerTy() ||
          (t->isIntegerTy() && t->getIntegerBitWidth() <= 64);
 }
