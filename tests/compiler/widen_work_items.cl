@@ -4,10 +4,15 @@
 // RUN: %weft-cl %s -passes='weft-kernel-pipeline,print<weft-kernels>' -o %t.ll > %t.plan
 // RUN: FileCheck %s --check-prefix=PLAN < %t.plan
 // RUN: FileCheck %s --check-prefix=IR < %t.ll
+// RUN: FileCheck %s --check-prefix=HALF < %t.ll
 
 // PLAN: kernel mandel: widened
 // PLAN: kernel saxpy: work-item loop (no loop in the work-item (LLVM's loop vectorizer covers it))
 // PLAN: kernel uniform_loop: work-item loop (every loop runs as many times for all work-items (LLVM's loop vectorizer covers it))
+// Half values widen too (as <16 x half>).
+// PLAN: kernel mandel_half: widened
+// HALF-LABEL: define internal void @__weft_body_mandel_half.simd(
+// HALF: <16 x half>
 
 // The widened body takes (args, context, first x, y, z, count) and works on
 // <16 x ...> values under a mask.
@@ -46,4 +51,19 @@ kernel void uniform_loop(global float *y, int n) {
   for (int k = 0; k < n; ++k)
     sum += y[k];
   y[get_global_id(0)] = sum;
+}
+
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+kernel void mandel_half(global int *out, global const half *scale,
+                        int max_iter) {
+  size_t i = get_global_id(0);
+  half cr = scale[i], zr = 0, zi = 0;
+  int n = 0;
+  while (n < max_iter && zr * zr + zi * zi < (half)4.0h) {
+    half t = zr * zr - zi * zi + cr;
+    zi = (half)2.0h * zr * zi;
+    zr = t;
+    ++n;
+  }
+  out[i] = n;
 }
