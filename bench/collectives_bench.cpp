@@ -191,10 +191,5 @@ int main(int argc, char **argv) {
     runner.compare("scan: " + a + " collective vs " + b + " by hand",
                    scan_collective, a, scan_hand, b);
   }
-  if (runner.failed()) {
-    std::fprintf(stderr, "collectives_bench: some results are wrong or "
-                         "missing (see ERROR lines)\n");
-    return 1;
-  }
-  return 0;
+  return runner.exitStatus("collectives_bench");
 }

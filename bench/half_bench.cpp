@@ -194,10 +194,5 @@ int main(int argc, char **argv) {
     runner.compare("dot: " + a + " half vs " + b + " float", dot_half, a,
                    dot_float, b);
   }
-  if (runner.failed()) {
-    std::fprintf(stderr, "half_bench: some results are wrong or missing (see "
-                         "ERROR lines)\n");
-    return 1;
-  }
-  return 0;
+  return runner.exitStatus("half_bench");
 }

@@ -310,6 +310,16 @@ public:
 
   const std::vector<Driver> &drivers() const { return drivers_; }
   bool failed() const { return failed_; }
+  // The program's exit status: 1, said on stderr, when a result was wrong
+  // or missing.
+  int exitStatus(const char *program) const {
+    if (!failed_)
+      return 0;
+    std::fprintf(stderr,
+                 "%s: some results are wrong or missing (see ERROR lines)\n",
+                 program);
+    return 1;
+  }
 
   void header() const {
     std::printf("%-28s", "benchmark");

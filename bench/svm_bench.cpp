@@ -268,10 +268,5 @@ int main(int argc, char **argv) {
                    "list walk, malloc (system SVM)", d.label,
                    "list walk, buffer indices", d.label);
   }
-  if (runner.failed()) {
-    std::fprintf(stderr, "svm_bench: some results are wrong or missing (see "
-                         "ERROR lines)\n");
-    return 1;
-  }
-  return 0;
+  return runner.exitStatus("svm_bench");
 }

@@ -232,10 +232,5 @@ int main(int argc, char **argv) {
   runner.header();
   for (Benchmark (*make)() : {sgemm, reduction, saxpy, mandelbrot})
     runner.run(make());
-  if (runner.failed()) {
-    std::fprintf(stderr, "workgroup_bench: some results are wrong or missing "
-                         "(see ERROR lines)\n");
-    return 1;
-  }
-  return 0;
+  return runner.exitStatus("workgroup_bench");
 }
