@@ -480,6 +480,9 @@ uint32_t ClangCompiler::preferredMultiple() {
 std::unique_ptr<ClangCompiler>
 createClangCompiler(const std::string &builtins_path, CompilerSettings settings,
                     std::string &error) {
+  if (!settings.target_cpu.empty() &&
+      !chooseTargetCpu(settings.target_cpu, error))
+    return nullptr;
   auto buffer = llvm::MemoryBuffer::getFile(builtins_path);
   if (!buffer) {
     error = "cannot read the builtin library " + builtins_path + ": " +

@@ -22,6 +22,9 @@ struct CompilerSettings {
   // TMPDIR: where the scratch directories of the linker and of embedded
   // headers go.
   std::string temporary_directory = "/tmp";
+  // WEFT_TARGET_CPU: the CPU kernels are compiled for, by LLVM's name
+  // (empty: the host's).
+  std::string target_cpu;
 };
 
 // What the compiler needs to know of the device it compiles for.

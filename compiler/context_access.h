@@ -1,6 +1,8 @@
 // Reads of the work-group context (device/launch_abi.h) from generated code,
 // shared by the passes that build the entry points.
 #pragma once
+#include "compiler/native_code.h"
+
 #include <llvm/IR/IRBuilder.h>
 
 #include <cstddef>
@@ -27,8 +29,13 @@ inline llvm::Value *loadContextField(llvm::IRBuilder<> &b, llvm::Value *context,
 // vectorizer covers the last, partial vector with masked operations instead
 // of a scalar loop: groups whose size is not a multiple of the vector width,
 // and the loops that start at x = 1 after work-item (0,0,0) ran alone, would
-// otherwise spend a scalar iteration per leftover work-item.
+// otherwise spend a scalar iteration per leftover work-item. Only where
+// AVX-512's mask registers make the masks cheap: with tail folding every
+// vector iteration is masked, and on AVX2 each masked access is a vmaskmov
+// (slow on AMD's cores), so there the tail stays a scalar loop.
 inline void foldWorkItemTail(llvm::BranchInst *latch) {
+  if (!targetHasMaskRegisters())
+    return;
   llvm::LLVMContext &ctx = latch->getContext();
   llvm::Metadata *predicate[] = {
       llvm::MDString::get(ctx, "llvm.loop.vectorize.predicate.enable"),

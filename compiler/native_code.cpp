@@ -8,6 +8,7 @@
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/PassManager.h>
+#include <llvm/MC/MCSubtargetInfo.h>
 #include <llvm/MC/TargetRegistry.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/DynamicLibrary.h>
@@ -102,15 +103,65 @@ std::unique_ptr<llvm::TargetMachine> hostMachine(bool full_optimization,
 
 } // namespace
 
+namespace {
+
+std::string &chosenCpu() {
+  static std::string cpu;
+  return cpu;
+}
+
+// The features LLVM gives `cpu`, as "+name,..."; empty for an unknown CPU.
+std::string featuresOfCpu(const std::string &cpu) {
+  std::string error, triple = "x86_64-unknown-linux-gnu";
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return "";
+  std::unique_ptr<llvm::MCSubtargetInfo> info(
+      target->createMCSubtargetInfo(triple, cpu, ""));
+  if (!info || !info->isCPUStringValid(cpu))
+    return "";
+  std::string features;
+  for (const llvm::SubtargetFeatureKV &feature :
+       info->getAllProcessorFeatures())
+    if (info->checkFeatures(std::string("+") + feature.Key)) {
+      if (!features.empty())
+        features += ",";
+      features += std::string("+") + feature.Key;
+    }
+  return features;
+}
+
+} // namespace
+
+bool chooseTargetCpu(const std::string &cpu, std::string &error) {
+  initializeNativeTarget();
+  if (featuresOfCpu(cpu).empty()) {
+    error = "WEFT_TARGET_CPU names a CPU LLVM does not know: '" + cpu + "'";
+    return false;
+  }
+  chosenCpu() = cpu;
+  return true;
+}
+
+bool targetHasMaskRegisters() {
+  return hostTarget().cpu_features.find("+avx512f") != std::string::npos;
+}
+
 const HostTarget &hostTarget() {
   static const HostTarget target = [] {
     HostTarget t;
-    t.cpu_name = llvm::sys::getHostCPUName().str();
-    llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
-    for (const auto &feature : features) {
-      if (!t.cpu_features.empty())
-        t.cpu_features += ",";
-      t.cpu_features += (feature.second ? "+" : "-") + feature.first().str();
+    if (!chosenCpu().empty()) {
+      t.cpu_name = chosenCpu();
+      t.cpu_features = featuresOfCpu(t.cpu_name);
+    } else {
+      t.cpu_name = llvm::sys::getHostCPUName().str();
+      llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+      for (const auto &feature : features) {
+        if (!t.cpu_features.empty())
+          t.cpu_features += ",";
+        t.cpu_features +=
+            (feature.second ? "+" : "-") + feature.first().str();
+      }
     }
     // AMD's gathers and scatters are slower than the scalar loads and
     // stores they replace (LLVM 19's znver4 model does not know it yet):

@@ -13,11 +13,21 @@ class Module;
 
 namespace weft::compiler {
 
+// The CPU kernels are compiled for: the host's, unless chooseTargetCpu named
+// another before the first compile.
 struct HostTarget {
   std::string cpu_name;
   std::string cpu_features;
 };
 const HostTarget &hostTarget();
+// Compiles for `cpu` (LLVM's name) instead of the host (WEFT_TARGET_CPU);
+// false, with the reason, for a name LLVM does not know. Only before the
+// first use of hostTarget().
+bool chooseTargetCpu(const std::string &cpu, std::string &error);
+// Whether the target has AVX-512's mask registers, which make a masked
+// load or store as cheap as a plain one. On AVX2 a masked access is
+// vmaskmov, slow on AMD's cores in every iteration it runs.
+bool targetHasMaskRegisters();
 
 // Optimizes a module whose entry points alone are external
 // (weft-internalize-entries) with O3, or O1 for -cl-opt-disable, and emits an

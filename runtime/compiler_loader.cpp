@@ -93,6 +93,8 @@ compiler::Compiler *loadCompiler(std::string &error) {
     compiler_settings.dump_ir_directory =
         settings().dump_ir_directory.value_or(std::string());
     compiler_settings.temporary_directory = settings().temporaryDirectory();
+    compiler_settings.target_cpu =
+        settings().target_cpu.value_or(std::string());
     loaded.instance = create(&compiler_settings, &loaded.error);
   });
   error = loaded.error;

@@ -2,6 +2,8 @@
 // support tables in device_features.h, never from guesses.
 #include "runtime/device.h"
 
+#include "runtime/settings.h"
+
 #include "device/cpu_info.h"
 #include "device/thread_pool.h"
 #include "runtime/device_features.h"
@@ -96,7 +98,11 @@ std::string Device::extensionString() const {
 
 std::string Device::codeTarget() const {
   const CpuInfo &cpu = hostCpuInfo();
-  return cpu.vendor + "|" + cpu.brand + "|" + cpu.code_signature;
+  std::string target = cpu.vendor + "|" + cpu.brand + "|" + cpu.code_signature;
+  // Code compiled for another CPU (WEFT_TARGET_CPU) is cached apart.
+  if (settings().target_cpu)
+    target += "|" + *settings().target_cpu;
+  return target;
 }
 
 compiler::DeviceDescription Device::compilerDescription() const {

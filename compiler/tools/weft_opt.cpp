@@ -55,6 +55,11 @@ static cl::opt<std::string>
 static cl::opt<bool> optimize_for_host(
     "optimize", cl::desc("after -passes, optimize as a build does (O3 for "
                          "the host CPU, Weft's function passes included)"));
+static cl::opt<std::string>
+    target_cpu("target-cpu",
+               cl::desc("compile for this CPU (LLVM's name) instead of the "
+                        "host's, as WEFT_TARGET_CPU does"),
+               cl::init(""));
 static cl::opt<bool> disable_output("disable-output",
                                     cl::desc("print no module"));
 static cl::opt<bool> text_output("S", cl::desc("print the module as text "
@@ -97,6 +102,11 @@ int main(int argc, char **argv) {
   cl::ParseCommandLineOptions(argc, argv, "Weft's compiler passes\n");
   std::string builtins =
       builtins_path.empty() ? defaultBuiltinsPath(argv[0]) : builtins_path;
+  std::string why;
+  if (!target_cpu.empty() && !chooseTargetCpu(target_cpu, why)) {
+    llvm::errs() << "weft-opt: " << why << "\n";
+    return 1;
+  }
 
   std::error_code code;
   llvm::ToolOutputFile output(output_path, code, llvm::sys::fs::OF_Text);
@@ -110,7 +120,9 @@ int main(int argc, char **argv) {
   std::unique_ptr<ClangCompiler> compiler;
   if (opencl_input || whole_build) {
     std::string error;
-    compiler = createClangCompiler(builtins, CompilerSettings(), error);
+    CompilerSettings settings;
+    settings.target_cpu = target_cpu;
+    compiler = createClangCompiler(builtins, settings, error);
     if (!compiler) {
       llvm::errs() << "weft-opt: " << error << "\n";
       return 1;
