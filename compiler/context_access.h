@@ -30,11 +30,11 @@ inline llvm::Value *loadContextField(llvm::IRBuilder<> &b, llvm::Value *context,
 // of a scalar loop: groups whose size is not a multiple of the vector width,
 // and the loops that start at x = 1 after work-item (0,0,0) ran alone, would
 // otherwise spend a scalar iteration per leftover work-item. Only where
-// AVX-512's mask registers make the masks cheap: with tail folding every
-// vector iteration is masked, and on AVX2 each masked access is a vmaskmov
-// (slow on AMD's cores), so there the tail stays a scalar loop.
+// masks are cheap (Intel's AVX-512): with tail folding every vector
+// iteration is masked, which on AVX2 is vmaskmov and on AMD's cores a slow
+// masked store, so there the tail stays a scalar loop.
 inline void foldWorkItemTail(llvm::BranchInst *latch) {
-  if (!targetHasMaskRegisters())
+  if (!targetHasCheapMasks())
     return;
   llvm::LLVMContext &ctx = latch->getContext();
   llvm::Metadata *predicate[] = {

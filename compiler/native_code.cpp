@@ -143,8 +143,10 @@ bool chooseTargetCpu(const std::string &cpu, std::string &error) {
   return true;
 }
 
-bool targetHasMaskRegisters() {
-  return hostTarget().cpu_features.find("+avx512f") != std::string::npos;
+bool targetHasCheapMasks() {
+  const HostTarget &target = hostTarget();
+  return target.cpu_features.find("+avx512f") != std::string::npos &&
+         target.cpu_name.rfind("znver", 0) != 0;
 }
 
 const HostTarget &hostTarget() {

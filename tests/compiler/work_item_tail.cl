@@ -1,12 +1,13 @@
 // The loop over a group's work-items folds its partial last vector into
-// masked operations only on CPUs with AVX-512's mask registers: with tail
+// masked operations only where masks are cheap (Intel's AVX-512): with tail
 // folding every vector iteration is masked, which on AVX2 means vmaskmov
-// loads and stores (slow on AMD's cores), so there the main vector body has
-// plain loads and stores and the tail stays scalar (compiler/context_access.h,
-// foldWorkItemTail). --target-cpu compiles for a named CPU, as
-// WEFT_TARGET_CPU does.
+// loads and stores and on AMD's Zen 4/5 slow masked stores, so there the
+// main vector body has plain loads and stores and the tail stays scalar
+// (compiler/context_access.h, foldWorkItemTail). --target-cpu compiles for
+// a named CPU, as WEFT_TARGET_CPU does.
 // RUN: %weft-cl %s --target-cpu=znver3 -passes='weft-kernel-pipeline,weft-separate-local-memory,weft-internalize-entries' --optimize -o - | FileCheck %s --check-prefix=AVX2
 // RUN: %weft-cl %s --target-cpu=haswell -passes='weft-kernel-pipeline,weft-separate-local-memory,weft-internalize-entries' --optimize -o - | FileCheck %s --check-prefix=AVX2
+// RUN: %weft-cl %s --target-cpu=znver4 -passes='weft-kernel-pipeline,weft-separate-local-memory,weft-internalize-entries' --optimize -o - | FileCheck %s --check-prefix=ZEN4
 // RUN: %weft-cl %s --target-cpu=skylake-avx512 -passes='weft-kernel-pipeline,weft-separate-local-memory,weft-internalize-entries' --optimize -o - | FileCheck %s --check-prefix=AVX512
 // RUN: not %weft-cl %s --target-cpu=no-such-cpu -disable-output 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 
@@ -17,6 +18,12 @@
 // AVX2: store <8 x float>
 // AVX2-NOT: llvm.masked
 // AVX2: ret void
+
+// ZEN4-LABEL: define void @__weft_group_saxpy(
+// ZEN4-NOT: llvm.masked
+// ZEN4: store <16 x float>
+// ZEN4-NOT: llvm.masked
+// ZEN4: ret void
 
 // (LLVM keeps Skylake-SP to 256-bit vectors, masked with AVX-512VL.)
 // AVX512-LABEL: define void @__weft_group_saxpy(
