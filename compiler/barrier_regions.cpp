@@ -266,11 +266,8 @@ void emitWorkItemLoops(
     b.SetInsertPoint(latches[d]);
     Value *next = b.CreateAdd(ids[d], b.getInt64(1), "", true, true);
     ids[d]->addIncoming(next, latches[d]);
-    llvm::BranchInst *branch =
-        b.CreateCondBr(b.CreateICmpULT(next, last[d]), headers[d],
-                       d < 2 ? latches[d + 1] : exit);
-    if (d == 0)
-      foldWorkItemTail(branch);
+    b.CreateCondBr(b.CreateICmpULT(next, last[d]), headers[d],
+                   d < 2 ? latches[d + 1] : exit);
   }
   b.SetInsertPoint(exit);
 }

@@ -148,8 +148,10 @@ void buildGroupLoopEntry(llvm::Module &module, llvm::Function &body,
   } else {
     callBody(loop_body, phis[0], phis[1], phis[2]);
     next_x = b.CreateAdd(phis[0], b.getInt64(1), "", true, true);
-    foldWorkItemTail(b.CreateCondBr(b.CreateICmpULT(next_x, sizes[0]),
-                                    headers[0], latches[0]));
+    // The loop vectorizer's tail stays a scalar loop: folding it into masks
+    // makes every vector iteration masked, measured slower on AMD and Intel
+    // alike (bench/RESULTS.md, session 9).
+    b.CreateCondBr(b.CreateICmpULT(next_x, sizes[0]), headers[0], latches[0]);
   }
   phis[0]->addIncoming(next_x, headers[0]);
   b.SetInsertPoint(latches[0]);

@@ -143,12 +143,6 @@ bool chooseTargetCpu(const std::string &cpu, std::string &error) {
   return true;
 }
 
-bool targetHasCheapMasks() {
-  const HostTarget &target = hostTarget();
-  return target.cpu_features.find("+avx512f") != std::string::npos &&
-         target.cpu_name.rfind("znver", 0) != 0;
-}
-
 const HostTarget &hostTarget() {
   static const HostTarget target = [] {
     HostTarget t;

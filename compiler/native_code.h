@@ -24,12 +24,6 @@ const HostTarget &hostTarget();
 // false, with the reason, for a name LLVM does not know. Only before the
 // first use of hostTarget().
 bool chooseTargetCpu(const std::string &cpu, std::string &error);
-// Whether masked loads and stores cost the target about what plain ones do:
-// Intel's AVX-512 (mask registers). On AVX2 a masked access is vmaskmov,
-// and AMD's cores (Zen 4 and 5 with AVX-512 too) run masked stores far
-// slower than plain ones (bench/RESULTS.md, session 9: saxpy at 0.56x of
-// PoCL with masks on Zen 5, 1.0x without).
-bool targetHasCheapMasks();
 
 // Optimizes a module whose entry points alone are external
 // (weft-internalize-entries) with O3, or O1 for -cl-opt-disable, and emits an

@@ -1,8 +1,7 @@
 // weft-widen-work-items: a work-item with a loop of its own is widened 16
 // work-items at a time; a body LLVM's loop vectorizer covers keeps the
 // plain loop, and the plan says why.
-// On an Intel AVX-512 target: 16 lanes, and the work-item loop's tail
-// folded into masks (tests/compiler/work_item_tail.cl has the others).
+// On an AVX-512 target: 16 lanes.
 // RUN: %weft-cl %s --target-cpu=skylake-avx512 -passes='weft-kernel-pipeline,print<weft-kernels>' -o %t.ll > %t.plan
 // RUN: FileCheck %s --check-prefix=PLAN < %t.plan
 // RUN: FileCheck %s --check-prefix=IR < %t.ll
@@ -28,7 +27,6 @@
 // IR-LABEL: define void @__weft_group_saxpy(
 // IR-NOT: .simd
 // IR: call void @__weft_body_saxpy(
-// IR: llvm.loop.vectorize.predicate.enable
 
 kernel void mandel(global int *out, int max_iter) {
   size_t i = get_global_id(0);
