@@ -290,22 +290,16 @@ TO_FLOAT_SIZES(half, double, WEFT_EXACT, 1)
     return weft_float_to_half((float)x, mode);                                 \
   }                                                                            \
   FOR_EACH_VECTOR_WIDTH(INT_TO_HALF_VECTOR, S)
-#define TO_HALF_SIZE(N, S)                                                     \
-  OVERLOADABLE half##N convert_half##N(S##N x) {                               \
-    return weft_##S##_to_half##N(x, ROUND_TE);                                 \
-  }                                                                            \
-  OVERLOADABLE half##N convert_half##N##_rte(S##N x) {                         \
-    return weft_##S##_to_half##N(x, ROUND_TE);                                 \
-  }                                                                            \
-  OVERLOADABLE half##N convert_half##N##_rtz(S##N x) {                         \
-    return weft_##S##_to_half##N(x, ROUND_TZ);                                 \
-  }                                                                            \
-  OVERLOADABLE half##N convert_half##N##_rtp(S##N x) {                         \
-    return weft_##S##_to_half##N(x, ROUND_TP);                                 \
-  }                                                                            \
-  OVERLOADABLE half##N convert_half##N##_rtn(S##N x) {                         \
-    return weft_##S##_to_half##N(x, ROUND_TN);                                 \
+#define TO_HALF_MODE(N, S, SUFFIX, MODE)                                       \
+  OVERLOADABLE half##N convert_half##N##SUFFIX(S##N x) {                       \
+    return weft_##S##_to_half##N(x, MODE);                                     \
   }
+#define TO_HALF_SIZE(N, S)                                                     \
+  TO_HALF_MODE(N, S, , ROUND_TE)                                               \
+  TO_HALF_MODE(N, S, _rte, ROUND_TE)                                           \
+  TO_HALF_MODE(N, S, _rtz, ROUND_TZ)                                           \
+  TO_HALF_MODE(N, S, _rtp, ROUND_TP)                                           \
+  TO_HALF_MODE(N, S, _rtn, ROUND_TN)
 #define INT_TO_HALF(S)                                                         \
   INT_TO_HALF_HELPERS(S)                                                       \
   WEFT_ALL_SIZES(TO_HALF_SIZE, S)

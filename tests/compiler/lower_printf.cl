@@ -4,6 +4,10 @@
 // 8-byte size and its bytes padded to 8. printf returns 0, or -1 when the
 // record did not fit. Formats the host could not print fail the build.
 // RUN: %weft-cl %s --cl-options="-cl-std=CL3.0 -DGOOD_ONLY" -passes=weft-kernel-bodies -o - | FileCheck %s
+// A kernel whose work-items run loops of their own would be widened; with
+// printf it keeps the work-item loop, and the plan says why.
+// RUN: %weft-cl %s --cl-options="-cl-std=CL3.0 -DGOOD_ONLY" -passes='weft-kernel-pipeline,print<weft-kernels>' -disable-output | FileCheck %s --check-prefix=PLAN
+// PLAN: kernel looping: work-item loop (printf, whose records are written one work-item at a time)
 // RUN: not %weft-cl %s --cl-options=-cl-std=CL3.0 -passes=weft-kernel-bodies -disable-output 2>&1 | FileCheck %s --check-prefix=BAD
 
 // The record of "%d %v4hlf %s": 16 + (8 + 8) + (8 + 16) + (8 + 8) = 72.
@@ -49,6 +53,17 @@ kernel void wide(global double *x) {
 }
 
 kernel void quiet(global int *x) { x[get_global_id(0)] = 1; }
+
+kernel void looping(global const int *n, global float *out) {
+  size_t i = get_global_id(0);
+  float sum = 0;
+  for (int k = 0; k < n[i]; ++k) {
+    sum += k;
+    if (sum > 1000.0f)
+      printf("big %f\n", sum);
+  }
+  out[i] = sum;
+}
 
 #ifndef GOOD_ONLY
 kernel void percent_n(global int *x) {
