@@ -55,8 +55,8 @@ uint32_t typeQualifiers(const std::string &text) {
   return q;
 }
 
-bool isImageOrSamplerType(const std::string &type) {
-  return type.rfind("image", 0) == 0 || type == "sampler_t";
+bool isImageType(const std::string &type) {
+  return type.rfind("image", 0) == 0;
 }
 
 // The three work-group size attributes share one shape: !{i32 x, i32 y, i32 z}.
@@ -160,14 +160,20 @@ bool describeKernel(const llvm::Function &kernel, KernelDescription &out,
     }
 
     llvm::Type *type = param.getType();
-    if (isImageOrSamplerType(
-            metadataString(kernel, "kernel_arg_base_type", i))) {
-      error = "kernel '" + out.name + "' argument '" + arg.name +
-              "': images and samplers are not supported (the device reports "
-              "no image support)";
-      return false;
-    }
-    if (arg.type_qualifiers & TypeQualifierPipe) {
+    const std::string base_type =
+        metadataString(kernel, "kernel_arg_base_type", i);
+    if (isImageType(base_type)) {
+      // The address of the image's WeftImage (device/image_abi.h).
+      arg.kind = ArgumentKind::Image;
+      arg.address_space = AddressSpace::Global;
+      arg.size = sizeof(void *);
+      arg.alignment = alignof(void *);
+    } else if (base_type == "sampler_t") {
+      // The sampler's CLK_* bits, in a pointer-sized slot.
+      arg.kind = ArgumentKind::Sampler;
+      arg.size = sizeof(void *);
+      arg.alignment = alignof(void *);
+    } else if (arg.type_qualifiers & TypeQualifierPipe) {
       // The address of the pipe's ring (device/pipe_abi.h).
       arg.kind = ArgumentKind::Pipe;
       arg.size = sizeof(void *);

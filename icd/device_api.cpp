@@ -68,7 +68,8 @@ constexpr cl_device_atomic_capabilities kAtomicFenceCapabilities =
 // min and max are builtins/atomics.cl's compare-exchange loops.
 constexpr cl_bitfield kFloatAtomicCapabilities =
     CL_DEVICE_GLOBAL_FP_ATOMIC_LOAD_STORE_EXT |
-    CL_DEVICE_GLOBAL_FP_ATOMIC_ADD_EXT | CL_DEVICE_GLOBAL_FP_ATOMIC_MIN_MAX_EXT |
+    CL_DEVICE_GLOBAL_FP_ATOMIC_ADD_EXT |
+    CL_DEVICE_GLOBAL_FP_ATOMIC_MIN_MAX_EXT |
     CL_DEVICE_LOCAL_FP_ATOMIC_LOAD_STORE_EXT |
     CL_DEVICE_LOCAL_FP_ATOMIC_ADD_EXT | CL_DEVICE_LOCAL_FP_ATOMIC_MIN_MAX_EXT;
 
@@ -178,8 +179,9 @@ cl_int deviceInfo(Device &device, cl_device_info param, InfoWriter &out) {
     return out.value<cl_uint>(weft::kPipeMaxActiveReservations);
   case CL_DEVICE_PIPE_MAX_PACKET_SIZE:
     return out.value<cl_uint>(weft::kPipeMaxPacketSize);
+  case CL_DEVICE_IMAGE_SUPPORT: // runtime/image.cpp, builtins/images.cl
+    return out.value<cl_bool>(CL_TRUE);
   case CL_DEVICE_ERROR_CORRECTION_SUPPORT:
-  case CL_DEVICE_IMAGE_SUPPORT:
   case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
     return out.value<cl_bool>(CL_FALSE);
   // builtins/work_group_collectives.cl.
@@ -253,15 +255,34 @@ cl_int deviceInfo(Device &device, cl_device_info param, InfoWriter &out) {
   case CL_DEVICE_PARTITION_TYPE: // a root device may answer with size 0
     return out.bytes(nullptr, 0);
 
-  // Unsupported features whose counts and sizes are 0: images, samplers,
-  // device-side queues, atomic alignment hints
-  // (0 means natural alignment), program-scope globals.
+  // Images.
   case CL_DEVICE_MAX_READ_IMAGE_ARGS:
+    return out.value<cl_uint>(weft::kMaxReadImageArgs);
   case CL_DEVICE_MAX_WRITE_IMAGE_ARGS:
+    return out.value<cl_uint>(weft::kMaxWriteImageArgs);
   case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS:
+    return out.value<cl_uint>(weft::kMaxReadWriteImageArgs);
   case CL_DEVICE_MAX_SAMPLERS:
+    return out.value<cl_uint>(weft::kMaxSamplers);
   case CL_DEVICE_IMAGE_PITCH_ALIGNMENT:
+    return out.value<cl_uint>(weft::kImagePitchAlignmentPixels);
   case CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT:
+    return out.value<cl_uint>(weft::kImageBaseAddressAlignmentPixels);
+  case CL_DEVICE_IMAGE2D_MAX_WIDTH:
+  case CL_DEVICE_IMAGE2D_MAX_HEIGHT:
+    return out.value<size_t>(weft::kImage2dMaxSize);
+  case CL_DEVICE_IMAGE3D_MAX_WIDTH:
+  case CL_DEVICE_IMAGE3D_MAX_HEIGHT:
+  case CL_DEVICE_IMAGE3D_MAX_DEPTH:
+    return out.value<size_t>(weft::kImage3dMaxSize);
+  case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE:
+    return out.value<size_t>(weft::kImageMaxBufferTexels);
+  case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE:
+    return out.value<size_t>(weft::kImageMaxArraySize);
+
+  // Unsupported features whose counts and sizes are 0: device-side queues,
+  // atomic alignment hints (0 means natural alignment), program-scope
+  // globals.
   case CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE:
   case CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE:
   case CL_DEVICE_MAX_ON_DEVICE_QUEUES:
@@ -271,14 +292,6 @@ cl_int deviceInfo(Device &device, cl_device_info param, InfoWriter &out) {
   case CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT:
   case CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT:
     return out.value<cl_uint>(0);
-  case CL_DEVICE_IMAGE2D_MAX_WIDTH:
-  case CL_DEVICE_IMAGE2D_MAX_HEIGHT:
-  case CL_DEVICE_IMAGE3D_MAX_WIDTH:
-  case CL_DEVICE_IMAGE3D_MAX_HEIGHT:
-  case CL_DEVICE_IMAGE3D_MAX_DEPTH:
-  case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE:
-  case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE:
-    return out.value<size_t>(0);
   case CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE:
     return out.value(weft::kMaxGlobalVariableSize);
   case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE:

@@ -2,6 +2,7 @@
 // the read/write/copy/fill/map commands.
 #include "icd/command_target.h"
 #include "icd/info_query.h"
+#include "icd/memory_flags.h"
 #include "icd/validation.h"
 #include "runtime/device.h"
 #include "runtime/memory.h"
@@ -16,35 +17,9 @@ using namespace weft;
 using icd::CommandTarget;
 using icd::submit;
 using weft::icd::setError;
+using namespace weft::icd::memory_flags;
 
 namespace {
-
-constexpr cl_mem_flags kAccessFlags =
-    CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY;
-constexpr cl_mem_flags kHostAccessFlags =
-    CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
-constexpr cl_mem_flags kHostPointerFlags =
-    CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR;
-
-bool atMostOne(cl_mem_flags flags, cl_mem_flags group) {
-  cl_mem_flags set = flags & group;
-  return (set & (set - 1)) == 0;
-}
-
-cl_int validateBufferFlags(cl_mem_flags flags, void *host_ptr) {
-  if (flags & ~(kAccessFlags | kHostAccessFlags | kHostPointerFlags |
-                CL_MEM_KERNEL_READ_AND_WRITE))
-    return CL_INVALID_VALUE;
-  if (!atMostOne(flags, kAccessFlags) || !atMostOne(flags, kHostAccessFlags))
-    return CL_INVALID_VALUE;
-  if ((flags & CL_MEM_USE_HOST_PTR) &&
-      (flags & (CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR)))
-    return CL_INVALID_VALUE;
-  bool wants_pointer = flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR);
-  if (wants_pointer != (host_ptr != nullptr))
-    return CL_INVALID_HOST_PTR;
-  return CL_SUCCESS;
-}
 
 cl_mem createBuffer(cl_context context_handle,
                     std::vector<cl_mem_properties> properties,
@@ -55,7 +30,7 @@ cl_mem createBuffer(cl_context context_handle,
     setError(errcode_ret, CL_INVALID_CONTEXT);
     return nullptr;
   }
-  if (cl_int err = validateBufferFlags(flags, host_ptr)) {
+  if (cl_int err = validateMemoryFlags(flags, host_ptr)) {
     setError(errcode_ret, err);
     return nullptr;
   }
@@ -89,8 +64,9 @@ cl_int prepareCommand(cl_command_queue queue_handle, cl_uint num_events,
     return CL_INVALID_COMMAND_QUEUE;
   for (cl_mem handle : buffers) {
     Memory *memory = Memory::fromHandle(handle);
-    // Pipes hold packets only kernels may touch: no buffer command applies.
-    if (!memory || memory->isPipe())
+    // Pipes hold packets only kernels may touch, and images have their own
+    // commands: no buffer command applies to either.
+    if (!memory || memory->isPipe() || memory->isImage())
       return CL_INVALID_MEM_OBJECT;
     if (&memory->context() != &out.queue->context())
       return CL_INVALID_CONTEXT;
@@ -139,7 +115,7 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateSubBuffer(
     cl_mem handle, cl_mem_flags flags, cl_buffer_create_type create_type,
     const void *create_info, cl_int *errcode_ret) {
   Memory *parent = Memory::fromHandle(handle);
-  if (!parent || parent->parent() || parent->isPipe()) {
+  if (!parent || parent->parent() || parent->isPipe() || parent->isImage()) {
     setError(errcode_ret, CL_INVALID_MEM_OBJECT);
     return nullptr;
   }
@@ -446,9 +422,15 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueUnmapMemObject(
     cl_command_queue queue, cl_mem memobj, void *mapped_ptr, cl_uint num_events,
     const cl_event *events, cl_event *event) {
   CommandTarget target;
-  if (cl_int err = prepareCommand(queue, num_events, events, target, {memobj}))
+  if (cl_int err = prepareCommand(queue, num_events, events, target, {}))
     return err;
-  Memory &memory = *Memory::fromHandle(memobj);
+  // Buffers and images alike.
+  Memory *object = Memory::fromHandle(memobj);
+  if (!object || object->isPipe())
+    return CL_INVALID_MEM_OBJECT;
+  if (&object->context() != &target.queue->context())
+    return CL_INVALID_CONTEXT;
+  Memory &memory = *object;
   char *p = static_cast<char *>(mapped_ptr);
   if (!p || p < memory.data() || p > memory.data() + memory.size() ||
       memory.mapCount() == 0)

@@ -1,6 +1,5 @@
-// Entry points of features Weft does not offer (yet): images and samplers
-// (CL_DEVICE_IMAGE_SUPPORT is false), separate compilation, program binaries
-// and IL, native kernels, and the graphics-interop extensions. Each validates
+// Entry points of features Weft does not offer (yet): programs from IL,
+// native kernels, and the graphics-interop extensions. Each validates
 // what it can and returns the error the spec names for an unsupported
 // operation; none crashes.
 #include "icd/validation.h"
@@ -29,115 +28,6 @@ template <typename T> T *failWith(cl_int *errcode_ret, cl_int code) {
 }
 
 } // namespace
-
-// --- Images and samplers: the device has no image support. ---
-CL_API_ENTRY cl_mem CL_API_CALL clCreateImage(cl_context context, cl_mem_flags,
-                                              const cl_image_format *,
-                                              const cl_image_desc *, void *,
-                                              cl_int *errcode_ret) {
-  return failWith<_cl_mem>(errcode_ret,
-                           contextOr(context, CL_INVALID_OPERATION));
-}
-CL_API_ENTRY cl_mem CL_API_CALL clCreateImageWithProperties(
-    cl_context context, const cl_mem_properties *, cl_mem_flags,
-    const cl_image_format *, const cl_image_desc *, void *,
-    cl_int *errcode_ret) {
-  return failWith<_cl_mem>(errcode_ret,
-                           contextOr(context, CL_INVALID_OPERATION));
-}
-CL_API_ENTRY cl_mem CL_API_CALL clCreateImage2D(cl_context context,
-                                                cl_mem_flags,
-                                                const cl_image_format *, size_t,
-                                                size_t, size_t, void *,
-                                                cl_int *errcode_ret) {
-  return failWith<_cl_mem>(errcode_ret,
-                           contextOr(context, CL_INVALID_OPERATION));
-}
-CL_API_ENTRY cl_mem CL_API_CALL clCreateImage3D(cl_context context,
-                                                cl_mem_flags,
-                                                const cl_image_format *, size_t,
-                                                size_t, size_t, size_t, size_t,
-                                                void *, cl_int *errcode_ret) {
-  return failWith<_cl_mem>(errcode_ret,
-                           contextOr(context, CL_INVALID_OPERATION));
-}
-CL_API_ENTRY cl_int CL_API_CALL clGetSupportedImageFormats(
-    cl_context context, cl_mem_flags, cl_mem_object_type, cl_uint,
-    cl_image_format *, cl_uint *num_image_formats) {
-  if (!Context::fromHandle(context))
-    return CL_INVALID_CONTEXT;
-  // No image support: the list of formats is empty.
-  if (num_image_formats)
-    *num_image_formats = 0;
-  return CL_SUCCESS;
-}
-CL_API_ENTRY cl_int CL_API_CALL clGetImageInfo(cl_mem, cl_image_info, size_t,
-                                               void *, size_t *) {
-  return CL_INVALID_MEM_OBJECT; // no image can exist
-}
-CL_API_ENTRY cl_sampler CL_API_CALL clCreateSampler(cl_context context, cl_bool,
-                                                    cl_addressing_mode,
-                                                    cl_filter_mode,
-                                                    cl_int *errcode_ret) {
-  return failWith<_cl_sampler>(errcode_ret,
-                               contextOr(context, CL_INVALID_OPERATION));
-}
-CL_API_ENTRY cl_sampler CL_API_CALL clCreateSamplerWithProperties(
-    cl_context context, const cl_sampler_properties *, cl_int *errcode_ret) {
-  return failWith<_cl_sampler>(errcode_ret,
-                               contextOr(context, CL_INVALID_OPERATION));
-}
-CL_API_ENTRY cl_int CL_API_CALL clRetainSampler(cl_sampler) {
-  return CL_INVALID_SAMPLER;
-}
-CL_API_ENTRY cl_int CL_API_CALL clReleaseSampler(cl_sampler) {
-  return CL_INVALID_SAMPLER;
-}
-CL_API_ENTRY cl_int CL_API_CALL clGetSamplerInfo(cl_sampler, cl_sampler_info,
-                                                 size_t, void *, size_t *) {
-  return CL_INVALID_SAMPLER;
-}
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadImage(
-    cl_command_queue q, cl_mem, cl_bool, const size_t *, const size_t *, size_t,
-    size_t, void *, cl_uint, const cl_event *, cl_event *) {
-  return queueOr(q, CL_INVALID_MEM_OBJECT);
-}
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteImage(
-    cl_command_queue q, cl_mem, cl_bool, const size_t *, const size_t *, size_t,
-    size_t, const void *, cl_uint, const cl_event *, cl_event *) {
-  return queueOr(q, CL_INVALID_MEM_OBJECT);
-}
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyImage(
-    cl_command_queue q, cl_mem, cl_mem, const size_t *, const size_t *,
-    const size_t *, cl_uint, const cl_event *, cl_event *) {
-  return queueOr(q, CL_INVALID_MEM_OBJECT);
-}
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyImageToBuffer(
-    cl_command_queue q, cl_mem, cl_mem, const size_t *, const size_t *, size_t,
-    cl_uint, const cl_event *, cl_event *) {
-  return queueOr(q, CL_INVALID_MEM_OBJECT);
-}
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferToImage(
-    cl_command_queue q, cl_mem, cl_mem, size_t, const size_t *, const size_t *,
-    cl_uint, const cl_event *, cl_event *) {
-  return queueOr(q, CL_INVALID_MEM_OBJECT);
-}
-CL_API_ENTRY void *CL_API_CALL clEnqueueMapImage(cl_command_queue q, cl_mem,
-                                                 cl_bool, cl_map_flags,
-                                                 const size_t *, const size_t *,
-                                                 size_t *, size_t *, cl_uint,
-                                                 const cl_event *, cl_event *,
-                                                 cl_int *errcode_ret) {
-  setError(errcode_ret, queueOr(q, CL_INVALID_MEM_OBJECT));
-  return nullptr;
-}
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillImage(cl_command_queue q, cl_mem,
-                                                   const void *, const size_t *,
-                                                   const size_t *, cl_uint,
-                                                   const cl_event *,
-                                                   cl_event *) {
-  return queueOr(q, CL_INVALID_MEM_OBJECT);
-}
 
 // --- Programs from IL and built-in kernels. ---
 CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithIL(cl_context context,

@@ -43,6 +43,11 @@ inline constexpr ExtensionEntry kDeviceExtensions[] = {
     // Weft declares their builtins itself (builtins/extension_declarations.h).
     {"cl_khr_extended_async_copies", CL_MAKE_VERSION(1, 0, 0), true},
     {"cl_khr_async_work_group_copy_fence", CL_MAKE_VERSION(1, 0, 0), true},
+    // Images (runtime/image.cpp, builtins/images.cl): 3-D images kernels
+    // write, depth images, and 2-D images over buffers.
+    {"cl_khr_3d_image_writes", CL_MAKE_VERSION(1, 0, 0), true},
+    {"cl_khr_depth_images", CL_MAKE_VERSION(1, 0, 0), true},
+    {"cl_khr_image2d_from_buffer", CL_MAKE_VERSION(1, 0, 0), false},
     // A context property for a callback that receives printf's output, and
     // one for the printf buffer's size (runtime/context.h).
     {"cl_arm_printf", CL_MAKE_VERSION(2, 0, 0), false},
@@ -81,6 +86,11 @@ inline constexpr FeatureEntry kOpenClCFeatures[] = {
     {"__opencl_c_ext_fp64_local_atomic_add", CL_MAKE_VERSION(1, 0, 0)},
     {"__opencl_c_ext_fp64_global_atomic_min_max", CL_MAKE_VERSION(1, 0, 0)},
     {"__opencl_c_ext_fp64_local_atomic_min_max", CL_MAKE_VERSION(1, 0, 0)},
+    // Images of every type, read with and without samplers and written,
+    // also by kernels that both read and write one (builtins/images.cl).
+    {"__opencl_c_images", CL_MAKE_VERSION(3, 0, 0)},
+    {"__opencl_c_read_write_images", CL_MAKE_VERSION(3, 0, 0)},
+    {"__opencl_c_3d_image_writes", CL_MAKE_VERSION(3, 0, 0)},
     // builtins/work_group_collectives.cl, on every execution path.
     {"__opencl_c_work_group_collective_functions", CL_MAKE_VERSION(3, 0, 0)},
 };
@@ -91,6 +101,22 @@ inline constexpr cl_uint kMaxPipeArguments = 16;
 // has no limit on work-item reservations.
 inline constexpr cl_uint kPipeMaxActiveReservations = 16;
 inline constexpr cl_uint kPipeMaxPacketSize = 64 * 1024;
+
+// Images (runtime/image.cpp, builtins/images.cl). Texels are plain host
+// memory read a byte at a time, so neither pitches nor base addresses need
+// more alignment than a texel (1 pixel). The sizes are generous multiples of
+// the spec's minimums; an image is also bounded by
+// CL_DEVICE_MAX_MEM_ALLOC_SIZE.
+inline constexpr size_t kImage2dMaxSize = 65536;
+inline constexpr size_t kImage3dMaxSize = 8192;
+inline constexpr size_t kImageMaxArraySize = 8192;
+inline constexpr size_t kImageMaxBufferTexels = size_t{1} << 27;
+inline constexpr cl_uint kMaxReadImageArgs = 128;
+inline constexpr cl_uint kMaxWriteImageArgs = 64;
+inline constexpr cl_uint kMaxReadWriteImageArgs = 64;
+inline constexpr cl_uint kMaxSamplers = 32;
+inline constexpr cl_uint kImagePitchAlignmentPixels = 1;
+inline constexpr cl_uint kImageBaseAddressAlignmentPixels = 1;
 
 // Largest program-scope variable (the spec's minimum), and what a program
 // should stay under in total.

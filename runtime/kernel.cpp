@@ -11,6 +11,7 @@
 #include "runtime/memory.h"
 #include "runtime/program.h"
 #include "runtime/queue.h"
+#include "runtime/sampler.h"
 #include "runtime/settings.h"
 
 #include <cstdio>
@@ -36,6 +37,22 @@ constexpr uint64_t kFiberStackBudgetPerGroup = uint64_t(2) << 30;
 // on mappings per process (vm.max_map_count, 65530 by default), after which
 // even malloc fails.
 constexpr uint64_t kMaxFibersPerGroup = 4096;
+
+// The memory object type an image argument declared as `type_name` takes
+// (depth images are 2-D images of channel order CL_DEPTH).
+cl_mem_object_type imageTypeOfArgument(const std::string &type_name) {
+  if (type_name.rfind("image1d_buffer", 0) == 0)
+    return CL_MEM_OBJECT_IMAGE1D_BUFFER;
+  if (type_name.rfind("image1d_array", 0) == 0)
+    return CL_MEM_OBJECT_IMAGE1D_ARRAY;
+  if (type_name.rfind("image1d", 0) == 0)
+    return CL_MEM_OBJECT_IMAGE1D;
+  if (type_name.rfind("image2d_array", 0) == 0)
+    return CL_MEM_OBJECT_IMAGE2D_ARRAY;
+  if (type_name.rfind("image2d", 0) == 0)
+    return CL_MEM_OBJECT_IMAGE2D;
+  return CL_MEM_OBJECT_IMAGE3D;
+}
 
 uint64_t alignUp(uint64_t value, uint64_t alignment) {
   return (value + alignment - 1) / alignment * alignment;
@@ -186,15 +203,48 @@ cl_int Kernel::setArgument(cl_uint index, size_t size, const void *value) {
       Memory *memory = Memory::fromHandle(handle);
       if (!memory)
         return CL_INVALID_MEM_OBJECT;
-      // A pipe is a memory object, but not one a pointer argument takes.
+      // A pipe is a memory object, but not one a pointer argument takes;
+      // an image is only reached through image builtins.
       if (memory->isPipe())
         return CL_INVALID_ARG_VALUE;
+      if (memory->isImage())
+        return CL_INVALID_MEM_OBJECT;
       buffers_[index] = ShellRef<Memory>(memory);
       address = memory->data();
     } else {
       buffers_[index] = ShellRef<Memory>();
     }
     std::memcpy(block_.data() + arg.offset, &address, sizeof(address));
+    break;
+  }
+  case ArgumentKind::Image: {
+    if (size != sizeof(cl_mem) || !value)
+      return size != sizeof(cl_mem) ? CL_INVALID_ARG_SIZE
+                                    : CL_INVALID_ARG_VALUE;
+    Memory *image = Memory::fromHandle(*static_cast<const cl_mem *>(value));
+    if (!image || !image->isImage() ||
+        image->type() != imageTypeOfArgument(arg.type_name))
+      return CL_INVALID_MEM_OBJECT;
+    if ((arg.access == compiler::AccessQualifier::ReadOnly &&
+         (image->flags() & CL_MEM_WRITE_ONLY)) ||
+        (arg.access == compiler::AccessQualifier::WriteOnly &&
+         (image->flags() & CL_MEM_READ_ONLY)))
+      return CL_INVALID_ARG_VALUE;
+    buffers_[index] = ShellRef<Memory>(image);
+    const void *address = &image->kernelImage();
+    std::memcpy(block_.data() + arg.offset, &address, sizeof(address));
+    break;
+  }
+  case ArgumentKind::Sampler: {
+    if (size != sizeof(cl_sampler))
+      return CL_INVALID_ARG_SIZE;
+    Sampler *sampler =
+        value ? Sampler::fromHandle(*static_cast<const cl_sampler *>(value))
+              : nullptr;
+    if (!sampler)
+      return CL_INVALID_SAMPLER;
+    uint64_t bits = sampler->kernelBits();
+    std::memcpy(block_.data() + arg.offset, &bits, sizeof(bits));
     break;
   }
   case ArgumentKind::Value:

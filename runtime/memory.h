@@ -2,6 +2,7 @@
 // device is this CPU), so maps return pointers into it and copies are
 // memcpy; a sub-buffer is a window onto its parent's storage.
 #pragma once
+#include "device/image_abi.h"
 #include "runtime/object.h"
 
 #include <atomic>
@@ -11,6 +12,13 @@
 namespace weft {
 
 class Context;
+
+// The host memory an image is created from, in the application's layout.
+struct ImageHostMemory {
+  void *pointer = nullptr;
+  size_t row_pitch = 0;
+  size_t slice_pitch = 0; // between slices or layers
+};
 
 class Memory : public Object<_cl_mem, ObjectKind::Memory> {
 public:
@@ -29,12 +37,32 @@ public:
   static Memory *createPipe(Context &context, cl_mem_flags flags,
                             cl_uint packet_size, cl_uint max_packets,
                             bool listed_properties);
+  // An image (runtime/image.cpp). `desc` has been validated and its pitches
+  // resolved; `storage` is the buffer (cl_khr_image2d_from_buffer, a 1-D
+  // image buffer) or image (another view of it) whose bytes the image uses,
+  // or null for storage of its own, which `host` fills or is
+  // (CL_MEM_COPY_HOST_PTR, CL_MEM_USE_HOST_PTR). Null when memory is
+  // exhausted.
+  static Memory *createImage(Context &context, cl_mem_flags flags,
+                             const cl_image_format &format,
+                             const cl_image_desc &desc,
+                             const ImageHostMemory &host, Memory *storage,
+                             std::vector<cl_mem_properties> properties);
   static Memory *fromHandle(cl_mem handle) {
     return checkedCast<Memory>(handle);
   }
 
   cl_mem_object_type type() const { return type_; }
   bool isPipe() const { return type_ == CL_MEM_OBJECT_PIPE; }
+  bool isImage() const {
+    return type_ != CL_MEM_OBJECT_BUFFER && type_ != CL_MEM_OBJECT_PIPE;
+  }
+  // For images: the format, the description with pitches resolved (and
+  // mem_object the storage's handle, if any), and what kernels receive.
+  const cl_image_format &imageFormat() const { return image_format_; }
+  const cl_image_desc &imageDesc() const { return image_desc_; }
+  size_t imageElementSize() const { return image_.element_size; }
+  const WeftImage &kernelImage() const { return image_; }
   cl_uint pipePacketSize() const { return pipe_packet_size_; }
   cl_uint pipeMaxPackets() const { return pipe_max_packets_; }
   Context &context() const { return *context_; }
@@ -75,6 +103,9 @@ private:
   Ref<Memory> parent_;
   size_t offset_ = 0;
   std::vector<cl_mem_properties> properties_;
+  cl_image_format image_format_ = {};
+  cl_image_desc image_desc_ = {};
+  WeftImage image_ = {};
   std::atomic<cl_uint> map_count_{0};
   std::mutex mutex_;
   std::vector<std::pair<DestructorCallback, void *>> destructors_; // by mutex_

@@ -1,0 +1,164 @@
+#include "runtime/image_commands.h"
+
+#include "runtime/checked_math.h"
+#include "runtime/memory.h"
+
+#include <cstring>
+
+namespace weft {
+namespace {
+
+// Bytes between texels one step apart along y (rows, or the layers of a
+// 1-D array) and along z (slices or layers).
+size_t yStride(const Memory &image) {
+  if (image.type() == CL_MEM_OBJECT_IMAGE1D_ARRAY)
+    return image.kernelImage().slice_pitch;
+  return image.kernelImage().row_pitch;
+}
+size_t zStride(const Memory &image) { return image.kernelImage().slice_pitch; }
+
+size_t extentOf(const Rect &rect, const Region &region) {
+  return rect.offset + (region[2] - 1) * rect.slice_pitch +
+         (region[1] - 1) * rect.row_pitch + region[0];
+}
+
+} // namespace
+
+Rect imageRect(const Memory &image, const size_t *origin) {
+  Rect rect;
+  rect.row_pitch = yStride(image);
+  rect.slice_pitch = zStride(image);
+  rect.offset = origin[0] * image.imageElementSize() +
+                origin[1] * rect.row_pitch + origin[2] * rect.slice_pitch;
+  rect.extent = 0; // set by the caller that knows the region
+  return rect;
+}
+
+Region imageRegionBytes(const Memory &image, const size_t *region) {
+  return {region[0] * image.imageElementSize(), region[1], region[2]};
+}
+
+cl_int makeHostImageRect(const Memory &image, const size_t *region,
+                         size_t row_pitch, size_t slice_pitch, Rect &out) {
+  const size_t row_bytes = region[0] * image.imageElementSize();
+  if (row_pitch == 0)
+    row_pitch = row_bytes;
+  if (row_pitch < row_bytes)
+    return CL_INVALID_VALUE;
+  out = Rect();
+  if (image.type() == CL_MEM_OBJECT_IMAGE1D_ARRAY) {
+    // The layers are the rows of the region; slice_pitch steps over them.
+    if (slice_pitch == 0)
+      slice_pitch = row_pitch;
+    if (slice_pitch < row_pitch)
+      return CL_INVALID_VALUE;
+    out.row_pitch = slice_pitch;
+    out.slice_pitch = slice_pitch * region[1];
+  } else {
+    CheckedSize rows = CheckedSize(row_pitch) * region[1];
+    if (!rows.valid())
+      return CL_INVALID_VALUE;
+    if (slice_pitch == 0)
+      slice_pitch = rows.value();
+    if (slice_pitch < rows.value())
+      return CL_INVALID_VALUE;
+    out.row_pitch = row_pitch;
+    out.slice_pitch = slice_pitch;
+  }
+  Region bytes = {row_bytes, region[1], region[2]};
+  CheckedSize extent = CheckedSize(region[2] - 1) * out.slice_pitch +
+                       CheckedSize(region[1] - 1) * out.row_pitch + row_bytes;
+  if (!extent.valid())
+    return CL_INVALID_VALUE;
+  out.extent = extentOf(out, bytes);
+  return CL_SUCCESS;
+}
+
+cl_int makePackedBufferRect(const Memory &image, const Memory &buffer,
+                            size_t offset, const size_t *region, Rect &out) {
+  const size_t row_bytes = region[0] * image.imageElementSize();
+  CheckedSize size = CheckedSize(row_bytes) * region[1] * region[2];
+  CheckedSize end = CheckedSize(offset) + size.value();
+  if (!size.valid() || !end.fitsIn(buffer.size()))
+    return CL_INVALID_VALUE;
+  out.offset = offset;
+  out.row_pitch = row_bytes;
+  out.slice_pitch = row_bytes * region[1];
+  out.extent = end.value();
+  return CL_SUCCESS;
+}
+
+Command readImageCommand(Memory &image, const Rect &image_rect,
+                         const Rect &host_rect, const Region &region,
+                         void *ptr) {
+  Ref<Memory> source(&image);
+  Command command(CL_COMMAND_READ_IMAGE,
+                  [source, image_rect, host_rect, region, ptr] {
+                    copyRect(static_cast<char *>(ptr), host_rect,
+                             source->data(), image_rect, region);
+                    return CL_SUCCESS;
+                  });
+  command.reads(image, image_rect.offset,
+                extentOf(image_rect, region) - image_rect.offset);
+  return command;
+}
+
+Command writeImageCommand(Memory &image, const Rect &image_rect,
+                          const Rect &host_rect, const Region &region,
+                          const void *ptr) {
+  Ref<Memory> target(&image);
+  Command command(CL_COMMAND_WRITE_IMAGE,
+                  [target, image_rect, host_rect, region, ptr] {
+                    copyRect(target->data(), image_rect,
+                             static_cast<const char *>(ptr), host_rect, region);
+                    return CL_SUCCESS;
+                  });
+  command.writes(image, image_rect.offset,
+                 extentOf(image_rect, region) - image_rect.offset);
+  return command;
+}
+
+Command copyImageRectCommand(cl_command_type type, Memory &src,
+                             const Rect &src_rect, Memory &dst,
+                             const Rect &dst_rect, const Region &region) {
+  Ref<Memory> source(&src), target(&dst);
+  Command command(type, [source, target, src_rect, dst_rect, region] {
+    copyRect(target->data(), dst_rect, source->data(), src_rect, region);
+    return CL_SUCCESS;
+  });
+  command.reads(src, src_rect.offset,
+                extentOf(src_rect, region) - src_rect.offset);
+  command.writes(dst, dst_rect.offset,
+                 extentOf(dst_rect, region) - dst_rect.offset);
+  return command;
+}
+
+Command fillImageCommand(Memory &image, std::vector<unsigned char> texel,
+                         const Rect &image_rect, const Region &region) {
+  Ref<Memory> target(&image);
+  Command command(CL_COMMAND_FILL_IMAGE, [target, texel, image_rect, region] {
+    for (size_t z = 0; z < region[2]; ++z)
+      for (size_t y = 0; y < region[1]; ++y)
+        fillPattern(target->data() + image_rect.offset +
+                        z * image_rect.slice_pitch + y * image_rect.row_pitch,
+                    region[0], texel.data(), texel.size());
+    return CL_SUCCESS;
+  });
+  command.writes(image, image_rect.offset,
+                 extentOf(image_rect, region) - image_rect.offset);
+  return command;
+}
+
+Command mapImageCommand(Memory &image, cl_map_flags flags,
+                        const Rect &image_rect, void *&mapped) {
+  image.addMapping();
+  mapped = image.data() + image_rect.offset;
+  Command command(CL_COMMAND_MAP_IMAGE);
+  if (flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION))
+    command.writes(image);
+  else
+    command.reads(image);
+  return command;
+}
+
+} // namespace weft
