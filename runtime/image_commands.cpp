@@ -46,7 +46,14 @@ cl_int makeHostImageRect(const Memory &image, const size_t *region,
   if (row_pitch < row_bytes)
     return CL_INVALID_VALUE;
   out = Rect();
-  if (image.type() == CL_MEM_OBJECT_IMAGE1D_ARRAY) {
+  // Only arrays and 3-D images have slices to step over (the spec's
+  // CL_INVALID_VALUE for a slice pitch of a 1-D or 2-D image).
+  const cl_mem_object_type type = image.type();
+  if (slice_pitch != 0 &&
+      (type == CL_MEM_OBJECT_IMAGE1D || type == CL_MEM_OBJECT_IMAGE1D_BUFFER ||
+       type == CL_MEM_OBJECT_IMAGE2D))
+    return CL_INVALID_VALUE;
+  if (type == CL_MEM_OBJECT_IMAGE1D_ARRAY) {
     // The layers are the rows of the region; slice_pitch steps over them.
     if (slice_pitch == 0)
       slice_pitch = row_pitch;
