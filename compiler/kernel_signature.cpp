@@ -55,8 +55,21 @@ uint32_t typeQualifiers(const std::string &text) {
   return q;
 }
 
+// The base type names Clang gives image arguments (a struct or typedef may
+// also start with "image").
 bool isImageType(const std::string &type) {
-  return type.rfind("image", 0) == 0;
+  static const char *const kImageTypes[] = {"image1d_t",
+                                            "image1d_array_t",
+                                            "image1d_buffer_t",
+                                            "image2d_t",
+                                            "image2d_array_t",
+                                            "image2d_depth_t",
+                                            "image2d_array_depth_t",
+                                            "image3d_t"};
+  for (const char *name : kImageTypes)
+    if (type == name)
+      return true;
+  return false;
 }
 
 // The three work-group size attributes share one shape: !{i32 x, i32 y, i32 z}.

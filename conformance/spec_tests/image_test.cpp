@@ -2769,3 +2769,30 @@ TEST_CASE_METHOD(ImageFixture,
                            nullptr) == CL_INVALID_OPERATION);
   clReleaseMemObject(img);
 }
+
+TEST_CASE_METHOD(ImageFixture,
+                 "a pointer to a struct whose name starts with image is a "
+                 "buffer argument, not an image",
+                 "[images]") {
+  // The CTS's kernel_image_methods passes `global image_kernel_data *`
+  // beside an image; only Clang's image type names make image arguments.
+  cl_program p = program(R"CLC(
+typedef struct { int width; int order; } image_kernel_data;
+kernel void query(read_only image2d_t input, global image_kernel_data *out) {
+  out->width = get_image_width(input);
+  out->order = get_image_channel_order(input);
+}
+)CLC");
+  cl_kernel k = kernelOf(p, "query");
+  cl_mem img = image2d(CL_MEM_READ_ONLY, CL_RGBA, CL_UNORM_INT8, 5, 3);
+  cl_mem out = buffer(2 * sizeof(cl_int));
+  setArgs(k, img, out);
+  run(k, {1});
+  std::vector<cl_int> got = readBuffer<cl_int>(out, 2);
+  CHECK(got[0] == 5);
+  CHECK(got[1] == CL_RGBA);
+  clReleaseMemObject(out);
+  clReleaseMemObject(img);
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+}
