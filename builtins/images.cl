@@ -287,10 +287,24 @@ static inline uint4 weft_uint_to_raw(int type, uint4 c) {
 
 // --- One texel, with the border outside the image. --------------------------
 
-// The border colour: (0, 0, 0, 1) for orders without alpha, else 0.
+// The border colour: (0, 0, 0, 1) for orders without alpha, else 0. The
+// padded orders (Rx, RGx, RGBx, sRGBx) count as without alpha, as the CTS
+// requires (the spec's lists put them with the transparent ones).
 static inline int weft_border_alpha(int order) {
-  return order == CLK_R || order == CLK_RG || order == CLK_RGB ||
-         order == CLK_LUMINANCE || order == CLK_sRGB;
+  switch (order) {
+  case CLK_R:
+  case CLK_Rx:
+  case CLK_RG:
+  case CLK_RGx:
+  case CLK_RGB:
+  case CLK_RGBx:
+  case CLK_sRGB:
+  case CLK_sRGBx:
+  case CLK_LUMINANCE:
+    return 1;
+  default:
+    return 0;
+  }
 }
 
 static inline int weft_inside(weft_image image, int4 at) {

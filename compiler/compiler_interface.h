@@ -179,11 +179,25 @@ struct KernelDescription {
   std::vector<uint32_t> read_through_sources;
   std::vector<uint32_t> written_buffers;
   uint64_t read_through_max_local_size = 0;
+  // A variant of kernel `variant_of` compiled for images all of one format
+  // (compiler/image_format_variants.h): the runtime folds it into that
+  // kernel's image_variants and runs it when every image argument has this
+  // channel order and type.
+  std::string variant_of;
+  uint32_t variant_channel_order = 0;
+  uint32_t variant_channel_type = 0;
   // Filled by the runtime from the loaded shared object.
   WorkGroupFunction entry = nullptr; // loop over the work-items
   WorkGroupFunction read_through_entry = nullptr;
   // Set when plan.work_item_entry.
   WorkItemFunction work_item_entry = nullptr;
+  // The variants of this kernel for image formats, with their entries.
+  struct ImageVariant {
+    uint32_t channel_order, channel_type;
+    WorkGroupFunction entry;
+    WorkItemFunction work_item_entry;
+  };
+  std::vector<ImageVariant> image_variants;
 };
 
 // The fields of the structures above, each listed once: the program
@@ -244,6 +258,9 @@ void forEachField(
   visit("read_through_sources", k.read_through_sources);
   visit("written_buffers", k.written_buffers);
   visit("read_through_max_local_size", k.read_through_max_local_size);
+  visit("variant_of", k.variant_of);
+  visit("variant_channel_order", k.variant_channel_order);
+  visit("variant_channel_type", k.variant_channel_type);
 }
 
 // The symbols a program's shared object exports for each kernel.

@@ -7,6 +7,7 @@
 #include "compiler/execution_plan.h"
 #include "compiler/fiber_barriers.h"
 #include "compiler/group_entries.h"
+#include "compiler/image_format_variants.h"
 #include "compiler/inline_into_kernels.h"
 #include "compiler/internalize_entries.h"
 #include "compiler/kernel_bodies.h"

@@ -331,6 +331,29 @@ bool Kernel::readThroughCovers(const NDRangeLaunch &launch) const {
   return true;
 }
 
+const compiler::KernelDescription::ImageVariant *Kernel::imageVariant() const {
+  if (description_.image_variants.empty())
+    return nullptr;
+  uint32_t order = 0, type = 0;
+  for (size_t i = 0; i < description_.arguments.size(); ++i) {
+    if (description_.arguments[i].kind != ArgumentKind::Image)
+      continue;
+    Ref<Memory> image = buffers_[i].lock();
+    if (!image)
+      return nullptr;
+    const cl_image_format &format = image->imageFormat();
+    if (order && (format.image_channel_order != order ||
+                  format.image_channel_data_type != type))
+      return nullptr;
+    order = format.image_channel_order;
+    type = format.image_channel_data_type;
+  }
+  for (const auto &variant : description_.image_variants)
+    if (variant.channel_order == order && variant.channel_type == type)
+      return &variant;
+  return nullptr;
+}
+
 size_t Kernel::maxWorkGroupSize(size_t device_limit) const {
   if (!description_.plan.reachesBarrier())
     return device_limit;
@@ -423,6 +446,11 @@ cl_int Kernel::enqueue(Queue &queue, cl_uint work_dim, const size_t *offset,
       launch_command.writesAnyHostMemory();
     // What memory SVM pointers reach is not known, so neither is whether a
     // copied buffer is written through one: no read-through then.
+    // Images all of one format the compiler made a variant for run it.
+    if (const auto *variant = imageVariant()) {
+      launch.group_entry = variant->entry;
+      launch.work_item_entry = variant->work_item_entry;
+    }
     if (description_.read_through_entry && !uses_svm &&
         copiedBuffersUnwritten() && readThroughCovers(launch))
       launch.group_entry = description_.read_through_entry;

@@ -76,6 +76,10 @@ public:
                  std::vector<Ref<Event>> wait_list, Ref<Event> &command);
 
 private:
+  // The variant the compiler made for the format every image argument has
+  // (all the same), or null. Called with mutex_ held.
+  const compiler::KernelDescription::ImageVariant *imageVariant() const;
+
   // Whether no buffer an async copy reads overlaps one the kernel writes, so
   // the read-through entry (compiler/async_copy_read_through.h) may run.
   // Called with mutex_ held.

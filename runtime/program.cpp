@@ -8,10 +8,38 @@
 #include "runtime/program_cache.h"
 #include "runtime/settings.h"
 
+#include <algorithm>
 #include <new>
 
 namespace weft {
 namespace {
+
+// Moves the kernels the compiler made for image formats
+// (compiler/image_format_variants.h) into their kernel's image_variants:
+// they are not kernels of the program an application can name.
+void foldImageVariants(std::vector<compiler::KernelDescription> &kernels) {
+  for (const compiler::KernelDescription &variant : kernels) {
+    if (variant.variant_of.empty())
+      continue;
+    for (compiler::KernelDescription &kernel : kernels) {
+      if (kernel.name != variant.variant_of)
+        continue;
+      kernel.image_variants.push_back({variant.variant_channel_order,
+                                       variant.variant_channel_type,
+                                       variant.entry, variant.work_item_entry});
+      // A launch may run either: room for the larger frames.
+      kernel.private_memory =
+          std::max(kernel.private_memory, variant.private_memory);
+      kernel.group_entry_frame =
+          std::max(kernel.group_entry_frame, variant.group_entry_frame);
+    }
+  }
+  kernels.erase(std::remove_if(kernels.begin(), kernels.end(),
+                               [](const compiler::KernelDescription &k) {
+                                 return !k.variant_of.empty();
+                               }),
+                kernels.end());
+}
 
 // Loads the native code of an image and finds every kernel's entry points.
 std::shared_ptr<ProgramExecutable>
@@ -45,6 +73,7 @@ instantiate(const ProgramImage &image, std::vector<unsigned char> binary,
       return nullptr;
     }
   }
+  foldImageVariants(executable->kernels);
   executable->binary = std::move(binary);
   if (debugLogEnabled())
     for (const compiler::KernelDescription &kernel : executable->kernels) {
