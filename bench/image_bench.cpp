@@ -71,8 +71,8 @@ constant sampler_t kLinear = CLK_NORMALIZED_COORDS_TRUE |
                              CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_LINEAR;
 kernel void resize(read_only image2d_t src, write_only image2d_t dst) {
   int x = get_global_id(0), y = get_global_id(1);
-  float2 at = (float2)((x + 0.5f) / get_image_width(dst),
-                       (y + 0.5f) / get_image_height(dst));
+  float2 step = 1.0f / convert_float2(get_image_dim(dst));
+  float2 at = ((float2)(x, y) + 0.5f) * step;
   write_imagef(dst, (int2)(x, y), read_imagef(src, kLinear, at));
 }
 )CLC";

@@ -94,6 +94,22 @@ void inlineImageCalls(llvm::Function &body,
   }
 }
 
+// An image parameter always points at its WeftImage: saying so lets LLVM
+// load the description's fields ahead of the branches that use them, and
+// out of the work-item loop.
+void describeImageParameters(llvm::Function &body,
+                             const llvm::SmallPtrSet<llvm::Value *, 8> &images) {
+  for (llvm::Argument &param : body.args()) {
+    if (!images.contains(&param))
+      continue;
+    param.addAttr(llvm::Attribute::NonNull);
+    param.addAttr(llvm::Attribute::getWithDereferenceableBytes(
+        body.getContext(), sizeof(WeftImage)));
+    param.addAttr(llvm::Attribute::getWithAlignment(body.getContext(),
+                                                    llvm::Align(8)));
+  }
+}
+
 // Marks the loads of image descriptions invariant and, for a variant,
 // replaces the format fields with the variant's constants.
 void specializeImageLoads(llvm::Function &body,
@@ -158,6 +174,7 @@ ImageFormatVariantsPass::run(llvm::Module &module,
     changed = true;
     promoteImageSlots(*record.body, images);
     inlineImageCalls(*record.body, images);
+    describeImageParameters(*record.body, images);
     bool any_depth = false;
     for (const KernelArgument &arg : kernel.arguments)
       any_depth |= arg.kind == ArgumentKind::Image && isDepthImage(arg);
