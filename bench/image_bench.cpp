@@ -16,7 +16,7 @@ constexpr int kSide = 2048;      // convolution size, resize output size
 constexpr int kSmallSide = 1024; // resize input size
 
 const char *kConvolveBuffer = R"CLC(
-kernel void convolve(global const uchar4 *src, global uchar4 *dst, int w,
+kernel void convolve_buffers(global const uchar4 *src, global uchar4 *dst, int w,
                      int h) {
   int x = get_global_id(0), y = get_global_id(1);
   const float weight[3] = {1.0f, 2.0f, 1.0f};
@@ -47,7 +47,7 @@ kernel void convolve(read_only image2d_t src, write_only image2d_t dst) {
 )CLC";
 
 const char *kResizeBuffer = R"CLC(
-kernel void resize(global const uchar4 *src, int sw, int sh,
+kernel void resize_buffers(global const uchar4 *src, int sw, int sh,
                    global uchar4 *dst, int dw, int dh) {
   int x = get_global_id(0), y = get_global_id(1);
   float u = (x + 0.5f) * ((float)sw / dw) - 0.5f;
@@ -71,9 +71,9 @@ constant sampler_t kLinear = CLK_NORMALIZED_COORDS_TRUE |
                              CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_LINEAR;
 kernel void resize(read_only image2d_t src, write_only image2d_t dst) {
   int x = get_global_id(0), y = get_global_id(1);
-  float2 step = 1.0f / convert_float2(get_image_dim(dst));
-  float2 at = ((float2)(x, y) + 0.5f) * step;
-  write_imagef(dst, (int2)(x, y), read_imagef(src, kLinear, at));
+  float u = (x + 0.5f) * (1.0f / get_image_width(dst));
+  float v = (y + 0.5f) * (1.0f / get_image_height(dst));
+  write_imagef(dst, (int2)(x, y), read_imagef(src, kLinear, (float2)(u, v)));
 }
 )CLC";
 
@@ -197,7 +197,7 @@ Benchmark convolveBuffer(const char *name) {
   bm.unit = "Mpix/s";
   bm.work = double(kSide) * kSide * 1e3; // pixels, as Mpix at 1e9
   bm.setup = [](const Driver &d, Instance &in, std::string &error) {
-    if (!prepare(d, in, kConvolveBuffer, "convolve", error))
+    if (!prepare(d, in, kConvolveBuffer, "convolve_buffers", error))
       return false;
     cl_mem src = bufferWith(d, bigPicture());
     cl_mem dst = bufferOf(d, bigPicture().size());
@@ -251,7 +251,7 @@ Benchmark resizeBuffer(const char *name) {
   bm.unit = "Mpix/s";
   bm.work = double(kSide) * kSide * 1e3; // pixels, as Mpix at 1e9
   bm.setup = [](const Driver &d, Instance &in, std::string &error) {
-    if (!prepare(d, in, kResizeBuffer, "resize", error))
+    if (!prepare(d, in, kResizeBuffer, "resize_buffers", error))
       return false;
     cl_mem src = bufferWith(d, smallPicture());
     cl_mem dst = bufferOf(d, size_t(kSide) * kSide * 4);

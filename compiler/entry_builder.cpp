@@ -3,6 +3,7 @@
 #include "compiler/context_access.h"
 #include "compiler/work_group_pipes.h"
 #include "compiler/work_item_vectorizer.h"
+#include "device/image_abi.h"
 
 #include <llvm/IR/Module.h>
 
@@ -13,6 +14,25 @@ namespace {
 
 using llvm::IRBuilder;
 using llvm::Value;
+
+// An image argument is the address of the image's WeftImage, which stays
+// put for the launch: saying so lets LLVM load the description's fields
+// once per group instead of once per work-item (speculatively, ahead of the
+// branches that use them).
+void describeImagePointer(llvm::LoadInst &load) {
+  llvm::LLVMContext &ctx = load.getContext();
+  auto bytes = [&](uint64_t n) {
+    return llvm::MDNode::get(
+        ctx, llvm::ConstantAsMetadata::get(
+                 llvm::ConstantInt::get(llvm::Type::getInt64Ty(ctx), n)));
+  };
+  load.setMetadata(llvm::LLVMContext::MD_nonnull, llvm::MDNode::get(ctx, {}));
+  load.setMetadata(llvm::LLVMContext::MD_dereferenceable,
+                   bytes(sizeof(WeftImage)));
+  load.setMetadata(llvm::LLVMContext::MD_align, bytes(alignof(WeftImage)));
+  load.setMetadata(llvm::LLVMContext::MD_invariant_load,
+                   llvm::MDNode::get(ctx, {}));
+}
 
 // Loads the kernel's arguments from the argument block.
 std::vector<Value *> loadArguments(IRBuilder<> &b, llvm::Function &body,
@@ -34,8 +54,11 @@ std::vector<Value *> loadArguments(IRBuilder<> &b, llvm::Function &body,
     } else if (param->hasByValAttr()) {
       value = slot; // byval: the callee copies what it changes
     } else {
-      value = b.CreateAlignedLoad(param->getType(), slot,
-                                  llvm::Align(arg.alignment));
+      auto *load = b.CreateAlignedLoad(param->getType(), slot,
+                                       llvm::Align(arg.alignment));
+      if (arg.kind == ArgumentKind::Image)
+        describeImagePointer(*load);
+      value = load;
     }
     values.push_back(value);
   }

@@ -97,16 +97,16 @@ void inlineImageCalls(llvm::Function &body,
 // An image parameter always points at its WeftImage: saying so lets LLVM
 // load the description's fields ahead of the branches that use them, and
 // out of the work-item loop.
-void describeImageParameters(llvm::Function &body,
-                             const llvm::SmallPtrSet<llvm::Value *, 8> &images) {
+void describeImageParameters(
+    llvm::Function &body, const llvm::SmallPtrSet<llvm::Value *, 8> &images) {
   for (llvm::Argument &param : body.args()) {
     if (!images.contains(&param))
       continue;
     param.addAttr(llvm::Attribute::NonNull);
     param.addAttr(llvm::Attribute::getWithDereferenceableBytes(
         body.getContext(), sizeof(WeftImage)));
-    param.addAttr(llvm::Attribute::getWithAlignment(body.getContext(),
-                                                    llvm::Align(8)));
+    param.addAttr(
+        llvm::Attribute::getWithAlignment(body.getContext(), llvm::Align(8)));
   }
 }
 
