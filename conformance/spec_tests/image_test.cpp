@@ -2800,3 +2800,119 @@ kernel void query(read_only image2d_t input, global image_kernel_data *out) {
   clReleaseKernel(k);
   clReleaseProgram(p);
 }
+
+TEST_CASE_METHOD(ImageFixture,
+                 "a program with image kernels lists only its own kernels, "
+                 "and each runs whatever its images' formats",
+                 "[images]") {
+  // Weft compiles image kernels once more for 8-bit and float RGBA images
+  // (weft-image-format-variants); the variants are not kernels of the
+  // program, and a launch with other formats runs the general kernel.
+  cl_program p = program(R"CLC(
+kernel void scale(read_only image2d_t src, write_only image2d_t dst) {
+  int2 at = (int2)(get_global_id(0), get_global_id(1));
+  write_imagef(dst, at, read_imagef(src, at) * 0.5f);
+}
+)CLC");
+  size_t count = 0;
+  REQUIRE(clGetProgramInfo(p, CL_PROGRAM_NUM_KERNELS, sizeof(count), &count,
+                           nullptr) == CL_SUCCESS);
+  CHECK(count == 1);
+  char names[256] = {};
+  REQUIRE(clGetProgramInfo(p, CL_PROGRAM_KERNEL_NAMES, sizeof(names), names,
+                           nullptr) == CL_SUCCESS);
+  CHECK(std::string(names) == "scale");
+  cl_kernel all[4] = {};
+  cl_uint created = 0;
+  REQUIRE(clCreateKernelsInProgram(p, 4, all, &created) == CL_SUCCESS);
+  CHECK(created == 1);
+  for (cl_uint i = 0; i < created; ++i)
+    clReleaseKernel(all[i]);
+  cl_kernel k = kernelOf(p, "scale");
+  struct Case {
+    cl_image_format src, dst;
+  };
+  // Both images of a variant's format (8-bit, float RGBA), and two launches
+  // that run the general kernel: one format of neither, and a mixed pair.
+  const Case cases[] = {{{CL_RGBA, CL_UNORM_INT8}, {CL_RGBA, CL_UNORM_INT8}},
+                        {{CL_RGBA, CL_FLOAT}, {CL_RGBA, CL_FLOAT}},
+                        {{CL_RGBA, CL_UNORM_INT16}, {CL_RGBA, CL_FLOAT}},
+                        {{CL_R, CL_FLOAT}, {CL_RGBA, CL_FLOAT}}};
+  for (const Case &c : cases) {
+    INFO("source " << c.src.image_channel_order << "/"
+                   << c.src.image_channel_data_type << ", destination "
+                   << c.dst.image_channel_order << "/"
+                   << c.dst.image_channel_data_type);
+    cl_mem src = image2d(CL_MEM_READ_ONLY, c.src.image_channel_order,
+                         c.src.image_channel_data_type, 4, 2);
+    cl_mem dst = image2d(CL_MEM_WRITE_ONLY, c.dst.image_channel_order,
+                         c.dst.image_channel_data_type, 4, 2);
+    float one[4] = {1.0f, 1.0f, 1.0f, 1.0f};
+    const size_t origin[3] = {0, 0, 0}, region[3] = {4, 2, 1};
+    REQUIRE(clEnqueueFillImage(queue, src, one, origin, region, 0, nullptr,
+                               nullptr) == CL_SUCCESS);
+    setArgs(k, src, dst);
+    run(k, {4, 2});
+    // Halved: (0.5, 0.5, 0.5, 0.5), or (0.5, 0, 0, 0.5) from CL_R's
+    // (r, 0, 0, 1); 8-bit stores 127.5 rounded to even, 128.
+    bool single = c.src.image_channel_order == CL_R;
+    if (c.dst.image_channel_data_type == CL_UNORM_INT8) {
+      std::vector<uint8_t> got(4 * 8);
+      REQUIRE(clEnqueueReadImage(queue, dst, CL_TRUE, origin, region, 0, 0,
+                                 got.data(), 0, nullptr,
+                                 nullptr) == CL_SUCCESS);
+      for (uint8_t byte : got)
+        CHECK(byte == 128);
+    } else {
+      std::vector<float> got(4 * 8);
+      REQUIRE(clEnqueueReadImage(queue, dst, CL_TRUE, origin, region, 0, 0,
+                                 got.data(), 0, nullptr,
+                                 nullptr) == CL_SUCCESS);
+      for (int t = 0; t < 8; ++t) {
+        CHECK(got[4 * t + 0] == 0.5f);
+        CHECK(got[4 * t + 1] == (single ? 0.0f : 0.5f));
+        CHECK(got[4 * t + 2] == (single ? 0.0f : 0.5f));
+        CHECK(got[4 * t + 3] == 0.5f);
+      }
+    }
+    clReleaseMemObject(src);
+    clReleaseMemObject(dst);
+  }
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+}
+
+TEST_CASE_METHOD(ImageFixture,
+                 "a read_write image is read and written by one kernel, its "
+                 "writes ordered by atomic_work_item_fence on image memory",
+                 "[images]") {
+  // Each work-item doubles its texel in place, makes the write visible to
+  // its own later reads with the image fence, and reads it back.
+  cl_program p = program(R"CLC(
+kernel void twice(read_write image2d_t img, global float4 *seen) {
+  int2 at = (int2)(get_global_id(0), get_global_id(1));
+  write_imagef(img, at, read_imagef(img, at) * 2.0f);
+  atomic_work_item_fence(CLK_IMAGE_MEM_FENCE, memory_order_acq_rel,
+                         memory_scope_work_item);
+  seen[at.y * get_image_width(img) + at.x] = read_imagef(img, at);
+}
+)CLC");
+  cl_kernel k = kernelOf(p, "twice");
+  cl_mem img = image2d(CL_MEM_READ_WRITE, CL_RGBA, CL_FLOAT, 3, 2);
+  std::vector<float> texels(4 * 6);
+  for (size_t i = 0; i < texels.size(); ++i)
+    texels[i] = float(i);
+  writeImage(img, texels.data(), 3, 2);
+  cl_mem seen = buffer(6 * 4 * sizeof(float));
+  setArgs(k, img, seen);
+  run(k, {3, 2});
+  std::vector<float> got = readBuffer<float>(seen, 6 * 4);
+  for (size_t i = 0; i < texels.size(); ++i) {
+    INFO("channel " << i);
+    CHECK(got[i] == 2.0f * texels[i]);
+  }
+  clReleaseMemObject(seen);
+  clReleaseMemObject(img);
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+}
