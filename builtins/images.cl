@@ -111,9 +111,9 @@ static inline void weft_store_raw(weft_image image, global uchar *at,
 
 // --- Channel order. --------------------------------------------------------
 
-// From memory order to (r, g, b, a), missing channels 0 and alpha `one`.
-#define WEFT_DEFINE_SWIZZLE(T, ONE)                                            \
-  static inline T##4 weft_swizzle_##T(int order, T##4 c) {                     \
+// From memory order to (r, g, b, a), missing channels 0 and alpha ONE.
+#define WEFT_DEFINE_SWIZZLE(T)                                                 \
+  static inline T##4 weft_swizzle_##T(int order, T##4 c, T ONE) {              \
     switch (order) {                                                           \
     case CLK_R:                                                                \
     case CLK_Rx:                                                               \
@@ -164,9 +164,9 @@ static inline void weft_store_raw(weft_image image, global uchar *at,
       return c;                                                                \
     }                                                                          \
   }
-WEFT_DEFINE_SWIZZLE(float, 1.0f)
-WEFT_DEFINE_SWIZZLE(int, 1)
-WEFT_DEFINE_SWIZZLE(uint, 1u)
+WEFT_DEFINE_SWIZZLE(float)
+WEFT_DEFINE_SWIZZLE(int)
+WEFT_DEFINE_SWIZZLE(uint)
 
 // --- Conversions of channel values. ----------------------------------------
 
@@ -328,7 +328,8 @@ static inline float4 weft_texel_float(weft_image image, int4 at,
   if (check && !weft_inside(image, at))
     return (float4)(0.0f, 0.0f, 0.0f, weft_border_alpha(order) ? 1.0f : 0.0f);
   uint4 raw = weft_load_raw(image, weft_texel(image, at.x, at.y, at.z));
-  float4 c = weft_swizzle_float(order, weft_raw_to_float(image->channel_type, raw));
+  float4 c = weft_swizzle_float(
+      order, weft_raw_to_float(image->channel_type, raw), 1.0f);
   if (weft_is_srgb(order))
     c = (float4)(weft_srgb_to_linear(c.x), weft_srgb_to_linear(c.y),
                  weft_srgb_to_linear(c.z), c.w);
@@ -345,7 +346,7 @@ static inline int4 weft_texel_int(weft_image image, int4 at,
   int4 c = type == CLK_SIGNED_INT8    ? weft_sign_extend(raw, 8)
            : type == CLK_SIGNED_INT16 ? weft_sign_extend(raw, 16)
                                       : as_int4(raw);
-  return weft_swizzle_int(order, c);
+  return weft_swizzle_int(order, c, 1);
 }
 
 static inline uint4 weft_texel_uint(weft_image image, int4 at,
@@ -354,7 +355,49 @@ static inline uint4 weft_texel_uint(weft_image image, int4 at,
   if (check && !weft_inside(image, at))
     return (uint4)(0, 0, 0, weft_border_alpha(order));
   uint4 raw = weft_load_raw(image, weft_texel(image, at.x, at.y, at.z));
-  return weft_swizzle_uint(order, raw);
+  return weft_swizzle_uint(order, raw, 1u);
+}
+
+// Linear filtering of normalized 8- and 16-bit channels blends the stored
+// values and scales the blend once (the conversion is a scale, so this is
+// the same up to rounding): the largest stored value, or 0 where the
+// conversion is no scale (other types, sRGB).
+static inline float weft_normalized_range(weft_image image) {
+  if (weft_is_srgb(image->channel_order))
+    return 0.0f;
+  switch (image->channel_type) {
+  case CLK_UNORM_INT8:
+    return 255.0f;
+  case CLK_UNORM_INT16:
+    return 65535.0f;
+  case CLK_SNORM_INT8:
+    return 127.0f;
+  case CLK_SNORM_INT16:
+    return 32767.0f;
+  default:
+    return 0.0f;
+  }
+}
+
+// A texel as linear filtering blends it: its float value, or with `range`
+// its stored values unscaled (the most negative raised by one, as the
+// conversion clamps it to -1), missing channels 0 and alpha `range`.
+static inline float4 weft_texel_to_blend(weft_image image, int4 at, int check,
+                                         float range) {
+  if (range == 0.0f)
+    return weft_texel_float(image, at, check);
+  int order = image->channel_order;
+  if (check && !weft_inside(image, at))
+    return (float4)(0.0f, 0.0f, 0.0f, weft_border_alpha(order) ? range : 0.0f);
+  uint4 raw = weft_load_raw(image, weft_texel(image, at.x, at.y, at.z));
+  int type = image->channel_type;
+  float4 stored =
+      type == CLK_SNORM_INT8    ? fmax(convert_float4(weft_sign_extend(raw, 8)),
+                                       -127.0f)
+      : type == CLK_SNORM_INT16 ? fmax(convert_float4(weft_sign_extend(raw, 16)),
+                                       -32767.0f)
+                                : convert_float4(raw);
+  return weft_swizzle_float(order, stored, range);
 }
 
 // --- Addressing. -------------------------------------------------------------
@@ -463,33 +506,47 @@ static inline float4 weft_sample_float(weft_image image, int sampler,
     return weft_texel_float(image, at, check);
   }
   float a, b = 0.0f, c = 0.0f;
+  float range = weft_normalized_range(image);
+  float unscale = range == 0.0f ? 1.0f : 1.0f / range;
   int2 x = weft_linear_indices(coord.x, image->width, sampler, &a);
   if (dims == 1) {
-    return (1.0f - a) * weft_texel_float(image, (int4)(x.s0, 0, layer, 0), check) +
-           a * weft_texel_float(image, (int4)(x.s1, 0, layer, 0), check);
+    return ((1.0f - a) * weft_texel_to_blend(image, (int4)(x.s0, 0, layer, 0),
+                                             check, range) +
+            a * weft_texel_to_blend(image, (int4)(x.s1, 0, layer, 0), check,
+                                    range)) *
+           unscale;
   }
   int2 y = weft_linear_indices(coord.y, height, sampler, &b);
   if (dims == 2) {
-    float4 t00 = weft_texel_float(image, (int4)(x.s0, y.s0, layer, 0), check);
-    float4 t10 = weft_texel_float(image, (int4)(x.s1, y.s0, layer, 0), check);
-    float4 t01 = weft_texel_float(image, (int4)(x.s0, y.s1, layer, 0), check);
-    float4 t11 = weft_texel_float(image, (int4)(x.s1, y.s1, layer, 0), check);
-    return (1.0f - a) * (1.0f - b) * t00 + a * (1.0f - b) * t10 +
-           (1.0f - a) * b * t01 + a * b * t11;
+    float4 t00 =
+        weft_texel_to_blend(image, (int4)(x.s0, y.s0, layer, 0), check, range);
+    float4 t10 =
+        weft_texel_to_blend(image, (int4)(x.s1, y.s0, layer, 0), check, range);
+    float4 t01 =
+        weft_texel_to_blend(image, (int4)(x.s0, y.s1, layer, 0), check, range);
+    float4 t11 =
+        weft_texel_to_blend(image, (int4)(x.s1, y.s1, layer, 0), check, range);
+    return ((1.0f - a) * (1.0f - b) * t00 + a * (1.0f - b) * t10 +
+            (1.0f - a) * b * t01 + a * b * t11) *
+           unscale;
   }
   int2 z = weft_linear_indices(coord.z, depth, sampler, &c);
   float4 sum = 0.0f;
   for (int k = 0; k < 2; ++k) {
     float wz = k ? c : 1.0f - c;
     int zk = k ? z.s1 : z.s0;
-    float4 t00 = weft_texel_float(image, (int4)(x.s0, y.s0, zk, 0), check);
-    float4 t10 = weft_texel_float(image, (int4)(x.s1, y.s0, zk, 0), check);
-    float4 t01 = weft_texel_float(image, (int4)(x.s0, y.s1, zk, 0), check);
-    float4 t11 = weft_texel_float(image, (int4)(x.s1, y.s1, zk, 0), check);
+    float4 t00 =
+        weft_texel_to_blend(image, (int4)(x.s0, y.s0, zk, 0), check, range);
+    float4 t10 =
+        weft_texel_to_blend(image, (int4)(x.s1, y.s0, zk, 0), check, range);
+    float4 t01 =
+        weft_texel_to_blend(image, (int4)(x.s0, y.s1, zk, 0), check, range);
+    float4 t11 =
+        weft_texel_to_blend(image, (int4)(x.s1, y.s1, zk, 0), check, range);
     sum += wz * ((1.0f - a) * (1.0f - b) * t00 + a * (1.0f - b) * t10 +
                  (1.0f - a) * b * t01 + a * b * t11);
   }
-  return sum;
+  return sum * unscale;
 }
 
 // Integer reads take the nearest texel whatever the filter (linear is

@@ -2916,3 +2916,66 @@ kernel void twice(read_write image2d_t img, global float4 *seen) {
   clReleaseKernel(k);
   clReleaseProgram(p);
 }
+
+TEST_CASE_METHOD(ImageFixture,
+                 "linear filtering of normalized channels blends their "
+                 "values, with the border and missing alpha at 1",
+                 "[images]") {
+  // Two texels at the channel type's ends, sampled halfway between their
+  // centres (x = 1.0, unnormalized) and halfway between the border and the
+  // first (x = 0.0, CLK_ADDRESS_CLAMP), for each normalized type of CL_R:
+  // red blends, alpha is 1 on both sides.
+  cl_program p = program(R"CLC(
+constant sampler_t linear = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP |
+                            CLK_FILTER_LINEAR;
+kernel void blend(read_only image2d_t img, global float4 *out) {
+  out[0] = read_imagef(img, linear, (float2)(1.0f, 0.5f));
+  out[1] = read_imagef(img, linear, (float2)(0.0f, 0.5f));
+}
+)CLC");
+  cl_kernel k = kernelOf(p, "blend");
+  struct Case {
+    cl_channel_type type;
+    int32_t low, high; // stored values
+    float low_value, high_value;
+  };
+  const Case cases[] = {{CL_UNORM_INT8, 0, 255, 0.0f, 1.0f},
+                        {CL_SNORM_INT8, -128, 127, -1.0f, 1.0f},
+                        {CL_UNORM_INT16, 0, 65535, 0.0f, 1.0f},
+                        {CL_SNORM_INT16, -32768, 32767, -1.0f, 1.0f}};
+  for (const Case &c : cases) {
+    INFO("CL_R, channel type " << c.type);
+    cl_mem img = image2d(CL_MEM_READ_ONLY, CL_R, c.type, 2, 1);
+    uint8_t bytes[4];
+    bool wide = c.type == CL_UNORM_INT16 || c.type == CL_SNORM_INT16;
+    if (wide) {
+      int16_t v[2] = {int16_t(c.low), int16_t(c.high)};
+      if (c.type == CL_UNORM_INT16) {
+        uint16_t u[2] = {uint16_t(c.low), uint16_t(c.high)};
+        std::memcpy(bytes, u, 4);
+      } else {
+        std::memcpy(bytes, v, 4);
+      }
+    } else {
+      bytes[0] = uint8_t(c.low);
+      bytes[1] = uint8_t(c.high);
+    }
+    writeImage(img, bytes, 2, 1);
+    cl_mem out = buffer(2 * 4 * sizeof(float));
+    setArgs(k, img, out);
+    run(k, {1});
+    std::vector<float> got = readBuffer<float>(out, 8);
+    float middle = 0.5f * (c.low_value + c.high_value);
+    CHECK(std::fabs(got[0] - middle) <= 1e-6f);
+    CHECK(got[1] == 0.0f);
+    CHECK(got[2] == 0.0f);
+    CHECK(std::fabs(got[3] - 1.0f) <= 1e-6f);
+    // Half the border (0) and half the first texel.
+    CHECK(std::fabs(got[4] - 0.5f * c.low_value) <= 1e-6f);
+    CHECK(std::fabs(got[7] - 1.0f) <= 1e-6f);
+    clReleaseMemObject(out);
+    clReleaseMemObject(img);
+  }
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+}
