@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the benchmarks with Weft (build tree) and PoCL (if installed) side by
 # side: launch latency, rebuild from cache and vector add in one process, the
-# work-group, async-copy, collective, SVM, half and pipe kernels, cold builds of
+# work-group, async-copy, collective, SVM, half, image and pipe kernels, cold builds of
 # large kernels, then what each driver adds to `clinfo -l` and `clinfo` (time
 # and peak RSS).
 set -euo pipefail
@@ -31,6 +31,8 @@ echo
 OCL_ICD_VENDORS="$dir/both" build/bin/svm_bench "$@" || status=1
 echo
 OCL_ICD_VENDORS="$dir/both" build/bin/half_bench "$@" || status=1
+echo
+OCL_ICD_VENDORS="$dir/both" build/bin/image_bench "$@" || status=1
 echo
 OCL_ICD_VENDORS="$dir/both" WEFT_CACHE_DIR=off POCL_KERNEL_CACHE=0 \
   build/bin/build_bench "$@" || status=1
