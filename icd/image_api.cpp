@@ -23,20 +23,6 @@ using weft::icd::setError;
 
 namespace {
 
-bool isImageType(cl_mem_object_type type) {
-  switch (type) {
-  case CL_MEM_OBJECT_IMAGE1D:
-  case CL_MEM_OBJECT_IMAGE1D_BUFFER:
-  case CL_MEM_OBJECT_IMAGE1D_ARRAY:
-  case CL_MEM_OBJECT_IMAGE2D:
-  case CL_MEM_OBJECT_IMAGE2D_ARRAY:
-  case CL_MEM_OBJECT_IMAGE3D:
-    return true;
-  default:
-    return false;
-  }
-}
-
 // CL_INVALID_IMAGE_FORMAT_DESCRIPTOR for a pair the spec does not define,
 // CL_IMAGE_FORMAT_NOT_SUPPORTED for one it does that Weft lacks (or lacks
 // for this image type and these flags).
@@ -153,13 +139,6 @@ cl_int prepareImageCommand(cl_command_queue queue_handle, cl_uint num_events,
                               out.wait_list);
 }
 
-bool hostMayRead(const Memory &m) {
-  return !(m.flags() & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS));
-}
-bool hostMayWrite(const Memory &m) {
-  return !(m.flags() & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS));
-}
-
 bool sameFormat(const cl_image_format &a, const cl_image_format &b) {
   return a.image_channel_order == b.image_channel_order &&
          a.image_channel_data_type == b.image_channel_data_type;
@@ -176,6 +155,33 @@ size_t reportedSlicePitch(const Memory &image) {
   default:
     return 0;
   }
+}
+
+// clEnqueueCopyImageToBuffer and clEnqueueCopyBufferToImage: the image
+// region and the buffer's packed bytes from `offset`, one way or the other.
+cl_int copyBetweenImageAndBuffer(cl_command_queue queue, cl_mem image_handle,
+                                 cl_mem buffer_handle, const size_t *origin,
+                                 const size_t *region, size_t offset,
+                                 bool to_buffer, cl_uint num_events,
+                                 const cl_event *events, cl_event *event) {
+  CommandTarget target;
+  if (cl_int err = prepareImageCommand(queue, num_events, events, target,
+                                       {image_handle}, {buffer_handle}))
+    return err;
+  Memory &image = *Memory::fromHandle(image_handle);
+  Memory &buffer = *Memory::fromHandle(buffer_handle);
+  Rect buffer_rect;
+  if (checkImageRegion(image, origin, region) ||
+      makePackedBufferRect(image, buffer, offset, region, buffer_rect))
+    return CL_INVALID_VALUE;
+  Rect image_rect = imageRect(image, origin, region);
+  Region bytes = imageRegionBytes(image, region);
+  Command command =
+      to_buffer ? copyBufferRectCommand(image, image_rect, buffer, buffer_rect,
+                                        bytes, CL_COMMAND_COPY_IMAGE_TO_BUFFER)
+                : copyBufferRectCommand(buffer, buffer_rect, image, image_rect,
+                                        bytes, CL_COMMAND_COPY_BUFFER_TO_IMAGE);
+  return submit(target, std::move(command), false, event);
 }
 
 } // namespace
@@ -318,8 +324,10 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadImage(
   if (!hostMayRead(image))
     return CL_INVALID_OPERATION;
   return submit(target,
-                readImageCommand(image, imageRect(image, origin), host_rect,
-                                 imageRegionBytes(image, region), ptr),
+                readBufferRectCommand(image, imageRect(image, origin, region),
+                                      host_rect,
+                                      imageRegionBytes(image, region), ptr,
+                                      CL_COMMAND_READ_IMAGE),
                 blocking_read, event);
 }
 
@@ -341,8 +349,10 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteImage(
   if (!hostMayWrite(image))
     return CL_INVALID_OPERATION;
   return submit(target,
-                writeImageCommand(image, imageRect(image, origin), host_rect,
-                                  imageRegionBytes(image, region), ptr),
+                writeBufferRectCommand(image, imageRect(image, origin, region),
+                                       host_rect,
+                                       imageRegionBytes(image, region), ptr,
+                                       CL_COMMAND_WRITE_IMAGE),
                 blocking_write, event);
 }
 
@@ -371,9 +381,10 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyImage(
       return CL_MEM_COPY_OVERLAP;
   }
   return submit(target,
-                copyImageRectCommand(
-                    CL_COMMAND_COPY_IMAGE, src, imageRect(src, src_origin), dst,
-                    imageRect(dst, dst_origin), imageRegionBytes(src, region)),
+                copyBufferRectCommand(src, imageRect(src, src_origin, region),
+                                      dst, imageRect(dst, dst_origin, region),
+                                      imageRegionBytes(src, region),
+                                      CL_COMMAND_COPY_IMAGE),
                 false, event);
 }
 
@@ -381,44 +392,18 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyImageToBuffer(
     cl_command_queue queue, cl_mem src_image, cl_mem dst_buffer,
     const size_t *src_origin, const size_t *region, size_t dst_offset,
     cl_uint num_events, const cl_event *events, cl_event *event) {
-  CommandTarget target;
-  if (cl_int err = prepareImageCommand(queue, num_events, events, target,
-                                       {src_image}, {dst_buffer}))
-    return err;
-  Memory &image = *Memory::fromHandle(src_image);
-  Memory &buffer = *Memory::fromHandle(dst_buffer);
-  Rect buffer_rect;
-  if (checkImageRegion(image, src_origin, region) ||
-      makePackedBufferRect(image, buffer, dst_offset, region, buffer_rect))
-    return CL_INVALID_VALUE;
-  return submit(target,
-                copyImageRectCommand(CL_COMMAND_COPY_IMAGE_TO_BUFFER, image,
-                                     imageRect(image, src_origin), buffer,
-                                     buffer_rect,
-                                     imageRegionBytes(image, region)),
-                false, event);
+  return copyBetweenImageAndBuffer(queue, src_image, dst_buffer, src_origin,
+                                   region, dst_offset, /*to_buffer=*/true,
+                                   num_events, events, event);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferToImage(
     cl_command_queue queue, cl_mem src_buffer, cl_mem dst_image,
     size_t src_offset, const size_t *dst_origin, const size_t *region,
     cl_uint num_events, const cl_event *events, cl_event *event) {
-  CommandTarget target;
-  if (cl_int err = prepareImageCommand(queue, num_events, events, target,
-                                       {dst_image}, {src_buffer}))
-    return err;
-  Memory &buffer = *Memory::fromHandle(src_buffer);
-  Memory &image = *Memory::fromHandle(dst_image);
-  Rect buffer_rect;
-  if (checkImageRegion(image, dst_origin, region) ||
-      makePackedBufferRect(image, buffer, src_offset, region, buffer_rect))
-    return CL_INVALID_VALUE;
-  return submit(target,
-                copyImageRectCommand(CL_COMMAND_COPY_BUFFER_TO_IMAGE, buffer,
-                                     buffer_rect, image,
-                                     imageRect(image, dst_origin),
-                                     imageRegionBytes(image, region)),
-                false, event);
+  return copyBetweenImageAndBuffer(queue, dst_image, src_buffer, dst_origin,
+                                   region, src_offset, /*to_buffer=*/false,
+                                   num_events, events, event);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillImage(
@@ -436,7 +421,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillImage(
   encodeFillColor(image.imageFormat(), fill_color, texel.data());
   return submit(target,
                 fillImageCommand(image, std::move(texel),
-                                 imageRect(image, origin),
+                                 imageRect(image, origin, region),
                                  imageRegionBytes(image, region)),
                 false, event);
 }
@@ -453,25 +438,20 @@ CL_API_ENTRY void *CL_API_CALL clEnqueueMapImage(
     return nullptr;
   }
   Memory &image = *Memory::fromHandle(image_handle);
-  constexpr cl_map_flags kKnown =
-      CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
   size_t slice_pitch = reportedSlicePitch(image);
+  cl_int flags_error = validateMapFlags(map_flags, image);
   if (checkImageRegion(image, origin, region) || !image_row_pitch ||
-      (slice_pitch && !image_slice_pitch) || (map_flags & ~kKnown) ||
-      ((map_flags & CL_MAP_WRITE_INVALIDATE_REGION) &&
-       (map_flags & (CL_MAP_READ | CL_MAP_WRITE)))) {
+      (slice_pitch && !image_slice_pitch) || flags_error == CL_INVALID_VALUE) {
     setError(errcode_ret, CL_INVALID_VALUE);
     return nullptr;
   }
-  if (((map_flags & CL_MAP_READ) && !hostMayRead(image)) ||
-      ((map_flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) &&
-       !hostMayWrite(image))) {
-    setError(errcode_ret, CL_INVALID_OPERATION);
+  if (flags_error) {
+    setError(errcode_ret, flags_error);
     return nullptr;
   }
   void *mapped = nullptr;
-  Command command =
-      mapImageCommand(image, map_flags, imageRect(image, origin), mapped);
+  Command command = mapImageCommand(image, map_flags,
+                                    imageRect(image, origin, region), mapped);
   cl_int err = submit(target, std::move(command), blocking_map, event);
   setError(errcode_ret, err);
   if (err != CL_SUCCESS)

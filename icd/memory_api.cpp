@@ -79,13 +79,6 @@ bool outOfBounds(const Memory &memory, size_t offset, size_t size) {
   return offset > memory.size() || size > memory.size() - offset;
 }
 
-bool hostMayRead(const Memory &m) {
-  return !(m.flags() & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS));
-}
-bool hostMayWrite(const Memory &m) {
-  return !(m.flags() & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS));
-}
-
 } // namespace
 
 CL_API_ENTRY cl_mem CL_API_CALL clCreateBuffer(cl_context context,
@@ -397,18 +390,14 @@ CL_API_ENTRY void *CL_API_CALL clEnqueueMapBuffer(
     return nullptr;
   }
   Memory &memory = *Memory::fromHandle(buffer);
-  constexpr cl_map_flags kKnown =
-      CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
-  if (size == 0 || outOfBounds(memory, offset, size) || (map_flags & ~kKnown) ||
-      ((map_flags & CL_MAP_WRITE_INVALIDATE_REGION) &&
-       (map_flags & (CL_MAP_READ | CL_MAP_WRITE)))) {
+  cl_int flags_error = validateMapFlags(map_flags, memory);
+  if (size == 0 || outOfBounds(memory, offset, size) ||
+      flags_error == CL_INVALID_VALUE) {
     setError(errcode_ret, CL_INVALID_VALUE);
     return nullptr;
   }
-  if (((map_flags & CL_MAP_READ) && !hostMayRead(memory)) ||
-      ((map_flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) &&
-       !hostMayWrite(memory))) {
-    setError(errcode_ret, CL_INVALID_OPERATION);
+  if (flags_error) {
+    setError(errcode_ret, flags_error);
     return nullptr;
   }
   void *mapped = nullptr;

@@ -94,11 +94,7 @@ cl_int checkImageRegion(const Memory &image, const size_t *origin,
   return CL_SUCCESS;
 }
 
-cl_int resolveImageDesc(const Device &device, const cl_image_format &format,
-                        const cl_image_desc &desc, cl_mem_flags flags,
-                        void *host_ptr, const Memory *storage,
-                        cl_image_desc &resolved) {
-  const cl_mem_object_type type = desc.image_type;
+bool isImageType(cl_mem_object_type type) {
   switch (type) {
   case CL_MEM_OBJECT_IMAGE1D:
   case CL_MEM_OBJECT_IMAGE1D_BUFFER:
@@ -106,10 +102,19 @@ cl_int resolveImageDesc(const Device &device, const cl_image_format &format,
   case CL_MEM_OBJECT_IMAGE2D:
   case CL_MEM_OBJECT_IMAGE2D_ARRAY:
   case CL_MEM_OBJECT_IMAGE3D:
-    break;
+    return true;
   default:
-    return CL_INVALID_IMAGE_DESCRIPTOR;
+    return false;
   }
+}
+
+cl_int resolveImageDesc(const Device &device, const cl_image_format &format,
+                        const cl_image_desc &desc, cl_mem_flags flags,
+                        void *host_ptr, const Memory *storage,
+                        cl_image_desc &resolved) {
+  const cl_mem_object_type type = desc.image_type;
+  if (!isImageType(type))
+    return CL_INVALID_IMAGE_DESCRIPTOR;
   if (desc.num_mip_levels != 0 || desc.num_samples != 0)
     return CL_INVALID_IMAGE_DESCRIPTOR;
   const size_t element = imageElementSize(format);

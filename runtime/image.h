@@ -12,6 +12,9 @@ namespace weft {
 class Device;
 class Memory;
 
+// Whether `type` is one of the six image types.
+bool isImageType(cl_mem_object_type type);
+
 // Checks `desc` for an image of `format` (supported, element size known)
 // created with `flags` and `host_ptr`, and writes into `resolved` the
 // description the image will have: its own storage's pitches, or the

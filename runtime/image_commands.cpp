@@ -24,13 +24,14 @@ size_t extentOf(const Rect &rect, const Region &region) {
 
 } // namespace
 
-Rect imageRect(const Memory &image, const size_t *origin) {
+Rect imageRect(const Memory &image, const size_t *origin,
+               const size_t *region) {
   Rect rect;
   rect.row_pitch = yStride(image);
   rect.slice_pitch = zStride(image);
   rect.offset = origin[0] * image.imageElementSize() +
                 origin[1] * rect.row_pitch + origin[2] * rect.slice_pitch;
-  rect.extent = 0; // set by the caller that knows the region
+  rect.extent = extentOf(rect, imageRegionBytes(image, region));
   return rect;
 }
 
@@ -95,51 +96,6 @@ cl_int makePackedBufferRect(const Memory &image, const Memory &buffer,
   return CL_SUCCESS;
 }
 
-Command readImageCommand(Memory &image, const Rect &image_rect,
-                         const Rect &host_rect, const Region &region,
-                         void *ptr) {
-  Ref<Memory> source(&image);
-  Command command(CL_COMMAND_READ_IMAGE,
-                  [source, image_rect, host_rect, region, ptr] {
-                    copyRect(static_cast<char *>(ptr), host_rect,
-                             source->data(), image_rect, region);
-                    return CL_SUCCESS;
-                  });
-  command.reads(image, image_rect.offset,
-                extentOf(image_rect, region) - image_rect.offset);
-  return command;
-}
-
-Command writeImageCommand(Memory &image, const Rect &image_rect,
-                          const Rect &host_rect, const Region &region,
-                          const void *ptr) {
-  Ref<Memory> target(&image);
-  Command command(CL_COMMAND_WRITE_IMAGE,
-                  [target, image_rect, host_rect, region, ptr] {
-                    copyRect(target->data(), image_rect,
-                             static_cast<const char *>(ptr), host_rect, region);
-                    return CL_SUCCESS;
-                  });
-  command.writes(image, image_rect.offset,
-                 extentOf(image_rect, region) - image_rect.offset);
-  return command;
-}
-
-Command copyImageRectCommand(cl_command_type type, Memory &src,
-                             const Rect &src_rect, Memory &dst,
-                             const Rect &dst_rect, const Region &region) {
-  Ref<Memory> source(&src), target(&dst);
-  Command command(type, [source, target, src_rect, dst_rect, region] {
-    copyRect(target->data(), dst_rect, source->data(), src_rect, region);
-    return CL_SUCCESS;
-  });
-  command.reads(src, src_rect.offset,
-                extentOf(src_rect, region) - src_rect.offset);
-  command.writes(dst, dst_rect.offset,
-                 extentOf(dst_rect, region) - dst_rect.offset);
-  return command;
-}
-
 Command fillImageCommand(Memory &image, std::vector<unsigned char> texel,
                          const Rect &image_rect, const Region &region) {
   Ref<Memory> target(&image);
@@ -152,7 +108,7 @@ Command fillImageCommand(Memory &image, std::vector<unsigned char> texel,
     return CL_SUCCESS;
   });
   command.writes(image, image_rect.offset,
-                 extentOf(image_rect, region) - image_rect.offset);
+                 image_rect.extent - image_rect.offset);
   return command;
 }
 

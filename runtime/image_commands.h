@@ -11,8 +11,10 @@
 namespace weft {
 
 // The bytes of `region` texels at `origin` of `image` (both checked by
-// checkImageRegion), and the region in bytes, rows and slices.
-Rect imageRect(const Memory &image, const size_t *origin);
+// checkImageRegion), and the region in bytes, rows and slices. Reads,
+// writes and copies of image regions are the buffer rect commands with the
+// image commands' types.
+Rect imageRect(const Memory &image, const size_t *origin, const size_t *region);
 Region imageRegionBytes(const Memory &image, const size_t *region);
 
 // The layout of host memory an image region is read into or written from:
@@ -28,16 +30,6 @@ cl_int makeHostImageRect(const Memory &image, const size_t *region,
 cl_int makePackedBufferRect(const Memory &image, const Memory &buffer,
                             size_t offset, const size_t *region, Rect &out);
 
-Command readImageCommand(Memory &image, const Rect &image_rect,
-                         const Rect &host_rect, const Region &region,
-                         void *ptr);
-Command writeImageCommand(Memory &image, const Rect &image_rect,
-                          const Rect &host_rect, const Region &region,
-                          const void *ptr);
-// Image to image, image to buffer or buffer to image (`type` says which).
-Command copyImageRectCommand(cl_command_type type, Memory &src,
-                             const Rect &src_rect, Memory &dst,
-                             const Rect &dst_rect, const Region &region);
 // Writes `texel` (one element, already encoded) over the region.
 Command fillImageCommand(Memory &image, std::vector<unsigned char> texel,
                          const Rect &image_rect, const Region &region);

@@ -106,14 +106,13 @@ Command fillBufferCommand(Memory &memory, const void *pattern,
 
 Command readBufferRectCommand(Memory &memory, const Rect &buffer_rect,
                               const Rect &host_rect, const Region &region,
-                              void *ptr) {
+                              void *ptr, cl_command_type type) {
   Ref<Memory> source(&memory);
-  Command command(CL_COMMAND_READ_BUFFER_RECT,
-                  [source, buffer_rect, host_rect, region, ptr] {
-                    copyRect(static_cast<char *>(ptr), host_rect,
-                             source->data(), buffer_rect, region);
-                    return CL_SUCCESS;
-                  });
+  Command command(type, [source, buffer_rect, host_rect, region, ptr] {
+    copyRect(static_cast<char *>(ptr), host_rect, source->data(), buffer_rect,
+             region);
+    return CL_SUCCESS;
+  });
   // The rows' bounding range: the bytes between rows are not read, but a
   // scheduler that treats them as read is only more cautious.
   command.reads(memory, buffer_rect.offset,
@@ -123,24 +122,23 @@ Command readBufferRectCommand(Memory &memory, const Rect &buffer_rect,
 
 Command writeBufferRectCommand(Memory &memory, const Rect &buffer_rect,
                                const Rect &host_rect, const Region &region,
-                               const void *ptr) {
+                               const void *ptr, cl_command_type type) {
   Ref<Memory> target(&memory);
-  Command command(CL_COMMAND_WRITE_BUFFER_RECT,
-                  [target, buffer_rect, host_rect, region, ptr] {
-                    copyRect(target->data(), buffer_rect,
-                             static_cast<const char *>(ptr), host_rect, region);
-                    return CL_SUCCESS;
-                  });
+  Command command(type, [target, buffer_rect, host_rect, region, ptr] {
+    copyRect(target->data(), buffer_rect, static_cast<const char *>(ptr),
+             host_rect, region);
+    return CL_SUCCESS;
+  });
   command.writes(memory, buffer_rect.offset,
                  buffer_rect.extent - buffer_rect.offset);
   return command;
 }
 
 Command copyBufferRectCommand(Memory &src, const Rect &src_rect, Memory &dst,
-                              const Rect &dst_rect, const Region &region) {
+                              const Rect &dst_rect, const Region &region,
+                              cl_command_type type) {
   Ref<Memory> source(&src), target(&dst);
-  Command command(CL_COMMAND_COPY_BUFFER_RECT, [source, target, src_rect,
-                                                dst_rect, region] {
+  Command command(type, [source, target, src_rect, dst_rect, region] {
     copyRect(target->data(), dst_rect, source->data(), src_rect, region);
     return CL_SUCCESS;
   });

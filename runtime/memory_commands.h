@@ -53,14 +53,21 @@ Command copyBufferCommand(Memory &src, size_t src_offset, Memory &dst,
                           size_t dst_offset, size_t size);
 Command fillBufferCommand(Memory &memory, const void *pattern,
                           size_t pattern_size, size_t offset, size_t size);
-Command readBufferRectCommand(Memory &memory, const Rect &buffer_rect,
-                              const Rect &host_rect, const Region &region,
-                              void *ptr);
-Command writeBufferRectCommand(Memory &memory, const Rect &buffer_rect,
-                               const Rect &host_rect, const Region &region,
-                               const void *ptr);
-Command copyBufferRectCommand(Memory &src, const Rect &src_rect, Memory &dst,
-                              const Rect &dst_rect, const Region &region);
+// The rect commands also move image regions (runtime/image_commands.h),
+// under the image commands' types.
+Command
+readBufferRectCommand(Memory &memory, const Rect &buffer_rect,
+                      const Rect &host_rect, const Region &region, void *ptr,
+                      cl_command_type type = CL_COMMAND_READ_BUFFER_RECT);
+Command
+writeBufferRectCommand(Memory &memory, const Rect &buffer_rect,
+                       const Rect &host_rect, const Region &region,
+                       const void *ptr,
+                       cl_command_type type = CL_COMMAND_WRITE_BUFFER_RECT);
+Command
+copyBufferRectCommand(Memory &src, const Rect &src_rect, Memory &dst,
+                      const Rect &dst_rect, const Region &region,
+                      cl_command_type type = CL_COMMAND_COPY_BUFFER_RECT);
 // Counts the mapping now and sets `mapped`: the device works in host memory,
 // so the mapping is the storage itself (for CL_MEM_USE_HOST_PTR, the
 // application's own pointer) and the command moves nothing.
