@@ -7,6 +7,6 @@ scripts/install-deps.sh
 scripts/build.sh
 export OCL_ICD_VENDORS="$PWD/build/icd/weft.icd"
 clinfo
-for example in vector_add matrix_transpose_2d; do
+for example in vector_add matrix_transpose_2d image_resize; do
   "build/bin/$example"
 done
