@@ -163,10 +163,18 @@ cl_int resolveImageDesc(const Device &device, const cl_image_format &format,
   if (over_storage && row_pitch % (kImagePitchAlignmentPixels * element))
     return CL_INVALID_IMAGE_DESCRIPTOR;
   size_t slice_pitch = 0;
+  // The rows of one slice must fit in size_t, or a huge row pitch would
+  // wrap the tight slice pitch round to a small one.
+  CheckedSize slice_rows =
+      CheckedSize(row_pitch) *
+      (hasHeight(type) && type != CL_MEM_OBJECT_IMAGE1D_ARRAY
+           ? resolved.image_height
+           : 1);
+  if (!slice_rows.valid())
+    return CL_INVALID_IMAGE_SIZE;
   if (hasSlices(type)) {
     slice_pitch = hostSlicePitch(desc, element);
-    if (slice_pitch < tightSlicePitch(desc, row_pitch) ||
-        slice_pitch % row_pitch)
+    if (slice_pitch < slice_rows.value() || slice_pitch % row_pitch)
       return CL_INVALID_IMAGE_DESCRIPTOR;
   } // other images ignore it
   CheckedSize bytes =

@@ -2979,3 +2979,32 @@ kernel void blend(read_only image2d_t img, global float4 *out) {
   clReleaseKernel(k);
   clReleaseProgram(p);
 }
+
+TEST_CASE_METHOD(ImageFixture,
+                 "a row pitch so large that a slice's rows overflow size_t "
+                 "is refused, not wrapped round",
+                 "[images]") {
+  // With host memory the application names the pitches; a row pitch of
+  // 2^63 times 2 rows wraps to 0 in size_t, which must not pass for a
+  // slice that fits.
+  std::vector<uint8_t> host(256);
+  for (cl_mem_object_type type :
+       {CL_MEM_OBJECT_IMAGE2D_ARRAY, CL_MEM_OBJECT_IMAGE3D}) {
+    INFO("image type " << type);
+    cl_image_desc desc = {};
+    desc.image_type = type;
+    desc.image_width = 2;
+    desc.image_height = 2;
+    desc.image_depth = 2;
+    desc.image_array_size = 2;
+    desc.image_row_pitch = size_t(1) << 63;
+    const cl_image_format format = {CL_RGBA, CL_UNORM_INT8};
+    cl_int err = CL_SUCCESS;
+    cl_mem img = clCreateImage(context, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR,
+                               &format, &desc, host.data(), &err);
+    CHECK(img == nullptr);
+    CHECK((err == CL_INVALID_IMAGE_SIZE || err == CL_INVALID_IMAGE_DESCRIPTOR));
+    if (img)
+      clReleaseMemObject(img);
+  }
+}
