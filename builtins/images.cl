@@ -15,7 +15,8 @@
 
 typedef const global struct WeftImage *weft_image;
 
-#define WEFT_IMAGE(image) __builtin_astype((image), const global struct WeftImage *)
+#define WEFT_IMAGE(image)                                                      \
+  __builtin_astype((image), const global struct WeftImage *)
 #define WEFT_SAMPLER(sampler)                                                  \
   ((int)(ulong)__builtin_astype((sampler), constant void *))
 
@@ -252,8 +253,9 @@ static inline uint4 weft_float_to_raw(int type, float4 c) {
   case CLK_FLOAT:
     return as_uint4(c);
   case CLK_UNORM_SHORT_565: {
-    uint4 v = min(convert_uint4_sat_rte(c * (float4)(31.0f, 63.0f, 31.0f, 0.0f)),
-                  (uint4)(31, 63, 31, 0));
+    uint4 v =
+        min(convert_uint4_sat_rte(c * (float4)(31.0f, 63.0f, 31.0f, 0.0f)),
+            (uint4)(31, 63, 31, 0));
     return (uint4)(v.x << 11 | v.y << 5 | v.z, 0, 0, 0);
   }
   case CLK_UNORM_SHORT_555: {
@@ -322,8 +324,7 @@ static inline int weft_inside(weft_image image, int4 at) {
          (index.z < (uint)(image->depth * image->array_size));
 }
 
-static inline float4 weft_texel_float(weft_image image, int4 at,
-                                       int check) {
+static inline float4 weft_texel_float(weft_image image, int4 at, int check) {
   int order = image->channel_order;
   if (check && !weft_inside(image, at))
     return (float4)(0.0f, 0.0f, 0.0f, weft_border_alpha(order) ? 1.0f : 0.0f);
@@ -336,8 +337,7 @@ static inline float4 weft_texel_float(weft_image image, int4 at,
   return c;
 }
 
-static inline int4 weft_texel_int(weft_image image, int4 at,
-                                       int check) {
+static inline int4 weft_texel_int(weft_image image, int4 at, int check) {
   int order = image->channel_order;
   if (check && !weft_inside(image, at))
     return (int4)(0, 0, 0, weft_border_alpha(order));
@@ -349,8 +349,7 @@ static inline int4 weft_texel_int(weft_image image, int4 at,
   return weft_swizzle_int(order, c, 1);
 }
 
-static inline uint4 weft_texel_uint(weft_image image, int4 at,
-                                       int check) {
+static inline uint4 weft_texel_uint(weft_image image, int4 at, int check) {
   int order = image->channel_order;
   if (check && !weft_inside(image, at))
     return (uint4)(0, 0, 0, weft_border_alpha(order));
@@ -392,11 +391,11 @@ static inline float4 weft_texel_to_blend(weft_image image, int4 at, int check,
   uint4 raw = weft_load_raw(image, weft_texel(image, at.x, at.y, at.z));
   int type = image->channel_type;
   float4 stored =
-      type == CLK_SNORM_INT8    ? fmax(convert_float4(weft_sign_extend(raw, 8)),
-                                       -127.0f)
-      : type == CLK_SNORM_INT16 ? fmax(convert_float4(weft_sign_extend(raw, 16)),
-                                       -32767.0f)
-                                : convert_float4(raw);
+      type == CLK_SNORM_INT8
+          ? fmax(convert_float4(weft_sign_extend(raw, 8)), -127.0f)
+      : type == CLK_SNORM_INT16
+          ? fmax(convert_float4(weft_sign_extend(raw, 16)), -32767.0f)
+          : convert_float4(raw);
   return weft_swizzle_float(order, stored, range);
 }
 
@@ -497,8 +496,8 @@ static inline float4 weft_sample_float(weft_image image, int sampler,
   int height = image->height, depth = image->depth;
   int check = weft_float_coords_may_leave(sampler);
   if ((sampler & WEFT_SAMPLER_FILTER_LINEAR) == 0) {
-    int4 at = (int4)(weft_nearest_index(coord.x, image->width, sampler), 0,
-                     layer, 0);
+    int4 at =
+        (int4)(weft_nearest_index(coord.x, image->width, sampler), 0, layer, 0);
     if (dims > 1)
       at.y = weft_nearest_index(coord.y, height, sampler);
     if (dims > 2)
@@ -553,8 +552,8 @@ static inline float4 weft_sample_float(weft_image image, int sampler,
 // undefined for them).
 static inline int4 weft_nearest_at(weft_image image, int sampler, float4 coord,
                                    int dims, int layer) {
-  int4 at = (int4)(weft_nearest_index(coord.x, image->width, sampler), 0,
-                   layer, 0);
+  int4 at =
+      (int4)(weft_nearest_index(coord.x, image->width, sampler), 0, layer, 0);
   if (dims > 1)
     at.y = weft_nearest_index(coord.y, image->height, sampler);
   if (dims > 2)
@@ -573,8 +572,8 @@ static inline int weft_integer_index(int i, int size, int sampler) {
 
 static inline int4 weft_integer_at(weft_image image, int sampler, int4 coord,
                                    int dims, int layer) {
-  int4 at = (int4)(weft_integer_index(coord.x, image->width, sampler), 0,
-                   layer, 0);
+  int4 at =
+      (int4)(weft_integer_index(coord.x, image->width, sampler), 0, layer, 0);
   if (dims > 1)
     at.y = weft_integer_index(coord.y, image->height, sampler);
   if (dims > 2)
@@ -601,17 +600,17 @@ static inline void weft_write_float(weft_image image, int4 at, float4 color) {
 }
 
 static inline void weft_write_int(weft_image image, int4 at, int4 color) {
-  weft_write_raw(image, at,
-                 weft_int_to_raw(image->channel_type,
-                                 weft_unswizzle_int(image->channel_order,
-                                                    color)));
+  weft_write_raw(
+      image, at,
+      weft_int_to_raw(image->channel_type,
+                      weft_unswizzle_int(image->channel_order, color)));
 }
 
 static inline void weft_write_uint(weft_image image, int4 at, uint4 color) {
-  weft_write_raw(image, at,
-                 weft_uint_to_raw(image->channel_type,
-                                  weft_unswizzle_uint(image->channel_order,
-                                                      color)));
+  weft_write_raw(
+      image, at,
+      weft_uint_to_raw(image->channel_type,
+                       weft_unswizzle_uint(image->channel_order, color)));
 }
 
 // --- The builtins, per image type. ---------------------------------------
@@ -629,8 +628,7 @@ static inline void weft_write_uint(weft_image image, int4 at, uint4 color) {
 #define IMAGE1D_ARRAY_COORD_F(c) ((float4)((c).x, 0.0f, 0.0f, 0.0f))
 #define IMAGE1D_ARRAY_COORD_I(c) ((int4)((c).x, 0, 0, 0))
 #define IMAGE1D_ARRAY_LAYER_F(image, c) weft_layer((c).y, (image)->array_size)
-#define IMAGE1D_ARRAY_LAYER_I(image, c)                                        \
-  clamp((c).y, 0, (image)->array_size - 1)
+#define IMAGE1D_ARRAY_LAYER_I(image, c) clamp((c).y, 0, (image)->array_size - 1)
 
 #define IMAGE2D_DIMS 2
 #define IMAGE2D_COORD_F(c) ((float4)((c).x, (c).y, 0.0f, 0.0f))
@@ -642,8 +640,7 @@ static inline void weft_write_uint(weft_image image, int4 at, uint4 color) {
 #define IMAGE2D_ARRAY_COORD_F(c) ((float4)((c).x, (c).y, 0.0f, 0.0f))
 #define IMAGE2D_ARRAY_COORD_I(c) ((int4)((c).x, (c).y, 0, 0))
 #define IMAGE2D_ARRAY_LAYER_F(image, c) weft_layer((c).z, (image)->array_size)
-#define IMAGE2D_ARRAY_LAYER_I(image, c)                                        \
-  clamp((c).z, 0, (image)->array_size - 1)
+#define IMAGE2D_ARRAY_LAYER_I(image, c) clamp((c).z, 0, (image)->array_size - 1)
 
 #define IMAGE3D_DIMS 3
 #define IMAGE3D_COORD_F(c) ((float4)((c).x, (c).y, (c).z, 0.0f))
@@ -658,127 +655,131 @@ static inline void weft_write_uint(weft_image image, int4 at, uint4 color) {
 
 // read_imagef/i/ui (and h) of an image type that holds colours.
 #define WEFT_COLOUR_READS(ACCESS, IMAGE_T, KIND, FCOORD, ICOORD)               \
-  OVERLOADABLE float4 read_imagef(ACCESS IMAGE_T image, sampler_t sampler,    \
+  OVERLOADABLE float4 read_imagef(ACCESS IMAGE_T image, sampler_t sampler,     \
                                   FCOORD coord) {                              \
     weft_image d = WEFT_IMAGE(image);                                          \
     return weft_sample_float(d, WEFT_SAMPLER(sampler), KIND##_COORD_F(coord),  \
                              KIND##_DIMS, KIND##_LAYER_F(d, coord));           \
   }                                                                            \
-  OVERLOADABLE float4 read_imagef(ACCESS IMAGE_T image, sampler_t sampler,    \
+  OVERLOADABLE float4 read_imagef(ACCESS IMAGE_T image, sampler_t sampler,     \
                                   ICOORD coord) {                              \
     weft_image d = WEFT_IMAGE(image);                                          \
     return weft_texel_float(                                                   \
-        d, weft_integer_at(d, WEFT_SAMPLER(sampler), KIND##_COORD_I(coord),    \
-                           KIND##_DIMS, KIND##_LAYER_I(d, coord)),      \
-        weft_integer_coords_may_leave(WEFT_SAMPLER(sampler)));            \
+        d,                                                                     \
+        weft_integer_at(d, WEFT_SAMPLER(sampler), KIND##_COORD_I(coord),       \
+                        KIND##_DIMS, KIND##_LAYER_I(d, coord)),                \
+        weft_integer_coords_may_leave(WEFT_SAMPLER(sampler)));                 \
   }                                                                            \
-  OVERLOADABLE int4 read_imagei(ACCESS IMAGE_T image, sampler_t sampler,      \
+  OVERLOADABLE int4 read_imagei(ACCESS IMAGE_T image, sampler_t sampler,       \
                                 FCOORD coord) {                                \
     weft_image d = WEFT_IMAGE(image);                                          \
-    return weft_texel_int(d, weft_nearest_at(d, WEFT_SAMPLER(sampler),         \
-                                             KIND##_COORD_F(coord),            \
-                                             KIND##_DIMS,                      \
-                                             KIND##_LAYER_F(d, coord)),      \
-        weft_float_coords_may_leave(WEFT_SAMPLER(sampler)));       \
+    return weft_texel_int(d,                                                   \
+                          weft_nearest_at(d, WEFT_SAMPLER(sampler),            \
+                                          KIND##_COORD_F(coord), KIND##_DIMS,  \
+                                          KIND##_LAYER_F(d, coord)),           \
+                          weft_float_coords_may_leave(WEFT_SAMPLER(sampler))); \
   }                                                                            \
-  OVERLOADABLE int4 read_imagei(ACCESS IMAGE_T image, sampler_t sampler,      \
+  OVERLOADABLE int4 read_imagei(ACCESS IMAGE_T image, sampler_t sampler,       \
                                 ICOORD coord) {                                \
     weft_image d = WEFT_IMAGE(image);                                          \
     return weft_texel_int(                                                     \
-        d, weft_integer_at(d, WEFT_SAMPLER(sampler), KIND##_COORD_I(coord),    \
-                           KIND##_DIMS, KIND##_LAYER_I(d, coord)),      \
-        weft_integer_coords_may_leave(WEFT_SAMPLER(sampler)));            \
+        d,                                                                     \
+        weft_integer_at(d, WEFT_SAMPLER(sampler), KIND##_COORD_I(coord),       \
+                        KIND##_DIMS, KIND##_LAYER_I(d, coord)),                \
+        weft_integer_coords_may_leave(WEFT_SAMPLER(sampler)));                 \
   }                                                                            \
-  OVERLOADABLE uint4 read_imageui(ACCESS IMAGE_T image, sampler_t sampler,    \
+  OVERLOADABLE uint4 read_imageui(ACCESS IMAGE_T image, sampler_t sampler,     \
                                   FCOORD coord) {                              \
     weft_image d = WEFT_IMAGE(image);                                          \
-    return weft_texel_uint(d, weft_nearest_at(d, WEFT_SAMPLER(sampler),        \
-                                              KIND##_COORD_F(coord),           \
-                                              KIND##_DIMS,                     \
-                                              KIND##_LAYER_F(d, coord)),      \
-        weft_float_coords_may_leave(WEFT_SAMPLER(sampler)));      \
+    return weft_texel_uint(                                                    \
+        d,                                                                     \
+        weft_nearest_at(d, WEFT_SAMPLER(sampler), KIND##_COORD_F(coord),       \
+                        KIND##_DIMS, KIND##_LAYER_F(d, coord)),                \
+        weft_float_coords_may_leave(WEFT_SAMPLER(sampler)));                   \
   }                                                                            \
-  OVERLOADABLE uint4 read_imageui(ACCESS IMAGE_T image, sampler_t sampler,    \
+  OVERLOADABLE uint4 read_imageui(ACCESS IMAGE_T image, sampler_t sampler,     \
                                   ICOORD coord) {                              \
     weft_image d = WEFT_IMAGE(image);                                          \
     return weft_texel_uint(                                                    \
-        d, weft_integer_at(d, WEFT_SAMPLER(sampler), KIND##_COORD_I(coord),    \
-                           KIND##_DIMS, KIND##_LAYER_I(d, coord)),      \
-        weft_integer_coords_may_leave(WEFT_SAMPLER(sampler)));            \
+        d,                                                                     \
+        weft_integer_at(d, WEFT_SAMPLER(sampler), KIND##_COORD_I(coord),       \
+                        KIND##_DIMS, KIND##_LAYER_I(d, coord)),                \
+        weft_integer_coords_may_leave(WEFT_SAMPLER(sampler)));                 \
   }                                                                            \
-  OVERLOADABLE half4 read_imageh(ACCESS IMAGE_T image, sampler_t sampler,     \
+  OVERLOADABLE half4 read_imageh(ACCESS IMAGE_T image, sampler_t sampler,      \
                                  FCOORD coord) {                               \
     return convert_half4(read_imagef(image, sampler, coord));                  \
   }                                                                            \
-  OVERLOADABLE half4 read_imageh(ACCESS IMAGE_T image, sampler_t sampler,     \
+  OVERLOADABLE half4 read_imageh(ACCESS IMAGE_T image, sampler_t sampler,      \
                                  ICOORD coord) {                               \
     return convert_half4(read_imagef(image, sampler, coord));                  \
   }
 
 #define WEFT_SAMPLERLESS_READS(ACCESS, IMAGE_T, KIND, ICOORD)                  \
-  OVERLOADABLE float4 read_imagef(ACCESS IMAGE_T image, ICOORD coord) {       \
+  OVERLOADABLE float4 read_imagef(ACCESS IMAGE_T image, ICOORD coord) {        \
     weft_image d = WEFT_IMAGE(image);                                          \
-    return weft_texel_float(d, WEFT_AT_I(KIND, d, coord), 1);                     \
+    return weft_texel_float(d, WEFT_AT_I(KIND, d, coord), 1);                  \
   }                                                                            \
-  OVERLOADABLE int4 read_imagei(ACCESS IMAGE_T image, ICOORD coord) {         \
+  OVERLOADABLE int4 read_imagei(ACCESS IMAGE_T image, ICOORD coord) {          \
     weft_image d = WEFT_IMAGE(image);                                          \
-    return weft_texel_int(d, WEFT_AT_I(KIND, d, coord), 1);                       \
+    return weft_texel_int(d, WEFT_AT_I(KIND, d, coord), 1);                    \
   }                                                                            \
-  OVERLOADABLE uint4 read_imageui(ACCESS IMAGE_T image, ICOORD coord) {       \
+  OVERLOADABLE uint4 read_imageui(ACCESS IMAGE_T image, ICOORD coord) {        \
     weft_image d = WEFT_IMAGE(image);                                          \
-    return weft_texel_uint(d, WEFT_AT_I(KIND, d, coord), 1);                      \
+    return weft_texel_uint(d, WEFT_AT_I(KIND, d, coord), 1);                   \
   }                                                                            \
-  OVERLOADABLE half4 read_imageh(ACCESS IMAGE_T image, ICOORD coord) {        \
+  OVERLOADABLE half4 read_imageh(ACCESS IMAGE_T image, ICOORD coord) {         \
     return convert_half4(read_imagef(image, coord));                           \
   }
 
 #define WEFT_COLOUR_WRITES(ACCESS, IMAGE_T, KIND, ICOORD)                      \
-  OVERLOADABLE void write_imagef(ACCESS IMAGE_T image, ICOORD coord,          \
+  OVERLOADABLE void write_imagef(ACCESS IMAGE_T image, ICOORD coord,           \
                                  float4 color) {                               \
     weft_image d = WEFT_IMAGE(image);                                          \
     weft_write_float(d, WEFT_AT_I(KIND, d, coord), color);                     \
   }                                                                            \
-  OVERLOADABLE void write_imagei(ACCESS IMAGE_T image, ICOORD coord,          \
+  OVERLOADABLE void write_imagei(ACCESS IMAGE_T image, ICOORD coord,           \
                                  int4 color) {                                 \
     weft_image d = WEFT_IMAGE(image);                                          \
     weft_write_int(d, WEFT_AT_I(KIND, d, coord), color);                       \
   }                                                                            \
-  OVERLOADABLE void write_imageui(ACCESS IMAGE_T image, ICOORD coord,         \
+  OVERLOADABLE void write_imageui(ACCESS IMAGE_T image, ICOORD coord,          \
                                   uint4 color) {                               \
     weft_image d = WEFT_IMAGE(image);                                          \
     weft_write_uint(d, WEFT_AT_I(KIND, d, coord), color);                      \
   }                                                                            \
-  OVERLOADABLE void write_imageh(ACCESS IMAGE_T image, ICOORD coord,          \
+  OVERLOADABLE void write_imageh(ACCESS IMAGE_T image, ICOORD coord,           \
                                  half4 color) {                                \
     write_imagef(image, coord, convert_float4(color));                         \
   }
 
 // Depth images hold one float channel (cl_khr_depth_images).
 #define WEFT_DEPTH_READS(ACCESS, IMAGE_T, KIND, FCOORD, ICOORD)                \
-  OVERLOADABLE float read_imagef(ACCESS IMAGE_T image, sampler_t sampler,     \
+  OVERLOADABLE float read_imagef(ACCESS IMAGE_T image, sampler_t sampler,      \
                                  FCOORD coord) {                               \
     weft_image d = WEFT_IMAGE(image);                                          \
     return weft_sample_float(d, WEFT_SAMPLER(sampler), KIND##_COORD_F(coord),  \
                              KIND##_DIMS, KIND##_LAYER_F(d, coord))            \
         .x;                                                                    \
   }                                                                            \
-  OVERLOADABLE float read_imagef(ACCESS IMAGE_T image, sampler_t sampler,     \
+  OVERLOADABLE float read_imagef(ACCESS IMAGE_T image, sampler_t sampler,      \
                                  ICOORD coord) {                               \
     weft_image d = WEFT_IMAGE(image);                                          \
     return weft_texel_float(                                                   \
-               d, weft_integer_at(d, WEFT_SAMPLER(sampler),                    \
-                                  KIND##_COORD_I(coord), KIND##_DIMS,          \
-                                  KIND##_LAYER_I(d, coord)),                   \
+               d,                                                              \
+               weft_integer_at(d, WEFT_SAMPLER(sampler),                       \
+                               KIND##_COORD_I(coord), KIND##_DIMS,             \
+                               KIND##_LAYER_I(d, coord)),                      \
                weft_integer_coords_may_leave(WEFT_SAMPLER(sampler)))           \
         .x;                                                                    \
   }                                                                            \
-  OVERLOADABLE float read_imagef(ACCESS IMAGE_T image, ICOORD coord) {        \
+  OVERLOADABLE float read_imagef(ACCESS IMAGE_T image, ICOORD coord) {         \
     weft_image d = WEFT_IMAGE(image);                                          \
-    return weft_texel_float(d, WEFT_AT_I(KIND, d, coord), 1).x;                   \
+    return weft_texel_float(d, WEFT_AT_I(KIND, d, coord), 1).x;                \
   }
 
 #define WEFT_DEPTH_WRITES(ACCESS, IMAGE_T, KIND, ICOORD)                       \
-  OVERLOADABLE void write_imagef(ACCESS IMAGE_T image, ICOORD coord,          \
+  OVERLOADABLE void write_imagef(ACCESS IMAGE_T image, ICOORD coord,           \
                                  float depth) {                                \
     weft_image d = WEFT_IMAGE(image);                                          \
     weft_write_float(d, WEFT_AT_I(KIND, d, coord),                             \
