@@ -3,8 +3,10 @@
 #pragma once
 #include "icd/validation.h"
 #include "runtime/command.h"
+#include "runtime/memory.h"
 #include "runtime/queue.h"
 
+#include <initializer_list>
 #include <utility>
 #include <vector>
 
@@ -14,6 +16,24 @@ struct CommandTarget {
   Queue *queue = nullptr;
   std::vector<Ref<Event>> wait_list;
 };
+
+// The memory operands of a command: each a live object of the queue's
+// context, of the kind the command takes.
+enum class MemoryOperand { Buffer, Image };
+inline cl_int checkMemoryOperands(const Queue &queue,
+                                  std::initializer_list<cl_mem> handles,
+                                  MemoryOperand kind) {
+  for (cl_mem handle : handles) {
+    Memory *memory = Memory::fromHandle(handle);
+    // Pipes hold packets only kernels may touch: no command applies.
+    if (!memory || memory->isPipe() ||
+        memory->isImage() != (kind == MemoryOperand::Image))
+      return CL_INVALID_MEM_OBJECT;
+    if (&memory->context() != &queue.context())
+      return CL_INVALID_CONTEXT;
+  }
+  return CL_SUCCESS;
+}
 
 // Queues `command` and hands out its event; a blocking command is waited
 // for.

@@ -121,20 +121,12 @@ cl_int prepareImageCommand(cl_command_queue queue_handle, cl_uint num_events,
   out.queue = Queue::fromHandle(queue_handle);
   if (!out.queue)
     return CL_INVALID_COMMAND_QUEUE;
-  for (cl_mem handle : images) {
-    Memory *memory = Memory::fromHandle(handle);
-    if (!memory || !memory->isImage())
-      return CL_INVALID_MEM_OBJECT;
-    if (&memory->context() != &out.queue->context())
-      return CL_INVALID_CONTEXT;
-  }
-  for (cl_mem handle : buffers) {
-    Memory *memory = Memory::fromHandle(handle);
-    if (!memory || memory->isImage() || memory->isPipe())
-      return CL_INVALID_MEM_OBJECT;
-    if (&memory->context() != &out.queue->context())
-      return CL_INVALID_CONTEXT;
-  }
+  if (cl_int err = icd::checkMemoryOperands(*out.queue, images,
+                                            icd::MemoryOperand::Image))
+    return err;
+  if (cl_int err = icd::checkMemoryOperands(*out.queue, buffers,
+                                            icd::MemoryOperand::Buffer))
+    return err;
   return icd::collectWaitList(out.queue->context(), num_events, events,
                               out.wait_list);
 }

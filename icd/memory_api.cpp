@@ -62,15 +62,10 @@ cl_int prepareCommand(cl_command_queue queue_handle, cl_uint num_events,
   out.queue = Queue::fromHandle(queue_handle);
   if (!out.queue)
     return CL_INVALID_COMMAND_QUEUE;
-  for (cl_mem handle : buffers) {
-    Memory *memory = Memory::fromHandle(handle);
-    // Pipes hold packets only kernels may touch, and images have their own
-    // commands: no buffer command applies to either.
-    if (!memory || memory->isPipe() || memory->isImage())
-      return CL_INVALID_MEM_OBJECT;
-    if (&memory->context() != &out.queue->context())
-      return CL_INVALID_CONTEXT;
-  }
+  // Images have commands of their own (icd/image_api.cpp).
+  if (cl_int err = icd::checkMemoryOperands(*out.queue, buffers,
+                                            icd::MemoryOperand::Buffer))
+    return err;
   return icd::collectWaitList(out.queue->context(), num_events, events,
                               out.wait_list);
 }
