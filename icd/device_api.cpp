@@ -159,7 +159,8 @@ cl_int deviceInfo(Device &device, cl_device_info param, InfoWriter &out) {
   case CL_DEVICE_EXECUTION_CAPABILITIES:
     return out.value<cl_device_exec_capabilities>(CL_EXEC_KERNEL);
   case CL_DEVICE_QUEUE_ON_HOST_PROPERTIES: // == CL_DEVICE_QUEUE_PROPERTIES
-    return out.value<cl_command_queue_properties>(CL_QUEUE_PROFILING_ENABLE);
+    return out.value<cl_command_queue_properties>(
+        CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE);
   case CL_DEVICE_PROFILING_TIMER_RESOLUTION:
     return out.value<size_t>(weft::monotonicResolutionNanoseconds());
   case CL_DEVICE_PRINTF_BUFFER_SIZE:

@@ -42,8 +42,8 @@ cl_command_queue makeQueue(cl_context context_handle,
     setError(errcode_ret, CL_INVALID_VALUE);
     return nullptr;
   }
-  // Weft's device queues in order, on the host only.
-  if (flags & ~cl_command_queue_properties(CL_QUEUE_PROFILING_ENABLE)) {
+  // Weft's queues are on the host only.
+  if (flags & (CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT)) {
     setError(errcode_ret, CL_INVALID_QUEUE_PROPERTIES);
     return nullptr;
   }
@@ -54,7 +54,8 @@ cl_command_queue makeQueue(cl_context context_handle,
 }
 
 // Queues a marker or barrier: a command that touches no memory and only
-// waits (in an in-order queue, for its wait list and every earlier command).
+// waits (for its wait list, or without one for every earlier command; in an
+// in-order queue, for both). Queue::submit knows the out-of-order rules.
 cl_int enqueueWaitOnly(cl_command_queue handle, cl_command_type type,
                        cl_uint num_events, const cl_event *events,
                        cl_event *event_out) {
