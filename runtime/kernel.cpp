@@ -357,9 +357,18 @@ const compiler::KernelDescription::ImageVariant *Kernel::imageVariant() const {
 size_t Kernel::maxWorkGroupSize(size_t device_limit) const {
   if (!description_.plan.reachesBarrier())
     return device_limit;
-  // Kernels split at their barriers could run bigger groups, but get the
-  // fibers' limit too: the same launches must work on both paths (the
-  // fibers are the fallback, and WEFT_BARRIERS=fibers compares them).
+  // A kernel split at its barriers keeps what lives across them in
+  // per-work-item storage of the group: any group the device allows fits.
+  // Fibers need a stack each, and the mappings those take bound the group
+  // (kMaxFibersPerGroup); that limit holds whenever this kernel's groups
+  // would run on fibers: it was not split, WEFT_BARRIERS=fibers, or the
+  // async copy checking mode.
+  const LaunchSettings &launch = settings().launchSettings();
+  bool on_fibers = description_.plan.path != compiler::ExecutionPath::Regions ||
+                   launch.barriers == BarrierPath::Fibers ||
+                   launch.check_async_copies;
+  if (!on_fibers)
+    return device_limit;
   uint64_t stack =
       fiberStackSizeFor(description_.private_memory + kStackReserve);
   uint64_t fitting =

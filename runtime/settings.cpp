@@ -4,8 +4,10 @@
 
 #include <strings.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 namespace weft {
 namespace {
@@ -49,6 +51,51 @@ bool parseValue(const char *text, Seconds &out) {
 }
 const char *acceptedValues(const Seconds *) {
   return "a number of seconds (0: off)";
+}
+
+// A whole number of bytes, or of KiB, MiB, GiB or TiB with the suffix
+// K, M, G or T (one letter, either case, "iB" allowed after it).
+bool parseValue(const char *text, Bytes &out) {
+  char *end = nullptr;
+  errno = 0;
+  unsigned long long value = std::strtoull(text, &end, 10);
+  if (end == text || *text == '-' || errno == ERANGE)
+    return false;
+  int shift = 0;
+  switch (*end) {
+  case 'k':
+  case 'K':
+    shift = 10;
+    break;
+  case 'm':
+  case 'M':
+    shift = 20;
+    break;
+  case 'g':
+  case 'G':
+    shift = 30;
+    break;
+  case 't':
+  case 'T':
+    shift = 40;
+    break;
+  case '\0':
+    break;
+  default:
+    return false;
+  }
+  if (shift) {
+    ++end;
+    if (strcasecmp(end, "iB") == 0 || strcasecmp(end, "B") == 0)
+      end += strlen(end);
+  }
+  if (*end != '\0' || value > (UINT64_MAX >> shift))
+    return false;
+  out.value = uint64_t(value) << shift;
+  return true;
+}
+const char *acceptedValues(const Bytes *) {
+  return "a number of bytes, or of KiB/MiB/GiB/TiB with K, M, G or T";
 }
 
 bool parseValue(const char *text, BarrierPath &out) {

@@ -5,6 +5,7 @@
 #pragma once
 #include "device/settings.h"
 
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -17,6 +18,10 @@ using Text = std::optional<std::string>;
 // A duration in seconds, positive (0: off).
 struct Seconds {
   double value = 0;
+};
+// A size in bytes (0: none given).
+struct Bytes {
+  uint64_t value = 0;
 };
 
 enum class SettingOrigin {

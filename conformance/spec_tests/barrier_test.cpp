@@ -7,6 +7,8 @@
 #include "api_fixture.h"
 
 #include <cstdint>
+#include <cstdlib>
+#include <string>
 
 namespace {
 
@@ -105,6 +107,54 @@ TEST_CASE_METHOD(BarrierFixture,
         first_wrong = g;
     }
     INFO("first wrong work-item " << first_wrong);
+    CHECK(wrong == 0);
+    clReleaseMemObject(out);
+  }
+  clReleaseKernel(k);
+}
+
+// Applications size their groups from CL_DEVICE_MAX_WORK_GROUP_SIZE (a
+// bitonic sort library does): a kernel split at its barriers takes that
+// size in any shape. On fibers the kernel's own limit may be smaller, and
+// a group of that size runs.
+TEST_CASE_METHOD(BarrierFixture,
+                 "a kernel with barriers takes the device's largest group",
+                 "[barrier]") {
+  cl_kernel k = kernel(kRotate, "rotate", "-cl-std=CL3.0");
+  size_t device_max = 0;
+  REQUIRE(clGetDeviceInfo(device, CL_DEVICE_MAX_WORK_GROUP_SIZE,
+                          sizeof device_max, &device_max,
+                          nullptr) == CL_SUCCESS);
+  const char *path = std::getenv("WEFT_BARRIERS");
+  bool on_fibers = path && std::string(path) == "fibers";
+  size_t kernel_max = maxGroupSize(k);
+  if (on_fibers)
+    CHECK(kernel_max <= device_max);
+  else
+    CHECK(kernel_max == device_max);
+  // The largest group as a 1-D line and as a 3-D block.
+  std::vector<Range> ranges = {{1, {kernel_max, 1, 1}, {2, 1, 1}}};
+  if (kernel_max % 128 == 0)
+    ranges.push_back({3, {kernel_max / 128, 8, 16}, {1, 2, 1}});
+  const int rounds = 3;
+  for (const Range &range : ranges) {
+    INFO("local " << range.local[0] << "x" << range.local[1] << "x"
+                  << range.local[2]);
+    size_t count = items(range);
+    size_t group = range.local[0] * range.local[1] * range.local[2];
+    cl_mem out = buffer(count * sizeof(cl_int));
+    REQUIRE(clSetKernelArg(k, 0, sizeof out, &out) == CL_SUCCESS);
+    REQUIRE(clSetKernelArg(k, 1, group * sizeof(cl_int), nullptr) ==
+            CL_SUCCESS);
+    REQUIRE(clSetKernelArg(k, 2, sizeof rounds, &rounds) == CL_SUCCESS);
+    REQUIRE(run(k, range) == CL_SUCCESS);
+    std::vector<cl_int> got = read(out, count);
+    size_t wrong = 0;
+    for (size_t g = 0; g < count; ++g) {
+      size_t lid = localLinearId(range, g);
+      if (got[g] != static_cast<cl_int>((lid + rounds) % group * 7 + rounds))
+        ++wrong;
+    }
     CHECK(wrong == 0);
     clReleaseMemObject(out);
   }

@@ -102,6 +102,29 @@ TEST_CASE("typed values reach the launch and the compiler",
   CHECK(readFrom({{"TMPDIR", ""}}, warnings).temporaryDirectory() == "/tmp");
 }
 
+TEST_CASE("sizes take bytes or a K/M/G/T suffix", "[runtime][settings]") {
+  const std::pair<const char *, uint64_t> good[] = {
+      {"4096", 4096},       {"512M", 512ull << 20}, {"8G", 8ull << 30},
+      {"8GiB", 8ull << 30}, {"2gb", 2ull << 30},    {"1T", 1ull << 40},
+      {"16k", 16ull << 10}};
+  for (const auto &[text, bytes] : good) {
+    std::vector<std::string> warnings;
+    Settings s = readFrom({{"WEFT_MEMORY_LIMIT", text}}, warnings);
+    INFO(text);
+    CHECK(warnings.empty());
+    CHECK(s.memory_limit.value == bytes);
+  }
+  for (const char *bad : {"-1", "8X", "G", "8 G", "99999999999999999999",
+                          "20000000000T", "1.5G"}) {
+    std::vector<std::string> warnings;
+    Settings s = readFrom({{"WEFT_MEMORY_LIMIT", bad}}, warnings);
+    INFO(bad);
+    CHECK(s.memory_limit.value == 0);
+    REQUIRE(warnings.size() == 1);
+    CHECK(warnings[0].find("K, M, G or T") != std::string::npos);
+  }
+}
+
 // README.md documents every switch of the table and no other.
 TEST_CASE("README lists exactly the settings table", "[runtime][settings]") {
   std::string section = readmeEnvironmentSection();
