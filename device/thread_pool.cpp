@@ -4,6 +4,12 @@
 #include <system_error>
 
 namespace weft {
+namespace {
+// The pool the calling thread works for, if any.
+thread_local const ThreadPool *current_pool = nullptr;
+} // namespace
+
+bool ThreadPool::ownsCurrentThread() const { return current_pool == this; }
 
 struct ThreadPool::Job {
   uint64_t count = 0;
@@ -19,7 +25,7 @@ struct ThreadPool::Job {
   std::condition_variable done;
 };
 
-ThreadPool::ThreadPool(unsigned workers) {
+ThreadPool::ThreadPool(unsigned workers, CpuSet cpus) : cpus_(std::move(cpus)) {
   workers = std::max(1u, workers);
   threads_.reserve(workers);
   for (unsigned i = 0; i < workers; ++i)
@@ -123,6 +129,8 @@ void ThreadPool::runOnOwnThread(std::function<void()> task) {
 }
 
 void ThreadPool::runnerLoop() {
+  current_pool = this;
+  pinCurrentThread(cpus_);
   std::unique_lock<std::mutex> lock(mutex_);
   for (;;) {
     ++idle_runners_;
@@ -140,6 +148,8 @@ void ThreadPool::runnerLoop() {
 }
 
 void ThreadPool::workerLoop() {
+  current_pool = this;
+  pinCurrentThread(cpus_);
   std::unique_lock<std::mutex> lock(mutex_);
   for (;;) {
     wake_.wait(lock, [this] {

@@ -4,6 +4,8 @@
 // works on it too, and a launch small enough runs on that thread alone
 // without waking anyone.
 #pragma once
+#include "device/cpu_topology.h"
+
 #include <atomic>
 #include <condition_variable>
 #include <cstddef>
@@ -21,7 +23,9 @@ public:
   // Runs item(first, last) over [0, count) in chunks; blocks until all ran.
   using RangeFunction = void (*)(void *state, uint64_t first, uint64_t last);
 
-  explicit ThreadPool(unsigned workers);
+  // With `cpus`, every thread of the pool (workers and runners) runs on
+  // those CPUs only: a sub-device's pool stays on its own cores.
+  explicit ThreadPool(unsigned workers, CpuSet cpus = {});
   ~ThreadPool();
   ThreadPool(const ThreadPool &) = delete;
   ThreadPool &operator=(const ThreadPool &) = delete;
@@ -43,11 +47,16 @@ public:
   // full pipe and its consumer).
   void runOnOwnThread(std::function<void()> task);
 
+  // Whether the calling thread is one of this pool's: such a thread must not
+  // destroy the pool (it cannot join itself).
+  bool ownsCurrentThread() const;
+
 private:
   struct Job;
   void workerLoop();
   static void runChunks(Job &job);
 
+  const CpuSet cpus_; // empty: wherever the process may run
   std::mutex mutex_;
   std::condition_variable wake_; // workers wait here, guarded by mutex_
   std::vector<Job *> jobs_;      // active parallel ranges, guarded by mutex_

@@ -7,6 +7,7 @@
 
 #include <CL/cl_ext.h>
 
+#include <algorithm>
 #include <new>
 
 using namespace weft;
@@ -73,6 +74,7 @@ bool strayUserData(const cl_context_properties *properties,
 }
 
 cl_context makeContext(const cl_context_properties *properties,
+                       const std::vector<Device *> &devices,
                        Context::ErrorCallback notify, void *user_data,
                        cl_int *errcode_ret) {
   std::vector<cl_context_properties> list;
@@ -80,8 +82,7 @@ cl_context makeContext(const cl_context_properties *properties,
     setError(errcode_ret, err);
     return nullptr;
   }
-  auto *context =
-      new (std::nothrow) Context(Device::instance(), list, notify, user_data);
+  auto *context = new (std::nothrow) Context(devices, list, notify, user_data);
   setError(errcode_ret, context ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY);
   return context;
 }
@@ -97,12 +98,18 @@ clCreateContext(const cl_context_properties *properties, cl_uint num_devices,
     setError(errcode_ret, CL_INVALID_VALUE);
     return nullptr;
   }
-  for (cl_uint i = 0; i < num_devices; ++i)
-    if (!Device::fromHandle(devices[i])) {
+  // Repeats are ignored (spec).
+  std::vector<Device *> members;
+  for (cl_uint i = 0; i < num_devices; ++i) {
+    Device *device = Device::fromHandle(devices[i]);
+    if (!device) {
       setError(errcode_ret, CL_INVALID_DEVICE);
       return nullptr;
     }
-  return makeContext(properties, pfn_notify, user_data, errcode_ret);
+    if (std::find(members.begin(), members.end(), device) == members.end())
+      members.push_back(device);
+  }
+  return makeContext(properties, members, pfn_notify, user_data, errcode_ret);
 }
 
 CL_API_ENTRY cl_context CL_API_CALL clCreateContextFromType(
@@ -124,7 +131,8 @@ CL_API_ENTRY cl_context CL_API_CALL clCreateContextFromType(
     setError(errcode_ret, CL_DEVICE_NOT_FOUND);
     return nullptr;
   }
-  return makeContext(properties, pfn_notify, user_data, errcode_ret);
+  return makeContext(properties, {&Device::instance()}, pfn_notify, user_data,
+                     errcode_ret);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clRetainContext(cl_context handle) {
@@ -156,9 +164,9 @@ CL_API_ENTRY cl_int CL_API_CALL clGetContextInfo(cl_context handle,
   case CL_CONTEXT_REFERENCE_COUNT:
     return out.value(context->apiReferenceCount());
   case CL_CONTEXT_NUM_DEVICES:
-    return out.value(cl_uint{1});
+    return out.value(static_cast<cl_uint>(context->devices().size()));
   case CL_CONTEXT_DEVICES:
-    return out.value(static_cast<cl_device_id>(&context->device()));
+    return out.array(context->deviceHandles());
   case CL_CONTEXT_PROPERTIES: {
     const auto &properties = context->properties();
     return out.bytes(properties.data(),

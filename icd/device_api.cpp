@@ -1,10 +1,11 @@
-// Device entry points: discovery, the info queries, sub-devices (none) and
-// the device/host timers.
+// Device entry points: discovery, the info queries, sub-devices and the
+// device/host timers.
 #include "device/clock.h"
 #include "icd/info_query.h"
 #include "runtime/compiler_loader.h"
 #include "runtime/device.h"
 #include "runtime/device_features.h"
+#include "runtime/device_partition.h"
 #include "runtime/platform.h"
 
 #include <CL/cl_ext.h>
@@ -73,8 +74,16 @@ constexpr cl_bitfield kFloatAtomicCapabilities =
     CL_DEVICE_LOCAL_FP_ATOMIC_LOAD_STORE_EXT |
     CL_DEVICE_LOCAL_FP_ATOMIC_ADD_EXT | CL_DEVICE_LOCAL_FP_ATOMIC_MIN_MAX_EXT;
 
-// "Cannot be partitioned" is a list holding only the terminating 0.
-constexpr cl_device_partition_property kNoPartitionProperties[] = {0};
+// The schemes clCreateSubDevices takes (runtime/device_partition.h): by
+// affinity domain only where the OS describes the CPUs' NUMA nodes or caches.
+std::vector<cl_device_partition_property>
+partitionProperties(const Device &device) {
+  std::vector<cl_device_partition_property> schemes = {
+      CL_DEVICE_PARTITION_EQUALLY, CL_DEVICE_PARTITION_BY_COUNTS};
+  if (weft::supportedAffinityDomains(device.cpus(), weft::hostCpuTopology()))
+    schemes.push_back(CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN);
+  return schemes;
+}
 
 constexpr cl_bool toClBool(bool value) { return value ? CL_TRUE : CL_FALSE; }
 
@@ -108,7 +117,7 @@ cl_int deviceInfo(Device &device, cl_device_info param, InfoWriter &out) {
   case CL_DEVICE_PLATFORM:
     return out.value<cl_platform_id>(&device.platform());
   case CL_DEVICE_PARENT_DEVICE:
-    return out.value<cl_device_id>(nullptr);
+    return out.value<cl_device_id>(device.parent());
   case CL_DEVICE_REFERENCE_COUNT:
     return out.value<cl_uint>(device.apiReferenceCount());
 
@@ -250,11 +259,16 @@ cl_int deviceInfo(Device &device, cl_device_info param, InfoWriter &out) {
   case CL_DEVICE_HALF_FP_ATOMIC_CAPABILITIES_EXT: // no half atomics
     return out.value<cl_bitfield>(0);
 
-  // Partitioning: not supported.
+  // Partitioning: a compute unit is a CPU.
   case CL_DEVICE_PARTITION_PROPERTIES:
-    return out.array(kNoPartitionProperties, 1);
-  case CL_DEVICE_PARTITION_TYPE: // a root device may answer with size 0
-    return out.bytes(nullptr, 0);
+    return out.array(partitionProperties(device));
+  case CL_DEVICE_PARTITION_TYPE: // the root answers with size 0
+    return out.array(device.partitionType());
+  case CL_DEVICE_PARTITION_MAX_SUB_DEVICES:
+    return out.value<cl_uint>(p.compute_units);
+  case CL_DEVICE_PARTITION_AFFINITY_DOMAIN:
+    return out.value<cl_device_affinity_domain>(
+        weft::supportedAffinityDomains(device.cpus(), weft::hostCpuTopology()));
 
   // Images.
   case CL_DEVICE_MAX_READ_IMAGE_ARGS:
@@ -288,7 +302,6 @@ cl_int deviceInfo(Device &device, cl_device_info param, InfoWriter &out) {
   case CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE:
   case CL_DEVICE_MAX_ON_DEVICE_QUEUES:
   case CL_DEVICE_MAX_ON_DEVICE_EVENTS:
-  case CL_DEVICE_PARTITION_MAX_SUB_DEVICES:
   case CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT:
   case CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT:
   case CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT:
@@ -306,7 +319,6 @@ cl_int deviceInfo(Device &device, cl_device_info param, InfoWriter &out) {
   // All cl_bitfield types.
   case CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES:
   case CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES:
-  case CL_DEVICE_PARTITION_AFFINITY_DOMAIN:
     return out.value<cl_bitfield>(0);
 
   default:
@@ -356,23 +368,55 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device,
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clCreateSubDevices(
-    cl_device_id in_device, const cl_device_partition_property * /*properties*/,
-    cl_uint /*num_devices*/, cl_device_id * /*out_devices*/,
-    cl_uint * /*num_devices_ret*/) {
-  if (!Device::fromHandle(in_device))
+    cl_device_id in_device, const cl_device_partition_property *properties,
+    cl_uint num_devices, cl_device_id *out_devices, cl_uint *num_devices_ret) {
+  Device *device = Device::fromHandle(in_device);
+  if (!device)
     return CL_INVALID_DEVICE;
-  // CL_DEVICE_PARTITION_PROPERTIES lists no scheme, so every properties list
-  // (a missing one included) names an unsupported or invalid partition.
-  return CL_INVALID_VALUE;
+  std::vector<weft::CpuSet> parts;
+  std::vector<cl_device_partition_property> type;
+  if (cl_int err = weft::partitionCpus(device->cpus(), weft::hostCpuTopology(),
+                                       properties, parts, type))
+    return err;
+  if (out_devices && num_devices < parts.size())
+    return CL_INVALID_VALUE;
+  if (out_devices) {
+    std::vector<Device *> made;
+    for (weft::CpuSet &cpus : parts) {
+      Device *sub = Device::createSubDevice(*device, std::move(cpus), type);
+      if (!sub) {
+        for (Device *undo : made)
+          undo->releaseApi();
+        return CL_OUT_OF_HOST_MEMORY;
+      }
+      made.push_back(sub);
+    }
+    for (size_t i = 0; i < made.size(); ++i)
+      out_devices[i] = made[i];
+  }
+  if (num_devices_ret)
+    *num_devices_ret = static_cast<cl_uint>(parts.size());
+  return CL_SUCCESS;
 }
 
-// The root device is never destroyed, so its reference count never moves.
-CL_API_ENTRY cl_int CL_API_CALL clRetainDevice(cl_device_id device) {
-  return Device::fromHandle(device) ? CL_SUCCESS : CL_INVALID_DEVICE;
+// The root device is never destroyed, so its reference count never moves;
+// sub-devices are counted like any object.
+CL_API_ENTRY cl_int CL_API_CALL clRetainDevice(cl_device_id handle) {
+  Device *device = Device::fromHandle(handle);
+  if (!device)
+    return CL_INVALID_DEVICE;
+  if (!device->isRoot())
+    device->retainApi();
+  return CL_SUCCESS;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clReleaseDevice(cl_device_id device) {
-  return Device::fromHandle(device) ? CL_SUCCESS : CL_INVALID_DEVICE;
+CL_API_ENTRY cl_int CL_API_CALL clReleaseDevice(cl_device_id handle) {
+  Device *device = Device::fromHandle(handle);
+  if (!device)
+    return CL_INVALID_DEVICE;
+  if (!device->isRoot())
+    device->releaseApi();
+  return CL_SUCCESS;
 }
 
 // The device runs on the host, so one clock reading serves as both

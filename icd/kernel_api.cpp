@@ -180,12 +180,13 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelArgInfo(
 namespace {
 
 // The kernel and device checks of the per-device kernel queries; a null
-// device means the context's only one.
+// device means the context's only one, and is wrong with several.
 cl_int checkKernelAndDevice(Kernel *kernel, cl_device_id device) {
   if (!kernel)
     return CL_INVALID_KERNEL;
   Context &context = kernel->program().context();
-  if (device && (!Device::fromHandle(device) || !context.hasDevice(device)))
+  if (device ? !Device::fromHandle(device) || !context.hasDevice(device)
+             : context.devices().size() > 1)
     return CL_INVALID_DEVICE;
   return CL_SUCCESS;
 }

@@ -1,8 +1,8 @@
 // Program entry points: creation from source, building, queries.
 #include "icd/info_query.h"
 #include "icd/validation.h"
-#include "runtime/device.h"
 #include "runtime/context.h"
+#include "runtime/device.h"
 #include "runtime/program.h"
 #include "runtime/program_binary.h"
 
@@ -81,8 +81,8 @@ CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBinary(
       return nullptr;
     }
   }
-  // The context has one device, so every entry names it; each must be a
-  // binary this device can run.
+  // The context's devices all run the same code: each entry must be a
+  // binary for it.
   ProgramImage image;
   cl_int result = CL_SUCCESS;
   for (cl_uint i = 0; i < num_devices; ++i) {
@@ -123,8 +123,8 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseProgram(cl_program handle) {
 
 CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(
     cl_program handle, cl_uint num_devices, const cl_device_id *devices,
-    const char *options,
-    void(CL_CALLBACK *pfn_notify)(cl_program, void *), void *user_data) {
+    const char *options, void(CL_CALLBACK *pfn_notify)(cl_program, void *),
+    void *user_data) {
   Program *program = Program::fromHandle(handle);
   if (!program)
     return CL_INVALID_PROGRAM;
@@ -154,29 +154,36 @@ CL_API_ENTRY cl_int CL_API_CALL clGetProgramInfo(cl_program handle,
     return out.value(program->apiReferenceCount());
   case CL_PROGRAM_CONTEXT:
     return out.value(static_cast<cl_context>(&program->context()));
+  // A program is for every device of its context: they all run the same
+  // native code, so one build serves them all.
   case CL_PROGRAM_NUM_DEVICES:
-    return out.value(cl_uint{1});
+    return out.value(static_cast<cl_uint>(program->context().devices().size()));
   case CL_PROGRAM_DEVICES:
-    return out.value(static_cast<cl_device_id>(&program->context().device()));
+    return out.array(program->context().deviceHandles());
   case CL_PROGRAM_SOURCE:
     return out.string(program->source());
   case CL_PROGRAM_IL:
     return out.bytes(nullptr, 0);
   case CL_PROGRAM_BINARY_SIZES:
-    // 0 when there is no binary yet (spec).
-    return out.value(program->binary().size());
+    // 0 when there is no binary yet (spec); the same binary for each device.
+    return out.array(std::vector<size_t>(program->context().devices().size(),
+                                         program->binary().size()));
   case CL_PROGRAM_BINARIES: {
     // An array of one pointer per device, each to a buffer the application
     // sized with CL_PROGRAM_BINARY_SIZES; a null entry is skipped.
-    if (param_value && param_value_size < sizeof(unsigned char *))
+    size_t count = program->context().devices().size();
+    if (param_value && param_value_size < count * sizeof(unsigned char *))
       return CL_INVALID_VALUE;
     if (param_value_size_ret)
-      *param_value_size_ret = sizeof(unsigned char *);
+      *param_value_size_ret = count * sizeof(unsigned char *);
     if (param_value) {
-      unsigned char *destination = *static_cast<unsigned char **>(param_value);
       std::vector<unsigned char> binary = program->binary();
-      if (destination && !binary.empty())
-        std::memcpy(destination, binary.data(), binary.size());
+      for (size_t i = 0; i < count; ++i) {
+        unsigned char *destination =
+            static_cast<unsigned char **>(param_value)[i];
+        if (destination && !binary.empty())
+          std::memcpy(destination, binary.data(), binary.size());
+      }
     }
     return CL_SUCCESS;
   }
@@ -219,8 +226,8 @@ CL_API_ENTRY cl_int CL_API_CALL clGetProgramBuildInfo(
     return out.value(program->binaryType());
   case CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE: {
     auto executable = program->executable();
-    return out.value(
-        static_cast<size_t>(executable ? executable->global_variable_bytes : 0));
+    return out.value(static_cast<size_t>(
+        executable ? executable->global_variable_bytes : 0));
   }
   default:
     return CL_INVALID_VALUE;
@@ -257,12 +264,12 @@ CL_API_ENTRY cl_int CL_API_CALL clCompileProgram(
   return result;
 }
 
-CL_API_ENTRY cl_program CL_API_CALL clLinkProgram(
-    cl_context context_handle, cl_uint num_devices, const cl_device_id *devices,
-    const char *options, cl_uint num_input_programs,
-    const cl_program *input_programs,
-    void(CL_CALLBACK *pfn_notify)(cl_program, void *), void *user_data,
-    cl_int *errcode_ret) {
+CL_API_ENTRY cl_program CL_API_CALL
+clLinkProgram(cl_context context_handle, cl_uint num_devices,
+              const cl_device_id *devices, const char *options,
+              cl_uint num_input_programs, const cl_program *input_programs,
+              void(CL_CALLBACK *pfn_notify)(cl_program, void *),
+              void *user_data, cl_int *errcode_ret) {
   Context *context = Context::fromHandle(context_handle);
   if (!context) {
     setError(errcode_ret, CL_INVALID_CONTEXT);

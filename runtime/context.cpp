@@ -9,10 +9,13 @@
 
 namespace weft {
 
-Context::Context(Device &device, std::vector<cl_context_properties> properties,
+Context::Context(const std::vector<Device *> &devices,
+                 std::vector<cl_context_properties> properties,
                  ErrorCallback notify, void *user_data)
-    : device_(device), properties_(std::move(properties)), notify_(notify),
+    : properties_(std::move(properties)), notify_(notify),
       notify_user_data_(user_data), printf_buffer_size_(kPrintfBufferSize) {
+  for (Device *device : devices)
+    devices_.emplace_back(device);
   for (size_t i = 0; i + 1 < properties_.size(); i += 2) {
     if (properties_[i] == CL_PRINTF_CALLBACK_ARM)
       printf_callback_ = reinterpret_cast<PrintfCallback>(properties_[i + 1]);
@@ -40,8 +43,18 @@ void Context::deliverPrintfOutput(const std::string &text, uint64_t dropped,
                  dropped == 1 ? "" : "s", printf_buffer_size_);
 }
 
+std::vector<cl_device_id> Context::deviceHandles() const {
+  std::vector<cl_device_id> handles;
+  for (const Ref<Device> &device : devices_)
+    handles.push_back(device.get());
+  return handles;
+}
+
 bool Context::hasDevice(cl_device_id device) const {
-  return static_cast<Device *>(device) == &device_;
+  for (const Ref<Device> &member : devices_)
+    if (member.get() == static_cast<Device *>(device))
+      return true;
+  return false;
 }
 
 void Context::addDestructorCallback(DestructorCallback callback,

@@ -1,5 +1,6 @@
-// A context: the devices it spans (always Weft's one CPU device), its
-// properties, destructor callbacks, and its SVM allocations.
+// A context: the devices it spans (the CPU device, or sub-devices of it, all
+// running the same native code), its properties, destructor callbacks, and
+// its SVM allocations.
 #pragma once
 #include "runtime/object.h"
 #include "runtime/svm.h"
@@ -23,13 +24,19 @@ public:
   using PrintfCallback = void(CL_CALLBACK *)(const char *buffer, size_t length,
                                              size_t complete, void *user_data);
 
-  Context(Device &device, std::vector<cl_context_properties> properties,
-          ErrorCallback notify, void *user_data);
+  // `devices`: at least one, without repeats.
+  Context(const std::vector<Device *> &devices,
+          std::vector<cl_context_properties> properties, ErrorCallback notify,
+          void *user_data);
   static Context *fromHandle(cl_context handle) {
     return checkedCast<Context>(handle);
   }
 
-  Device &device() const { return device_; }
+  // The first device: what the context's devices share (the CPU, its
+  // limits, the code it runs) is read from it.
+  Device &device() const { return *devices_.front(); }
+  const std::vector<Ref<Device>> &devices() const { return devices_; }
+  std::vector<cl_device_id> deviceHandles() const;
   bool hasDevice(cl_device_id device) const;
   const std::vector<cl_context_properties> &properties() const {
     return properties_;
@@ -59,7 +66,7 @@ protected:
   void destroy() override;
 
 private:
-  Device &device_;
+  std::vector<Ref<Device>> devices_;
   std::vector<cl_context_properties> properties_; // as given, 0-terminated
   ErrorCallback notify_;
   void *notify_user_data_;

@@ -10,6 +10,8 @@
 #include "runtime/platform.h"
 
 #include <algorithm>
+#include <new>
+#include <thread>
 
 namespace weft {
 namespace {
@@ -92,7 +94,29 @@ Device &Device::instance() {
   return *device;
 }
 
-Device::Device() : properties_(describeHost()) {}
+Device::Device() : properties_(describeHost()), cpus_(hostCpuTopology().cpus) {}
+
+Device::Device(Device &parent, CpuSet cpus,
+               std::vector<cl_device_partition_property> partition_type)
+    : properties_(parent.properties_), parent_(&parent), cpus_(std::move(cpus)),
+      partition_type_(std::move(partition_type)) {
+  properties_.compute_units = static_cast<cl_uint>(cpus_.size());
+}
+
+Device::~Device() {
+  // A sub-device can go with the last command of its queue, on a thread of
+  // its own pool, which cannot join itself: another thread takes the pool
+  // down once that thread is back in its loop.
+  if (pool_ && pool_->ownsCurrentThread())
+    std::thread([pool = pool_.release()] { delete pool; }).detach();
+}
+
+Device *Device::createSubDevice(
+    Device &parent, CpuSet cpus,
+    std::vector<cl_device_partition_property> partition_type) {
+  return new (std::nothrow)
+      Device(parent, std::move(cpus), std::move(partition_type));
+}
 
 Platform &Device::platform() { return Platform::instance(); }
 
@@ -130,7 +154,10 @@ compiler::DeviceDescription Device::compilerDescription() const {
 
 ThreadPool &Device::pool() {
   std::call_once(pool_once_, [this] {
-    pool_ = std::make_unique<ThreadPool>(properties_.compute_units);
+    // The root's pool goes wherever the process may run; a sub-device's
+    // keeps to its CPUs.
+    pool_ = std::make_unique<ThreadPool>(properties_.compute_units,
+                                         isRoot() ? CpuSet{} : cpus_);
   });
   return *pool_;
 }

@@ -1,7 +1,11 @@
 // The CPU device: what this machine is (from the OS and CPUID, never made
 // up), the thread pool that runs launches, and how the compiler sees it.
+// The root device is every CPU of the process; a sub-device
+// (clCreateSubDevices) is some of them, with a pool of its own pinned there.
+// All of them run the same native code.
 #pragma once
 #include "compiler/compiler_interface.h"
+#include "device/cpu_topology.h"
 #include "runtime/object.h"
 
 #include <memory>
@@ -19,7 +23,7 @@ struct DeviceProperties {
   std::string name;          // the host CPU's brand string
   std::string vendor;        // the CPU vendor, e.g. "AuthenticAMD"
   cl_uint vendor_id = 0;     // PCI vendor id of the CPU maker
-  cl_uint compute_units = 1; // cores in the process's CPU affinity
+  cl_uint compute_units = 1; // the device's CPUs (process affinity for root)
   cl_uint max_clock_mhz = 0;
   cl_ulong global_mem_size = 0; // physical memory
   cl_ulong max_mem_alloc_size = 0;
@@ -40,10 +44,25 @@ struct DeviceProperties {
 
 class Device : public Object<_cl_device_id, ObjectKind::Device> {
 public:
-  static Device &instance();
+  static Device &instance(); // the root device
   static Device *fromHandle(cl_device_id handle) {
     return checkedCast<Device>(handle);
   }
+
+  // A sub-device of `parent` over `cpus`, made as `partition_type` says
+  // (CL_DEVICE_PARTITION_TYPE, 0-terminated). It holds its parent.
+  static Device *
+  createSubDevice(Device &parent, CpuSet cpus,
+                  std::vector<cl_device_partition_property> partition_type);
+  bool isRoot() const { return !parent_; }
+  Device *parent() const { return parent_.get(); }
+  const CpuSet &cpus() const { return cpus_; }
+  const std::vector<cl_device_partition_property> &partitionType() const {
+    return partition_type_;
+  }
+  // Whether its pool keeps to its CPUs, so no application thread may run
+  // its work-groups (runtime/queue.cpp runs them on the pool instead).
+  bool pinned() const { return !isRoot(); }
 
   Platform &platform();
   const DeviceProperties &properties() const { return properties_; }
@@ -55,9 +74,16 @@ public:
   // The pool is created on first use, so queries never start threads.
   ThreadPool &pool();
 
+  ~Device() override;
+
 private:
   Device();
+  Device(Device &parent, CpuSet cpus,
+         std::vector<cl_device_partition_property> partition_type);
   DeviceProperties properties_;
+  Ref<Device> parent_; // null for the root
+  CpuSet cpus_;
+  std::vector<cl_device_partition_property> partition_type_; // 0-terminated
   std::once_flag pool_once_;
   std::unique_ptr<ThreadPool> pool_; // created under pool_once_
 };

@@ -58,7 +58,7 @@ bool Queue::submitPending() {
 cl_int Queue::finish() {
   // Run here rather than wake a worker: the caller waits anyway.
   submitPending();
-  if (outOfOrder() && threadCanRunLaunches()) {
+  if (outOfOrder() && threadCanRunLaunches() && !device_.pinned()) {
     noteThreadRunsLaunches();
     {
       std::lock_guard<std::mutex> lock(mutex_);
@@ -110,8 +110,9 @@ void Queue::runHere() {
     return;
   }
   // During process exit the caller's own per-thread state may be gone:
-  // the pool's threads run the commands instead (device/ndrange.h).
-  if (!threadCanRunLaunches()) {
+  // the pool's threads run the commands instead (device/ndrange.h). A
+  // sub-device's commands run on its own cores, never the caller's.
+  if (!threadCanRunLaunches() || device_.pinned()) {
     scheduleRun();
     return;
   }

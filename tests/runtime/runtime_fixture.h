@@ -9,7 +9,7 @@
 
 struct RuntimeFixture {
   weft::Ref<weft::Context> context{
-      new weft::Context(weft::Device::instance(), {}, nullptr, nullptr),
+      new weft::Context({&weft::Device::instance()}, {}, nullptr, nullptr),
       /*adopt=*/true};
 
   weft::Ref<weft::Memory> buffer(size_t size) {
