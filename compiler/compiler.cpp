@@ -10,6 +10,7 @@
 #include "compiler/pipeline.h"
 #include "compiler/scratch_directory.h"
 #include "compiler/shared_object_linker.h"
+#include "compiler/spirv_translator.h"
 #include "compiler/stack_sizes.h"
 
 #include <llvm/Bitcode/BitcodeReader.h>
@@ -218,6 +219,55 @@ BuildResult ClangCompiler::linkBitcode(
     CompileResult &library) {
   return onCompilerStack(
       [&] { return linkBitcodeHere(objects, options, device, library); });
+}
+
+BuildResult ClangCompiler::buildFromSpirv(
+    const std::vector<unsigned char> &il,
+    const std::vector<SpecializationConstant> &constants,
+    const std::string &options, const DeviceDescription &device) {
+  return onCompilerStack([&] {
+    BuildResult result;
+    BuildOptions parsed;
+    std::string error;
+    if (!parseBuildOptions(options, parsed, error)) {
+      result.status = BuildResult::Status::InvalidOptions;
+      result.log = "error: " + error + "\n";
+      return result;
+    }
+    auto context = std::make_unique<llvm::LLVMContext>();
+    std::unique_ptr<llvm::Module> module = translateSpirv(
+        il, constants, settings_.temporary_directory, *context, result.log);
+    if (!module) {
+      result.status = BuildResult::Status::CompileError;
+      return result;
+    }
+    finishExecutable(std::move(module), parsed.optimize, device, result);
+    return result;
+  });
+}
+
+CompileResult ClangCompiler::compileSpirv(
+    const std::vector<unsigned char> &il,
+    const std::vector<SpecializationConstant> &constants,
+    const std::string &options, const DeviceDescription &) {
+  return onCompilerStack([&] {
+    CompileResult result;
+    BuildOptions parsed;
+    std::string error;
+    if (!parseBuildOptions(options, parsed, error)) {
+      result.status = CompileResult::Status::InvalidOptions;
+      result.log = "error: " + error + "\n";
+      return result;
+    }
+    llvm::LLVMContext context;
+    std::unique_ptr<llvm::Module> module = translateSpirv(
+        il, constants, settings_.temporary_directory, context, result.log);
+    if (!module)
+      return result;
+    result.bitcode = writeBitcode(*module);
+    result.status = CompileResult::Status::Success;
+    return result;
+  });
 }
 
 BuildResult

@@ -34,6 +34,17 @@ public:
               const std::string &options, const DeviceDescription &device,
               CompileResult &library) override;
 
+  BuildResult
+  buildFromSpirv(const std::vector<unsigned char> &il,
+                 const std::vector<SpecializationConstant> &constants,
+                 const std::string &options,
+                 const DeviceDescription &device) override;
+  CompileResult
+  compileSpirv(const std::vector<unsigned char> &il,
+               const std::vector<SpecializationConstant> &constants,
+               const std::string &options,
+               const DeviceDescription &device) override;
+
   // `source` compiled, inlined into its kernels and linked with the builtin
   // library, for the host CPU: what the Kernels stage receives. Null, with
   // the reason in `log`, when that fails.

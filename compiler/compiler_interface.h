@@ -283,6 +283,22 @@ struct CompileResult {
   std::vector<unsigned char> bitcode; // set on success
 };
 
+// Where Debian's SPIR-V/LLVM translator (package llvm-spirv-15) may be, which
+// SPIR-V programs need (compiler/spirv_translator.h): the runtime reports
+// IL support only when one is there.
+inline constexpr const char *kSpirvTranslatorPaths[] = {
+    "/usr/bin/llvm-spirv-15", "/usr/lib/llvm-15/bin/llvm-spirv"};
+
+// A specialization constant of a SPIR-V program, as the application set it
+// (clSetProgramSpecializationConstant), with its type from the module.
+struct SpecializationConstant {
+  enum class Kind { Bool, Int, Float };
+  uint32_t id = 0;
+  Kind kind = Kind::Int;
+  uint32_t bits = 32;
+  uint64_t value_bits = 0; // the value's bytes, zero-extended
+};
+
 // An embedded header of clCompileProgram: the name #include uses.
 struct EmbeddedHeader {
   std::string include_name;
@@ -319,6 +335,17 @@ public:
   linkBitcode(const std::vector<std::vector<unsigned char>> &objects,
               const std::string &options, const DeviceDescription &device,
               CompileResult &library) = 0;
+  // A SPIR-V module (clCreateProgramWithIL) built like source, and compiled
+  // to bitcode for clLinkProgram like clCompileProgram's source.
+  virtual BuildResult
+  buildFromSpirv(const std::vector<unsigned char> &il,
+                 const std::vector<SpecializationConstant> &constants,
+                 const std::string &options,
+                 const DeviceDescription &device) = 0;
+  virtual CompileResult
+  compileSpirv(const std::vector<unsigned char> &il,
+               const std::vector<SpecializationConstant> &constants,
+               const std::string &options, const DeviceDescription &device) = 0;
 };
 
 } // namespace weft::compiler

@@ -7,8 +7,12 @@
 #include "runtime/device_features.h"
 #include "runtime/device_partition.h"
 #include "runtime/platform.h"
+#include "runtime/spirv_module.h"
 
 #include <CL/cl_ext.h>
+
+#include <cstring>
+#include <string>
 
 using weft::Device;
 using weft::DeviceProperties;
@@ -87,6 +91,13 @@ partitionProperties(const Device &device) {
 
 constexpr cl_bool toClBool(bool value) { return value ? CL_TRUE : CL_FALSE; }
 
+cl_name_version nameVersion(const char *name, cl_version version) {
+  cl_name_version entry{};
+  entry.version = version;
+  std::strncpy(entry.name, name, CL_NAME_VERSION_MAX_NAME_SIZE - 1);
+  return entry;
+}
+
 // Each case answers once through `out`; queries sharing a type and value
 // share a case, so unsupported features (images, pipes, SVM, device-side
 // enqueue, sub-groups) read as one block each.
@@ -132,13 +143,34 @@ cl_int deviceInfo(Device &device, cl_device_info param, InfoWriter &out) {
                      weft::kOpenClCFeaturesWithVersion.size());
   case CL_DEVICE_EXTENSIONS:
     return out.string(device.extensionString());
-  case CL_DEVICE_EXTENSIONS_WITH_VERSION:
-    return out.array(weft::kDeviceExtensionsWithVersion.data(),
-                     weft::kDeviceExtensionsWithVersion.size());
-  case CL_DEVICE_IL_VERSION:
+  case CL_DEVICE_EXTENSIONS_WITH_VERSION: {
+    std::vector<cl_name_version> list(
+        weft::kDeviceExtensionsWithVersion.begin(),
+        weft::kDeviceExtensionsWithVersion.end());
+    if (weft::spirvProgramsSupported())
+      list.push_back(
+          nameVersion(weft::kIlProgramExtension, CL_MAKE_VERSION(1, 0, 0)));
+    return out.array(list);
+  }
+  // SPIR-V through the translator (compiler/spirv_translator.h), when it
+  // is installed.
+  case CL_DEVICE_IL_VERSION: {
+    std::string versions;
+    if (weft::spirvProgramsSupported())
+      for (cl_uint minor = 0; minor <= weft::kSpirvMaxMinor; ++minor)
+        versions +=
+            (minor ? " SPIR-V_1." : "SPIR-V_1.") + std::to_string(minor);
+    return out.string(versions);
+  }
+  case CL_DEVICE_ILS_WITH_VERSION: {
+    std::vector<cl_name_version> list;
+    if (weft::spirvProgramsSupported())
+      for (cl_uint minor = 0; minor <= weft::kSpirvMaxMinor; ++minor)
+        list.push_back(nameVersion("SPIR-V", CL_MAKE_VERSION(1, minor, 0)));
+    return out.array(list);
+  }
   case CL_DEVICE_BUILT_IN_KERNELS:
     return out.string("");
-  case CL_DEVICE_ILS_WITH_VERSION:
   case CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION:
     return out.bytes(nullptr, 0);
   case CL_DEVICE_COMPILER_AVAILABLE:

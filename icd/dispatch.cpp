@@ -1,6 +1,7 @@
 // The ICD dispatch table and the three functions the ICD loader looks up
 // by name. Every slot points at a real function: the loader jumps through
 // slots without checking, so a NULL slot would crash the application.
+#include "runtime/compiler_loader.h"
 #include "runtime/object.h"
 #include "runtime/platform.h"
 
@@ -263,8 +264,14 @@ clIcdGetPlatformIDsKHR(cl_uint num_entries, cl_platform_id *platforms,
 
 CL_API_ENTRY __attribute__((visibility("default"))) void *CL_API_CALL
 clGetExtensionFunctionAddress(const char *name) {
-  if (name && std::strcmp(name, "clIcdGetPlatformIDsKHR") == 0)
+  if (!name)
+    return nullptr;
+  if (std::strcmp(name, "clIcdGetPlatformIDsKHR") == 0)
     return reinterpret_cast<void *>(&clIcdGetPlatformIDsKHR);
+  // cl_khr_il_program's entry point is the core one under another name.
+  if (std::strcmp(name, "clCreateProgramWithILKHR") == 0 &&
+      weft::spirvProgramsSupported())
+    return reinterpret_cast<void *>(&Guarded<&clCreateProgramWithIL>::call);
   return nullptr; // Weft exposes no other extension functions
 }
 

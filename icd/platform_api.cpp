@@ -54,9 +54,9 @@ CL_API_ENTRY cl_int CL_API_CALL clGetPlatformIDs(cl_uint num_entries,
 
 // Exported as well: ocl-icd looks it up by name when it loads the driver.
 CL_API_ENTRY __attribute__((visibility("default"))) cl_int CL_API_CALL
-clGetPlatformInfo(
-    cl_platform_id platform, cl_platform_info param_name,
-    size_t param_value_size, void *param_value, size_t *param_value_size_ret) {
+clGetPlatformInfo(cl_platform_id platform, cl_platform_info param_name,
+                  size_t param_value_size, void *param_value,
+                  size_t *param_value_size_ret) {
   // The spec leaves a NULL platform to the implementation; Weft has one.
   Platform *target =
       platform ? Platform::fromHandle(platform) : &Platform::instance();

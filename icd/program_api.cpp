@@ -1,10 +1,13 @@
-// Program entry points: creation from source, building, queries.
+// Program entry points: creation from source, IL and binaries, building,
+// queries.
 #include "icd/info_query.h"
 #include "icd/validation.h"
+#include "runtime/compiler_loader.h"
 #include "runtime/context.h"
 #include "runtime/device.h"
 #include "runtime/program.h"
 #include "runtime/program_binary.h"
+#include "runtime/spirv_module.h"
 
 #include <cstring>
 #include <new>
@@ -54,6 +57,42 @@ CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithSource(
   auto *program = new (std::nothrow) Program(*context, std::move(source));
   setError(errcode_ret, program ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY);
   return program;
+}
+
+CL_API_ENTRY cl_program CL_API_CALL
+clCreateProgramWithIL(cl_context context_handle, const void *il, size_t length,
+                      cl_int *errcode_ret) {
+  Context *context = Context::fromHandle(context_handle);
+  if (!context) {
+    setError(errcode_ret, CL_INVALID_CONTEXT);
+    return nullptr;
+  }
+  // No device of the context takes IL without the translator.
+  if (!spirvProgramsSupported()) {
+    setError(errcode_ret, CL_INVALID_OPERATION);
+    return nullptr;
+  }
+  SpirvModuleInfo info;
+  std::string why;
+  if (!il || length == 0 || !readSpirvModule(il, length, info, why)) {
+    setError(errcode_ret, CL_INVALID_VALUE);
+    return nullptr;
+  }
+  const auto *bytes = static_cast<const unsigned char *>(il);
+  auto *program = new (std::nothrow)
+      Program(*context, std::vector<unsigned char>(bytes, bytes + length),
+              std::move(info));
+  setError(errcode_ret, program ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY);
+  return program;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL
+clSetProgramSpecializationConstant(cl_program handle, cl_uint spec_id,
+                                   size_t spec_size, const void *spec_value) {
+  Program *program = Program::fromHandle(handle);
+  if (!program)
+    return CL_INVALID_PROGRAM;
+  return program->setSpecializationConstant(spec_id, spec_size, spec_value);
 }
 
 CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBinary(
@@ -163,7 +202,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetProgramInfo(cl_program handle,
   case CL_PROGRAM_SOURCE:
     return out.string(program->source());
   case CL_PROGRAM_IL:
-    return out.bytes(nullptr, 0);
+    return out.bytes(program->il().data(), program->il().size());
   case CL_PROGRAM_BINARY_SIZES:
     // 0 when there is no binary yet (spec); the same binary for each device.
     return out.array(std::vector<size_t>(program->context().devices().size(),

@@ -29,14 +29,7 @@ template <typename T> T *failWith(cl_int *errcode_ret, cl_int code) {
 
 } // namespace
 
-// --- Programs from IL and built-in kernels. ---
-CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithIL(cl_context context,
-                                                          const void *, size_t,
-                                                          cl_int *errcode_ret) {
-  // CL_DEVICE_IL_VERSION is empty.
-  return failWith<_cl_program>(errcode_ret,
-                               contextOr(context, CL_INVALID_OPERATION));
-}
+// --- Built-in kernels. ---
 CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBuiltInKernels(
     cl_context context, cl_uint, const cl_device_id *, const char *,
     cl_int *errcode_ret) {
@@ -50,14 +43,6 @@ CL_API_ENTRY cl_int CL_API_CALL clSetProgramReleaseCallback(
   return Program::fromHandle(program) ? CL_INVALID_OPERATION
                                       : CL_INVALID_PROGRAM;
 }
-CL_API_ENTRY cl_int CL_API_CALL clSetProgramSpecializationConstant(
-    cl_program program, cl_uint, size_t, const void *) {
-  // Only programs created from IL have specialization constants, and the
-  // device does not take IL (CL_DEVICE_IL_VERSION is empty).
-  return Program::fromHandle(program) ? CL_INVALID_OPERATION
-                                      : CL_INVALID_PROGRAM;
-}
-
 // --- Kernels: native kernels. ---
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueNativeKernel(
     cl_command_queue q, void(CL_CALLBACK *)(void *), void *, size_t, cl_uint,

@@ -5,6 +5,7 @@
 
 #include <dlfcn.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <mutex>
 
@@ -42,6 +43,15 @@ bool compilerLibraryPresent() {
   struct stat info {};
   return stat(compilerLibraryPath().c_str(), &info) == 0 &&
          S_ISREG(info.st_mode);
+}
+
+bool spirvProgramsSupported() {
+  if (!compilerLibraryPresent())
+    return false;
+  for (const char *path : compiler::kSpirvTranslatorPaths)
+    if (access(path, X_OK) == 0)
+      return true;
+  return false;
 }
 
 const std::string &compilerIdentity() {

@@ -12,6 +12,11 @@ class Compiler;
 // CL_DEVICE_COMPILER_AVAILABLE without loading it.
 bool compilerLibraryPresent();
 
+// Whether SPIR-V programs can be built: the compiler library and the SPIR-V
+// translator it runs are both installed (CL_DEVICE_IL_VERSION,
+// cl_khr_il_program).
+bool spirvProgramsSupported();
+
 // Names this build of the compiler library and its builtin library (path,
 // size, modification time) without loading them, so cached code is never
 // reused after either changes. Empty when the compiler library is absent.

@@ -6,6 +6,7 @@
 
 #include "device/cpu_info.h"
 #include "device/thread_pool.h"
+#include "runtime/compiler_loader.h"
 #include "runtime/device_features.h"
 #include "runtime/platform.h"
 
@@ -81,6 +82,8 @@ DeviceProperties describeHost() {
   p.has_avx512 = cpu.has_avx512f;
   for (const ExtensionEntry &extension : kDeviceExtensions)
     p.extensions.emplace_back(extension.name);
+  if (spirvProgramsSupported())
+    p.extensions.emplace_back(kIlProgramExtension);
   for (const FeatureEntry &feature : kOpenClCFeatures)
     p.opencl_c_features.emplace_back(feature.name);
   return p;

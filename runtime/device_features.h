@@ -153,6 +153,10 @@ toNameVersions(const Entry (&table)[N]) {
   return list;
 }
 
+// Reported besides kDeviceExtensions only when SPIR-V programs can be built
+// (runtime/compiler_loader.h).
+inline constexpr const char *kIlProgramExtension = "cl_khr_il_program";
+
 inline constexpr auto kDeviceExtensionsWithVersion =
     toNameVersions(kDeviceExtensions);
 inline constexpr auto kOpenClCFeaturesWithVersion =

@@ -1,5 +1,7 @@
 #include "runtime/program.h"
 
+#include <cstring>
+
 #include "device/kernel_library.h"
 #include "runtime/compiler_loader.h"
 #include "runtime/context.h"
@@ -9,6 +11,7 @@
 #include "runtime/settings.h"
 
 #include <algorithm>
+#include <cstring>
 #include <new>
 
 namespace weft {
@@ -107,6 +110,56 @@ ProgramExecutable::~ProgramExecutable() = default;
 Program::Program(Context &context, std::string source)
     : context_(&context), source_(std::move(source)), from_binary_(false) {}
 
+Program::Program(Context &context, std::vector<unsigned char> il,
+                 SpirvModuleInfo il_info)
+    : context_(&context), il_(std::move(il)), il_info_(std::move(il_info)),
+      from_binary_(false) {}
+
+cl_int Program::setSpecializationConstant(cl_uint id, size_t size,
+                                          const void *value) {
+  if (!fromIl())
+    return CL_INVALID_OPERATION;
+  auto found = il_info_.spec_constants.find(id);
+  if (found == il_info_.spec_constants.end())
+    return CL_INVALID_SPEC_ID;
+  if (!value || size != found->second.size())
+    return CL_INVALID_VALUE;
+  uint64_t bits = 0;
+  std::memcpy(&bits, value, size);
+  std::lock_guard<std::mutex> lock(mutex_);
+  spec_values_[id] = bits;
+  return CL_SUCCESS;
+}
+
+std::vector<compiler::SpecializationConstant> Program::specializations() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<compiler::SpecializationConstant> out;
+  for (const auto &[id, bits] : spec_values_) {
+    const SpirvSpecConstant &c = il_info_.spec_constants.at(id);
+    compiler::SpecializationConstant value;
+    value.id = id;
+    value.kind = c.kind == SpirvSpecConstant::Kind::Bool
+                     ? compiler::SpecializationConstant::Kind::Bool
+                 : c.kind == SpirvSpecConstant::Kind::Float
+                     ? compiler::SpecializationConstant::Kind::Float
+                     : compiler::SpecializationConstant::Kind::Int;
+    value.bits = c.bits;
+    value.value_bits = bits;
+    out.push_back(value);
+  }
+  return out;
+}
+
+std::string Program::cacheSource() const {
+  if (!fromIl())
+    return source_;
+  std::string key("\0SPIR-V", 7);
+  key.append(il_.begin(), il_.end());
+  for (const compiler::SpecializationConstant &c : specializations())
+    key += "|" + std::to_string(c.id) + "=" + std::to_string(c.value_bits);
+  return key;
+}
+
 Program::Program(Context &context, ProgramImage image,
                  std::vector<unsigned char> binary)
     : context_(&context), from_binary_(true), binary_image_(std::move(image)),
@@ -165,7 +218,7 @@ Program::buildFromSource(const std::string &options, std::string &log,
   const std::string &identity = compilerIdentity();
   std::string key;
   if (cache.enabled() && !identity.empty()) {
-    key = ProgramCache::sourceKey(source_, options, device.codeTarget(),
+    key = ProgramCache::sourceKey(cacheSource(), options, device.codeTarget(),
                                   description, identity);
     std::vector<unsigned char> binary;
     ProgramImage image;
@@ -189,7 +242,9 @@ Program::buildFromSource(const std::string &options, std::string &log,
     return CL_COMPILER_NOT_AVAILABLE;
   }
   compiler::BuildResult result =
-      compiler->buildFromSource(source_, options, description);
+      fromIl() ? compiler->buildFromSpirv(il_, specializations(), options,
+                                          description)
+               : compiler->buildFromSource(source_, options, description);
   log = result.log;
   switch (result.status) {
   case compiler::BuildResult::Status::Success:
@@ -246,8 +301,12 @@ cl_int Program::compile(const std::string &options,
   if (!compiler)
     return finishBuild(CL_COMPILER_NOT_AVAILABLE, "error: " + error + "\n",
                        nullptr);
-  compiler::CompileResult result = compiler->compileToBitcode(
-      source_, options, headers, context_->device().compilerDescription());
+  compiler::DeviceDescription description =
+      context_->device().compilerDescription();
+  compiler::CompileResult result =
+      fromIl()
+          ? compiler->compileSpirv(il_, specializations(), options, description)
+          : compiler->compileToBitcode(source_, options, headers, description);
   cl_int status = CL_SUCCESS;
   if (result.status == compiler::CompileResult::Status::InvalidOptions)
     status = CL_INVALID_COMPILER_OPTIONS;

@@ -6,8 +6,10 @@
 #include "compiler/compiler_interface.h"
 #include "runtime/object.h"
 #include "runtime/program_binary.h"
+#include "runtime/spirv_module.h"
 
 #include <atomic>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -31,6 +33,9 @@ struct ProgramExecutable {
 class Program : public Object<_cl_program, ObjectKind::Program> {
 public:
   Program(Context &context, std::string source);
+  // From a SPIR-V module that readSpirvModule accepted.
+  Program(Context &context, std::vector<unsigned char> il,
+          SpirvModuleInfo il_info);
   // From a binary that parseProgramImage accepted.
   Program(Context &context, ProgramImage image,
           std::vector<unsigned char> binary);
@@ -40,6 +45,13 @@ public:
 
   Context &context() const { return *context_; }
   const std::string &source() const { return source_; }
+  const std::vector<unsigned char> &il() const { return il_; }
+  bool fromIl() const { return !il_.empty(); }
+
+  // clSetProgramSpecializationConstant: CL_SUCCESS, CL_INVALID_OPERATION
+  // (no IL), CL_INVALID_SPEC_ID or CL_INVALID_VALUE (wrong size or no
+  // value). Used by the next build or compile.
+  cl_int setSpecializationConstant(cl_uint id, size_t size, const void *value);
 
   // Builds synchronously; returns CL_SUCCESS, CL_BUILD_PROGRAM_FAILURE,
   // CL_INVALID_BUILD_OPTIONS, CL_COMPILER_NOT_AVAILABLE, CL_INVALID_BINARY
@@ -77,6 +89,11 @@ public:
 private:
   cl_int buildFromSource(const std::string &options, std::string &log,
                          std::shared_ptr<ProgramExecutable> &executable);
+  std::vector<compiler::SpecializationConstant> specializations() const;
+  // What the program cache keys a build on besides the options: the source,
+  // or the IL with its specialization values (behind a NUL, which no
+  // source has, so the two never meet).
+  std::string cacheSource() const;
   cl_int finishBuild(cl_int status, std::string log,
                      std::shared_ptr<ProgramExecutable> executable);
   // The bitcode of a compiled object or library, if this is one.
@@ -84,6 +101,8 @@ private:
 
   Ref<Context> context_;
   const std::string source_;
+  const std::vector<unsigned char> il_; // a SPIR-V module, or empty
+  const SpirvModuleInfo il_info_;
   const bool from_binary_;
   // The image given to clCreateProgramWithBinary, loaded by clBuildProgram.
   const ProgramImage binary_image_;
@@ -98,6 +117,7 @@ private:
   cl_program_binary_type binary_type_ =
       CL_PROGRAM_BINARY_TYPE_NONE;     // by mutex_
   std::vector<unsigned char> bitcode_; // compiled object or library, by mutex_
+  std::map<cl_uint, uint64_t> spec_values_; // by SpecId, guarded by mutex_
 };
 
 } // namespace weft
