@@ -43,7 +43,7 @@ std::string specConstantArgument(const SpecializationConstant &c) {
     out << "i" << c.bits << ":" << c.value_bits;
     break;
   case SpecializationConstant::Kind::Float: {
-    char text[64];
+    char text[96];
     if (c.bits == 64) {
       double d;
       std::memcpy(&d, &c.value_bits, sizeof d);
@@ -53,7 +53,7 @@ std::string specConstantArgument(const SpecializationConstant &c) {
       uint32_t w = static_cast<uint32_t>(c.value_bits);
       std::memcpy(&f, &w, sizeof f);
       std::snprintf(text, sizeof text, "%.9g", f);
-    } else { // half: every half value is exact as a float
+    } else { // half: every half value is a float, written out exactly
       uint32_t h = static_cast<uint32_t>(c.value_bits & 0xffff);
       uint32_t sign = (h >> 15) << 31, exponent = (h >> 10) & 0x1f,
                mantissa = h & 0x3ff, w;
@@ -73,7 +73,8 @@ std::string specConstantArgument(const SpecializationConstant &c) {
       }
       float f;
       std::memcpy(&f, &w, sizeof f);
-      std::snprintf(text, sizeof text, "%.9g", f);
+      // The translator takes no half that its decimal form only approaches.
+      std::snprintf(text, sizeof text, "%.40g", f);
     }
     out << "f" << c.bits << ":" << text;
     break;
@@ -82,8 +83,8 @@ std::string specConstantArgument(const SpecializationConstant &c) {
   return out.str();
 }
 
-// Runs `argv` with stdout and stderr to `output_path`; its exit status, or
-// -1 when it could not run.
+// Runs `argv` with stdout and stderr to `output_path`; its exit status,
+// 1000 + the signal that stopped it, or -1 when it could not run.
 int runProcess(const std::vector<std::string> &argv,
                const std::string &output_path) {
   std::vector<char *> args;
@@ -105,6 +106,8 @@ int runProcess(const std::vector<std::string> &argv,
   while (waitpid(pid, &status, 0) < 0)
     if (errno != EINTR)
       return -1;
+  if (WIFSIGNALED(status))
+    return 1000 + WTERMSIG(status); // stopped by a signal (a crash)
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
@@ -156,7 +159,14 @@ translateSpirv(const std::vector<unsigned char> &il,
   std::string said = readFile(messages);
   if (status != 0) {
     log += "error: the SPIR-V module cannot be read";
-    log += status < 0 ? " (the translator did not run)\n" : ":\n" + said;
+    if (status < 0)
+      log += " (the translator did not run)\n";
+    else if (status >= 1000)
+      log += ": the SPIR-V translator failed on it (signal " +
+             std::to_string(status - 1000) +
+             "); it uses SPIR-V that llvm-spirv-15 does not read:\n" + said;
+    else
+      log += ":\n" + said;
     if (!log.empty() && log.back() != '\n')
       log += "\n";
     return nullptr;
@@ -176,9 +186,48 @@ translateSpirv(const std::vector<unsigned char> &il,
   return std::move(*module);
 }
 
+// The builtin's name as Clang mangles it for this target: the SPIR target
+// writes OpenCL address spaces as AS<number> vendor qualifiers, x86 by
+// their names (CLglobal, ...). Each is one qualifier either way, so
+// substitution indices in the rest of the name do not move.
+std::string hostMangling(llvm::StringRef name) {
+  static const std::pair<const char *, const char *> kQualifiers[] = {
+      {"U3AS1", "U8CLglobal"},
+      {"U3AS2", "U10CLconstant"},
+      {"U3AS3", "U7CLlocal"},
+      {"U3AS4", "U9CLgeneric"}};
+  std::string out = name.str();
+  for (const auto &[spir, host] : kQualifiers)
+    for (size_t at = out.find(spir); at != std::string::npos;
+         at = out.find(spir, at + std::strlen(host)))
+      out.replace(at, std::strlen(spir), host);
+  return out;
+}
+
 void adoptFrontendConventions(llvm::Module &module) {
   module.setTargetTriple(kHostTriple);
   module.setDataLayout(kHostDataLayout);
+  // Variables in the constant address space (UniformConstant) cannot
+  // change, as Clang marks them: printf's formats must be such constants.
+  constexpr unsigned kConstantAddressSpace = 2;
+  for (llvm::GlobalVariable &g : module.globals())
+    if (g.getAddressSpace() == kConstantAddressSpace && g.hasInitializer())
+      g.setConstant(true);
+  // Builtins are declarations with mangled names.
+  std::vector<llvm::Function *> declarations;
+  for (llvm::Function &f : module)
+    if (f.isDeclaration() && f.getName().starts_with("_Z") &&
+        f.getName().contains("U3AS"))
+      declarations.push_back(&f);
+  for (llvm::Function *f : declarations) {
+    std::string name = hostMangling(f->getName());
+    if (llvm::Function *existing = module.getFunction(name)) {
+      f->replaceAllUsesWith(existing);
+      f->eraseFromParent();
+    } else {
+      f->setName(name);
+    }
+  }
   // Clang gives OpenCL C functions on this target the C convention and
   // keeps spir_kernel for kernels only.
   for (llvm::Function &f : module) {

@@ -102,7 +102,15 @@ cl_int runLaunch(ThreadPool &pool, const NDRangeLaunch &launch,
 // command completes (also what a faulting launch printed up to the fault).
 cl_int runPrintingLaunch(ThreadPool &pool, NDRangeLaunch launch,
                          Context &context) {
-  PrintfBufferStorage storage(context.printfBufferSize());
+  // Records are bigger than the text they print (a header, the format's
+  // address, each argument's size and bytes padded to 8): the buffer gets
+  // this many record bytes per byte the application asked for, so about
+  // that much text fits, as cl_arm_printf's users (and the CTS) expect. A
+  // call that finds no room still returns -1. The storage is mapped, so only
+  // what printf writes costs memory.
+  constexpr uint64_t kRecordBytesPerTextByte = 8;
+  PrintfBufferStorage storage(context.printfBufferSize() *
+                              kRecordBytesPerTextByte);
   if (!storage.valid())
     return CL_OUT_OF_RESOURCES;
   launch.printf_buffer = storage.buffer();

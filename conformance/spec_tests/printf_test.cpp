@@ -246,9 +246,10 @@ TEST_CASE_METHOD(PrintfFixture,
                  "a full printf buffer drops whole calls, returns -1 for them "
                  "and touches no other memory",
                  "[printf]") {
-  // Each record: a 16-byte header, the int (8 + 8): 32 bytes; 4096 bytes
-  // hold 128 of them.
-  usePrintfCallback(4096);
+  // Each record: a 16-byte header, the int (8 + 8): 32 bytes. A buffer of
+  // 512 bytes gets 8 record bytes per byte (runtime/kernel.cpp): 4096 bytes
+  // hold 128 records.
+  usePrintfCallback(512);
   cl_kernel k = kernel(kFlood, "flood", "-cl-std=CL3.0");
   constexpr size_t kItems = 1000;
   std::vector<int> results(kItems, 99), guard(kItems, 0);
