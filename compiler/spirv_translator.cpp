@@ -1,6 +1,7 @@
 #include "compiler/spirv_translator.h"
 
 #include "compiler/scratch_directory.h"
+#include "compiler/spirv_legalize.h"
 
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/IR/CallingConv.h>
@@ -142,8 +143,17 @@ translateSpirv(const std::vector<unsigned char> &il,
   std::string input = scratch.file("program.spv"),
               output = scratch.file("program.bc"),
               messages = scratch.file("messages.txt");
-  if (!scratch.valid() ||
-      !scratch.write("program.spv", std::string(il.begin(), il.end()))) {
+  // Rewritten in host byte order when it parses; as given otherwise (the
+  // translator then says what is wrong).
+  std::string module_bytes(il.begin(), il.end());
+  if (il.size() % 4 == 0 && il.size() >= 20) {
+    std::vector<uint32_t> words(il.size() / 4);
+    std::memcpy(words.data(), il.data(), il.size());
+    if (words[0] == 0x07230203 && legalizeSpirvForTranslator(words))
+      module_bytes.assign(reinterpret_cast<const char *>(words.data()),
+                          words.size() * 4);
+  }
+  if (!scratch.valid() || !scratch.write("program.spv", module_bytes)) {
     log += "error: cannot write the SPIR-V module to a scratch file\n";
     return nullptr;
   }

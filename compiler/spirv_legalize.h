@@ -1,0 +1,18 @@
+// SPIR-V 1.4 forms that llvm-spirv-15 cannot read, rewritten into older
+// equivalent ones before it runs (compiler/spirv_translator.h):
+// - OpDecorateString / OpMemberDecorateString with UserSemantic, a hint
+//   for tools with no meaning for execution: dropped.
+// - OpCopyMemory / OpCopyMemorySized with two sets of memory operands (one
+//   for the target, one for the source): one set that holds for both
+//   (volatile if either is, aligned to the smaller alignment if both are).
+#pragma once
+#include <cstdint>
+#include <vector>
+
+namespace weft::compiler {
+
+// Rewrites `words` (a SPIR-V module in host byte order) in place; false if
+// the module is malformed (the translator then says why).
+bool legalizeSpirvForTranslator(std::vector<uint32_t> &words);
+
+} // namespace weft::compiler
