@@ -7,8 +7,10 @@ namespace weft::compiler {
 namespace {
 
 // SPIR-V specification, section 3.
-constexpr uint32_t kOpTypePointer = 32, kOpLoad = 61, kOpStore = 62,
-                   kOpCopyMemory = 63, kOpCopyMemorySized = 64,
+constexpr uint32_t kOpTypeBool = 20, kOpTypeInt = 21, kOpTypeFloat = 22,
+                   kOpConstantFalse = 42, kOpConstant = 43,
+                   kOpConstantNull = 46, kOpTypePointer = 32, kOpLoad = 61,
+                   kOpStore = 62, kOpCopyMemory = 63, kOpCopyMemorySized = 64,
                    kOpDecorateString = 5632, kOpMemberDecorateString = 5633;
 constexpr uint32_t kDecorationUserSemantic = 5635;
 constexpr uint32_t kMemoryVolatile = 0x1, kMemoryAligned = 0x2;
@@ -69,6 +71,8 @@ bool hasResultType(uint32_t opcode) {
 
 } // namespace
 
+constexpr uint32_t op3(uint32_t opcode) { return 3u << 16 | opcode; }
+
 bool legalizeSpirvForTranslator(std::vector<uint32_t> &words) {
   if (words.size() < 5)
     return false;
@@ -77,6 +81,8 @@ bool legalizeSpirvForTranslator(std::vector<uint32_t> &words) {
   // For rewriting OpCopyMemory as a load and a store: each pointer type's
   // pointee, and each pointer value's type.
   std::map<uint32_t, uint32_t> pointee_of, type_of;
+  // Scalar types by id: their width in bits, 0 for bool.
+  std::map<uint32_t, uint32_t> scalar_bits;
   for (size_t at = 5; at < words.size();) {
     uint32_t count = words[at] >> 16, opcode = words[at] & 0xffff;
     if (count == 0 || at + count > words.size())
@@ -84,6 +90,10 @@ bool legalizeSpirvForTranslator(std::vector<uint32_t> &words) {
     size_t end = at + count;
     if (opcode == kOpTypePointer && count >= 4)
       pointee_of[words[at + 1]] = words[at + 3];
+    else if (opcode == kOpTypeBool && count >= 2)
+      scalar_bits[words[at + 1]] = 0;
+    else if ((opcode == kOpTypeInt || opcode == kOpTypeFloat) && count >= 3)
+      scalar_bits[words[at + 1]] = words[at + 2];
     else if (hasResultType(opcode) && count >= 3)
       type_of[words[at + 2]] = words[at + 1];
     if ((opcode == kOpDecorateString && count >= 3 &&
@@ -92,6 +102,25 @@ bool legalizeSpirvForTranslator(std::vector<uint32_t> &words) {
          words[at + 3] == kDecorationUserSemantic)) {
       at = end;
       continue;
+    }
+    // The translator takes OpConstantNull only of composite and pointer
+    // types: a scalar null is its zero (or false).
+    if (opcode == kOpConstantNull && count == 3) {
+      auto scalar = scalar_bits.find(words[at + 1]);
+      if (scalar != scalar_bits.end()) {
+        if (scalar->second == 0) {
+          out.insert(out.end(),
+                     {op3(kOpConstantFalse), words[at + 1], words[at + 2]});
+        } else {
+          uint32_t value_words = scalar->second > 32 ? 2 : 1;
+          out.push_back(static_cast<uint32_t>((3 + value_words) << 16) |
+                        kOpConstant);
+          out.insert(out.end(), {words[at + 1], words[at + 2]});
+          out.insert(out.end(), value_words, 0u);
+        }
+        at = end;
+        continue;
+      }
     }
     if (opcode == kOpCopyMemory || opcode == kOpCopyMemorySized) {
       size_t operands = at + (opcode == kOpCopyMemory ? 3 : 4);

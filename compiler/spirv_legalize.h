@@ -1,10 +1,12 @@
-// SPIR-V 1.4 forms that llvm-spirv-15 cannot read, rewritten into older
+// SPIR-V forms that llvm-spirv-15 cannot read, rewritten into older
 // equivalent ones before it runs (compiler/spirv_translator.h):
 // - OpDecorateString / OpMemberDecorateString with UserSemantic, a hint
 //   for tools with no meaning for execution: dropped.
 // - OpCopyMemory / OpCopyMemorySized with two sets of memory operands (one
 //   for the target, one for the source): one set that holds for both
-//   (volatile if either is, aligned to the smaller alignment if both are).
+//   (volatile if either is, aligned to the smaller alignment if both are);
+//   OpCopyMemory itself, which it cannot read either, as a load and a store.
+// - OpConstantNull of a scalar type (any version): its zero, or false.
 #pragma once
 #include <cstdint>
 #include <vector>

@@ -148,8 +148,8 @@ cl_int deviceInfo(Device &device, cl_device_info param, InfoWriter &out) {
         weft::kDeviceExtensionsWithVersion.begin(),
         weft::kDeviceExtensionsWithVersion.end());
     if (weft::spirvProgramsSupported())
-      list.push_back(
-          nameVersion(weft::kIlProgramExtension, CL_MAKE_VERSION(1, 0, 0)));
+      for (const weft::ExtensionEntry &extension : weft::kSpirvExtensions)
+        list.push_back(nameVersion(extension.name, extension.version));
     return out.array(list);
   }
   // SPIR-V through the translator (compiler/spirv_translator.h), when it

@@ -83,7 +83,8 @@ DeviceProperties describeHost() {
   for (const ExtensionEntry &extension : kDeviceExtensions)
     p.extensions.emplace_back(extension.name);
   if (spirvProgramsSupported())
-    p.extensions.emplace_back(kIlProgramExtension);
+    for (const ExtensionEntry &extension : kSpirvExtensions)
+      p.extensions.emplace_back(extension.name);
   for (const FeatureEntry &feature : kOpenClCFeatures)
     p.opencl_c_features.emplace_back(feature.name);
   return p;

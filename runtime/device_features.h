@@ -154,8 +154,14 @@ toNameVersions(const Entry (&table)[N]) {
 }
 
 // Reported besides kDeviceExtensions only when SPIR-V programs can be built
-// (runtime/compiler_loader.h).
-inline constexpr const char *kIlProgramExtension = "cl_khr_il_program";
+// (runtime/compiler_loader.h): IL programs, and SPIR-V extensions the
+// translator reads (SPV_KHR_no_integer_wrap_decoration, SPV_KHR_linkonce_odr).
+inline constexpr ExtensionEntry kSpirvExtensions[] = {
+    {"cl_khr_il_program", CL_MAKE_VERSION(1, 0, 0), false},
+    {"cl_khr_spirv_no_integer_wrap_decoration", CL_MAKE_VERSION(1, 0, 0),
+     false},
+    {"cl_khr_spirv_linkonce_odr", CL_MAKE_VERSION(1, 0, 0), false},
+};
 
 inline constexpr auto kDeviceExtensionsWithVersion =
     toNameVersions(kDeviceExtensions);

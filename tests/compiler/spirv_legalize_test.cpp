@@ -64,3 +64,24 @@ TEST_CASE("a malformed module is left to the translator", "[spirv]") {
   std::vector<uint32_t> words = module({op(9, 71), 2});
   CHECK_FALSE(weft::compiler::legalizeSpirvForTranslator(words));
 }
+
+TEST_CASE("a scalar OpConstantNull becomes its zero", "[spirv]") {
+  std::vector<uint32_t> types = {
+      op(2, 20), 1,        // %1 = OpTypeBool
+      op(4, 21), 2, 32, 0, // %2 = OpTypeInt 32 0
+      op(3, 22), 3, 64,    // %3 = OpTypeFloat 64
+      op(4, 23), 4, 2,  4, // %4 = OpTypeVector %2 4
+  };
+  std::vector<uint32_t> body = types;
+  body.insert(body.end(), {op(3, 46), 1, 10, op(3, 46), 2, 11, op(3, 46), 3, 12,
+                           op(3, 46), 4, 13});
+  std::vector<uint32_t> words = module(body);
+  REQUIRE(weft::compiler::legalizeSpirvForTranslator(words));
+  std::vector<uint32_t> expected = types;
+  expected.insert(expected.end(),
+                  {op(3, 42), 1, 10,       // OpConstantFalse
+                   op(4, 43), 2, 11, 0,    // OpConstant 0
+                   op(5, 43), 3, 12, 0, 0, // OpConstant 0.0 (two words)
+                   op(3, 46), 4, 13});     // a vector's null stays
+  CHECK(words == module(expected));
+}
