@@ -36,8 +36,10 @@ cl_int partitionEqually(const CpuSet &cpus, cl_device_partition_property n,
   if (n <= 0)
     return CL_INVALID_VALUE;
   size_t per_part = static_cast<size_t>(n);
+  // More compute units per sub-device than the device has (the CTS's
+  // reading of the spec's "total number of compute units requested").
   if (per_part > cpus.size())
-    return CL_DEVICE_PARTITION_FAILED; // not even one sub-device
+    return CL_INVALID_DEVICE_PARTITION_COUNT;
   for (size_t first = 0; first + per_part <= cpus.size(); first += per_part)
     parts.emplace_back(cpus.begin() + first, cpus.begin() + first + per_part);
   return CL_SUCCESS;
@@ -153,6 +155,9 @@ cl_int partitionCpus(const CpuSet &cpus, const CpuTopology &topology,
   default:
     return CL_INVALID_VALUE;
   }
+  // One part holding every CPU is the device itself, not a partition of it.
+  if (status == CL_SUCCESS && parts.size() == 1 && parts[0] == cpus)
+    status = CL_DEVICE_PARTITION_FAILED;
   if (status != CL_SUCCESS) {
     parts.clear();
     type.clear();

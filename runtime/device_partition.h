@@ -20,7 +20,8 @@ cl_device_affinity_domain supportedAffinityDomains(const CpuSet &cpus,
 // CL_INVALID_VALUE for a list that is malformed or names what the device
 // does not support, CL_INVALID_DEVICE_PARTITION_COUNT for counts that do
 // not fit, CL_DEVICE_PARTITION_FAILED when the scheme leaves the device
-// whole (one NUMA node, one shared cache) or gives no sub-device.
+// whole (one NUMA node, one shared cache, one part of every CPU) or gives
+// no sub-device.
 cl_int partitionCpus(const CpuSet &cpus, const CpuTopology &topology,
                      const cl_device_partition_property *properties,
                      std::vector<CpuSet> &parts,

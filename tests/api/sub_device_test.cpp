@@ -80,8 +80,8 @@ TEST_CASE_METHOD(WeftFixture, "the CPU device partitions into sub-devices",
   const cl_device_partition_property one_each[] = {CL_DEVICE_PARTITION_EQUALLY,
                                                    1, 0};
   cl_uint none = 0;
-  CHECK(clCreateSubDevices(subs[0], one_each, 0, nullptr, &none) == CL_SUCCESS);
-  CHECK(none == 1);
+  CHECK(clCreateSubDevices(subs[0], one_each, 0, nullptr, &none) ==
+        CL_DEVICE_PARTITION_FAILED);
   const cl_device_partition_property too_many[] = {
       CL_DEVICE_PARTITION_BY_COUNTS, 1, static_cast<cl_int>(units),
       CL_DEVICE_PARTITION_BY_COUNTS_LIST_END, 0};

@@ -53,7 +53,15 @@ TEST_CASE("partition equally and by counts", "[runtime][partition]") {
   CHECK(cut(all, {CL_DEVICE_PARTITION_EQUALLY, 0, 0}).status ==
         CL_INVALID_VALUE);
   CHECK(cut(all, {CL_DEVICE_PARTITION_EQUALLY, 9, 0}).status ==
+        CL_INVALID_DEVICE_PARTITION_COUNT);
+  // One part of every CPU is no partition.
+  CHECK(cut(all, {CL_DEVICE_PARTITION_EQUALLY, 8, 0}).status ==
         CL_DEVICE_PARTITION_FAILED);
+  CHECK(cut(all, {CL_DEVICE_PARTITION_BY_COUNTS, 8,
+                  CL_DEVICE_PARTITION_BY_COUNTS_LIST_END, 0})
+            .status == CL_DEVICE_PARTITION_FAILED);
+  CHECK(cut(all, {CL_DEVICE_PARTITION_EQUALLY, 5, 0}).parts ==
+        std::vector<CpuSet>{{0, 1, 2, 3, 4}});
   CHECK(cut(all, {CL_DEVICE_PARTITION_EQUALLY, 2, 5, 0}).status ==
         CL_INVALID_VALUE);
   CHECK(cut(all, {CL_DEVICE_PARTITION_BY_COUNTS, 4, 5,
