@@ -151,15 +151,12 @@ size_t reportedSlicePitch(const Memory &image) {
 
 // clEnqueueCopyImageToBuffer and clEnqueueCopyBufferToImage: the image
 // region and the buffer's packed bytes from `offset`, one way or the other.
-cl_int copyBetweenImageAndBuffer(cl_command_queue queue, cl_mem image_handle,
-                                 cl_mem buffer_handle, const size_t *origin,
-                                 const size_t *region, size_t offset,
-                                 bool to_buffer, cl_uint num_events,
-                                 const cl_event *events, cl_event *event) {
-  CommandTarget target;
-  if (cl_int err = prepareImageCommand(queue, num_events, events, target,
-                                       {image_handle}, {buffer_handle}))
-    return err;
+} // namespace
+
+cl_int icd::copyImageAndBuffer(CommandTarget &target, cl_mem image_handle,
+                               cl_mem buffer_handle, const size_t *origin,
+                               const size_t *region, size_t offset,
+                               bool to_buffer, cl_event *event) {
   Memory &image = *Memory::fromHandle(image_handle);
   Memory &buffer = *Memory::fromHandle(buffer_handle);
   Rect buffer_rect;
@@ -175,8 +172,6 @@ cl_int copyBetweenImageAndBuffer(cl_command_queue queue, cl_mem image_handle,
                                         bytes, CL_COMMAND_COPY_BUFFER_TO_IMAGE);
   return submit(target, std::move(command), false, event);
 }
-
-} // namespace
 
 CL_API_ENTRY cl_mem CL_API_CALL clCreateImage(
     cl_context context, cl_mem_flags flags, const cl_image_format *format,
@@ -348,14 +343,10 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteImage(
                 blocking_write, event);
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyImage(
-    cl_command_queue queue, cl_mem src_handle, cl_mem dst_handle,
-    const size_t *src_origin, const size_t *dst_origin, const size_t *region,
-    cl_uint num_events, const cl_event *events, cl_event *event) {
-  CommandTarget target;
-  if (cl_int err = prepareImageCommand(queue, num_events, events, target,
-                                       {src_handle, dst_handle}))
-    return err;
+cl_int icd::copyImage(CommandTarget &target, cl_mem src_handle,
+                      cl_mem dst_handle, const size_t *src_origin,
+                      const size_t *dst_origin, const size_t *region,
+                      cl_event *event) {
   Memory &src = *Memory::fromHandle(src_handle);
   Memory &dst = *Memory::fromHandle(dst_handle);
   if (!sameFormat(src.imageFormat(), dst.imageFormat()))
@@ -380,32 +371,46 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyImage(
                 false, event);
 }
 
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyImage(
+    cl_command_queue queue, cl_mem src_handle, cl_mem dst_handle,
+    const size_t *src_origin, const size_t *dst_origin, const size_t *region,
+    cl_uint num_events, const cl_event *events, cl_event *event) {
+  CommandTarget target;
+  if (cl_int err = prepareImageCommand(queue, num_events, events, target,
+                                       {src_handle, dst_handle}))
+    return err;
+  return icd::copyImage(target, src_handle, dst_handle, src_origin, dst_origin,
+                        region, event);
+}
+
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyImageToBuffer(
     cl_command_queue queue, cl_mem src_image, cl_mem dst_buffer,
     const size_t *src_origin, const size_t *region, size_t dst_offset,
     cl_uint num_events, const cl_event *events, cl_event *event) {
-  return copyBetweenImageAndBuffer(queue, src_image, dst_buffer, src_origin,
-                                   region, dst_offset, /*to_buffer=*/true,
-                                   num_events, events, event);
+  CommandTarget target;
+  if (cl_int err = prepareImageCommand(queue, num_events, events, target,
+                                       {src_image}, {dst_buffer}))
+    return err;
+  return icd::copyImageAndBuffer(target, src_image, dst_buffer, src_origin,
+                                 region, dst_offset, /*to_buffer=*/true, event);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferToImage(
     cl_command_queue queue, cl_mem src_buffer, cl_mem dst_image,
     size_t src_offset, const size_t *dst_origin, const size_t *region,
     cl_uint num_events, const cl_event *events, cl_event *event) {
-  return copyBetweenImageAndBuffer(queue, dst_image, src_buffer, dst_origin,
-                                   region, src_offset, /*to_buffer=*/false,
-                                   num_events, events, event);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillImage(
-    cl_command_queue queue, cl_mem image_handle, const void *fill_color,
-    const size_t *origin, const size_t *region, cl_uint num_events,
-    const cl_event *events, cl_event *event) {
   CommandTarget target;
   if (cl_int err = prepareImageCommand(queue, num_events, events, target,
-                                       {image_handle}))
+                                       {dst_image}, {src_buffer}))
     return err;
+  return icd::copyImageAndBuffer(target, dst_image, src_buffer, dst_origin,
+                                 region, src_offset, /*to_buffer=*/false,
+                                 event);
+}
+
+cl_int icd::fillImage(CommandTarget &target, cl_mem image_handle,
+                      const void *fill_color, const size_t *origin,
+                      const size_t *region, cl_event *event) {
   Memory &image = *Memory::fromHandle(image_handle);
   if (!fill_color || checkImageRegion(image, origin, region))
     return CL_INVALID_VALUE;
@@ -416,6 +421,18 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillImage(
                                  imageRect(image, origin, region),
                                  imageRegionBytes(image, region)),
                 false, event);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillImage(
+    cl_command_queue queue, cl_mem image_handle, const void *fill_color,
+    const size_t *origin, const size_t *region, cl_uint num_events,
+    const cl_event *events, cl_event *event) {
+  CommandTarget target;
+  if (cl_int err = prepareImageCommand(queue, num_events, events, target,
+                                       {image_handle}))
+    return err;
+  return icd::fillImage(target, image_handle, fill_color, origin, region,
+                        event);
 }
 
 CL_API_ENTRY void *CL_API_CALL clEnqueueMapImage(

@@ -1,4 +1,5 @@
 // Kernel entry points: creation, arguments, queries, and launching.
+#include "icd/command_target.h"
 #include "icd/info_query.h"
 #include "icd/validation.h"
 #include "runtime/device.h"
@@ -7,6 +8,7 @@
 #include "runtime/queue.h"
 
 #include <new>
+#include <optional>
 
 using namespace weft;
 using compiler::AccessQualifier;
@@ -224,14 +226,12 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(
   }
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(
-    cl_command_queue queue_handle, cl_kernel kernel_handle, cl_uint work_dim,
-    const size_t *global_work_offset, const size_t *global_work_size,
-    const size_t *local_work_size, cl_uint num_events, const cl_event *events,
-    cl_event *event) {
-  Queue *queue = Queue::fromHandle(queue_handle);
-  if (!queue)
-    return CL_INVALID_COMMAND_QUEUE;
+cl_int icd::ndRangeKernel(CommandTarget &target, cl_kernel kernel_handle,
+                          cl_uint work_dim, const size_t *global_work_offset,
+                          const size_t *global_work_size,
+                          const size_t *local_work_size, cl_uint num_events,
+                          const cl_event *events, cl_event *event) {
+  Queue *queue = target.queue;
   Kernel *kernel = Kernel::fromHandle(kernel_handle);
   if (!kernel)
     return CL_INVALID_KERNEL;
@@ -281,17 +281,28 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(
   if (kernel->localMemorySize() > props.local_mem_size)
     return CL_OUT_OF_RESOURCES;
 
-  std::vector<Ref<Event>> wait_list;
-  if (cl_int err =
-          icd::collectWaitList(queue->context(), num_events, events, wait_list))
+  if (cl_int err = icd::collectWaitList(queue->context(), num_events, events,
+                                        target.wait_list))
     return err;
-  Ref<Event> command;
-  if (cl_int err = kernel->enqueue(*queue, work_dim, global_work_offset,
-                                   global_work_size, local,
-                                   std::move(wait_list), command))
+  std::optional<Command> launch;
+  if (cl_int err = kernel->makeLaunch(*queue, work_dim, global_work_offset,
+                                      global_work_size, local, launch))
     return err;
-  icd::returnEvent(command, event);
-  return CL_SUCCESS;
+  return icd::submit(target, std::move(*launch), /*blocking=*/false, event);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(
+    cl_command_queue queue_handle, cl_kernel kernel_handle, cl_uint work_dim,
+    const size_t *global_work_offset, const size_t *global_work_size,
+    const size_t *local_work_size, cl_uint num_events, const cl_event *events,
+    cl_event *event) {
+  icd::CommandTarget target;
+  target.queue = Queue::fromHandle(queue_handle);
+  if (!target.queue)
+    return CL_INVALID_COMMAND_QUEUE;
+  return icd::ndRangeKernel(target, kernel_handle, work_dim, global_work_offset,
+                            global_work_size, local_work_size, num_events,
+                            events, event);
 }
 
 CL_API_ENTRY cl_kernel CL_API_CALL clCloneKernel(cl_kernel source_kernel,

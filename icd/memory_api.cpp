@@ -254,14 +254,9 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBuffer(
                 blocking_write, event);
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBuffer(
-    cl_command_queue queue, cl_mem src_buffer, cl_mem dst_buffer,
-    size_t src_offset, size_t dst_offset, size_t size, cl_uint num_events,
-    const cl_event *events, cl_event *event) {
-  CommandTarget target;
-  if (cl_int err = prepareCommand(queue, num_events, events, target,
-                                  {src_buffer, dst_buffer}))
-    return err;
+cl_int icd::copyBuffer(CommandTarget &target, cl_mem src_buffer,
+                       cl_mem dst_buffer, size_t src_offset, size_t dst_offset,
+                       size_t size, cl_event *event) {
   Memory &src = *Memory::fromHandle(src_buffer);
   Memory &dst = *Memory::fromHandle(dst_buffer);
   if (size == 0 || outOfBounds(src, src_offset, size) ||
@@ -277,13 +272,21 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBuffer(
                 false, event);
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillBuffer(
-    cl_command_queue queue, cl_mem buffer, const void *pattern,
-    size_t pattern_size, size_t offset, size_t size, cl_uint num_events,
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBuffer(
+    cl_command_queue queue, cl_mem src_buffer, cl_mem dst_buffer,
+    size_t src_offset, size_t dst_offset, size_t size, cl_uint num_events,
     const cl_event *events, cl_event *event) {
   CommandTarget target;
-  if (cl_int err = prepareCommand(queue, num_events, events, target, {buffer}))
+  if (cl_int err = prepareCommand(queue, num_events, events, target,
+                                  {src_buffer, dst_buffer}))
     return err;
+  return icd::copyBuffer(target, src_buffer, dst_buffer, src_offset, dst_offset,
+                         size, event);
+}
+
+cl_int icd::fillBuffer(CommandTarget &target, cl_mem buffer,
+                       const void *pattern, size_t pattern_size, size_t offset,
+                       size_t size, cl_event *event) {
   Memory &memory = *Memory::fromHandle(buffer);
   bool power_of_two = pattern_size && !(pattern_size & (pattern_size - 1));
   if (!pattern || !power_of_two || pattern_size > 128 ||
@@ -293,6 +296,17 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillBuffer(
   return submit(target,
                 fillBufferCommand(memory, pattern, pattern_size, offset, size),
                 false, event);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillBuffer(
+    cl_command_queue queue, cl_mem buffer, const void *pattern,
+    size_t pattern_size, size_t offset, size_t size, cl_uint num_events,
+    const cl_event *events, cl_event *event) {
+  CommandTarget target;
+  if (cl_int err = prepareCommand(queue, num_events, events, target, {buffer}))
+    return err;
+  return icd::fillBuffer(target, buffer, pattern, pattern_size, offset, size,
+                         event);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBufferRect(
@@ -345,16 +359,12 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBufferRect(
                 blocking_write, event);
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferRect(
-    cl_command_queue queue, cl_mem src_buffer, cl_mem dst_buffer,
-    const size_t *src_origin, const size_t *dst_origin, const size_t *region,
-    size_t src_row_pitch, size_t src_slice_pitch, size_t dst_row_pitch,
-    size_t dst_slice_pitch, cl_uint num_events, const cl_event *events,
-    cl_event *event) {
-  CommandTarget target;
-  if (cl_int err = prepareCommand(queue, num_events, events, target,
-                                  {src_buffer, dst_buffer}))
-    return err;
+cl_int icd::copyBufferRect(CommandTarget &target, cl_mem src_buffer,
+                           cl_mem dst_buffer, const size_t *src_origin,
+                           const size_t *dst_origin, const size_t *region,
+                           size_t src_row_pitch, size_t src_slice_pitch,
+                           size_t dst_row_pitch, size_t dst_slice_pitch,
+                           cl_event *event) {
   Memory &src = *Memory::fromHandle(src_buffer);
   Memory &dst = *Memory::fromHandle(dst_buffer);
   Rect src_rect, dst_rect;
@@ -372,6 +382,21 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferRect(
   Region r = {region[0], region[1], region[2]};
   return submit(target, copyBufferRectCommand(src, src_rect, dst, dst_rect, r),
                 false, event);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferRect(
+    cl_command_queue queue, cl_mem src_buffer, cl_mem dst_buffer,
+    const size_t *src_origin, const size_t *dst_origin, const size_t *region,
+    size_t src_row_pitch, size_t src_slice_pitch, size_t dst_row_pitch,
+    size_t dst_slice_pitch, cl_uint num_events, const cl_event *events,
+    cl_event *event) {
+  CommandTarget target;
+  if (cl_int err = prepareCommand(queue, num_events, events, target,
+                                  {src_buffer, dst_buffer}))
+    return err;
+  return icd::copyBufferRect(target, src_buffer, dst_buffer, src_origin,
+                             dst_origin, region, src_row_pitch, src_slice_pitch,
+                             dst_row_pitch, dst_slice_pitch, event);
 }
 
 CL_API_ENTRY void *CL_API_CALL clEnqueueMapBuffer(

@@ -95,13 +95,8 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMFree(
                 false, event);
 }
 
-CL_API_ENTRY cl_int CL_API_CALL
-clEnqueueSVMMemcpy(cl_command_queue queue, cl_bool blocking_copy, void *dst_ptr,
-                   const void *src_ptr, size_t size, cl_uint num_events,
-                   const cl_event *events, cl_event *event) {
-  CommandTarget target;
-  if (cl_int err = prepareCommand(queue, num_events, events, target))
-    return err;
+cl_int icd::svmMemcpy(CommandTarget &target, bool blocking, void *dst_ptr,
+                      const void *src_ptr, size_t size, cl_event *event) {
   if (!dst_ptr || !src_ptr || wrapsAround(dst_ptr, size) ||
       wrapsAround(src_ptr, size))
     return CL_INVALID_VALUE;
@@ -109,8 +104,30 @@ clEnqueueSVMMemcpy(cl_command_queue queue, cl_bool blocking_copy, void *dst_ptr,
   auto src = reinterpret_cast<uintptr_t>(src_ptr);
   if (size && dst < src + size && src < dst + size)
     return CL_MEM_COPY_OVERLAP;
-  return submit(target, svmMemcpyCommand(dst_ptr, src_ptr, size), blocking_copy,
+  return submit(target, svmMemcpyCommand(dst_ptr, src_ptr, size), blocking,
                 event);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL
+clEnqueueSVMMemcpy(cl_command_queue queue, cl_bool blocking_copy, void *dst_ptr,
+                   const void *src_ptr, size_t size, cl_uint num_events,
+                   const cl_event *events, cl_event *event) {
+  CommandTarget target;
+  if (cl_int err = prepareCommand(queue, num_events, events, target))
+    return err;
+  return icd::svmMemcpy(target, blocking_copy, dst_ptr, src_ptr, size, event);
+}
+
+cl_int icd::svmMemFill(CommandTarget &target, void *svm_ptr,
+                       const void *pattern, size_t pattern_size, size_t size,
+                       cl_event *event) {
+  if (!svm_ptr || !pattern || !isPowerOfTwo(pattern_size) ||
+      pattern_size > 128 ||
+      reinterpret_cast<uintptr_t>(svm_ptr) % pattern_size ||
+      size % pattern_size || wrapsAround(svm_ptr, size))
+    return CL_INVALID_VALUE;
+  return submit(target, svmFillCommand(svm_ptr, pattern, pattern_size, size),
+                false, event);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL
@@ -120,13 +137,7 @@ clEnqueueSVMMemFill(cl_command_queue queue, void *svm_ptr, const void *pattern,
   CommandTarget target;
   if (cl_int err = prepareCommand(queue, num_events, events, target))
     return err;
-  if (!svm_ptr || !pattern || !isPowerOfTwo(pattern_size) ||
-      pattern_size > 128 ||
-      reinterpret_cast<uintptr_t>(svm_ptr) % pattern_size ||
-      size % pattern_size || wrapsAround(svm_ptr, size))
-    return CL_INVALID_VALUE;
-  return submit(target, svmFillCommand(svm_ptr, pattern, pattern_size, size),
-                false, event);
+  return icd::svmMemFill(target, svm_ptr, pattern, pattern_size, size, event);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL

@@ -18,6 +18,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <new>
+#include <optional>
 
 namespace weft {
 namespace {
@@ -394,6 +395,16 @@ void Kernel::chooseLocalSize(cl_uint work_dim, const size_t *global,
 cl_int Kernel::enqueue(Queue &queue, cl_uint work_dim, const size_t *offset,
                        const size_t *global, const size_t *local,
                        std::vector<Ref<Event>> wait_list, Ref<Event> &command) {
+  std::optional<Command> launch;
+  if (cl_int err = makeLaunch(queue, work_dim, offset, global, local, launch))
+    return err;
+  return queue.submit(std::move(*launch), std::move(wait_list),
+                      /*blocking=*/false, command);
+}
+
+cl_int Kernel::makeLaunch(Queue &queue, cl_uint work_dim, const size_t *offset,
+                          const size_t *global, const size_t *local,
+                          std::optional<Command> &out) {
   auto snapshot = std::make_shared<LaunchSnapshot>();
   snapshot->kernel = Ref<Kernel>(this);
   ThreadPool &pool = queue.device().pool();
@@ -473,8 +484,8 @@ cl_int Kernel::enqueue(Queue &queue, cl_uint work_dim, const size_t *offset,
       launch.group_entry = description_.read_through_entry;
   }
   launch.arguments = snapshot->block;
-  return queue.submit(std::move(launch_command), std::move(wait_list),
-                      /*blocking=*/false, command);
+  out.emplace(std::move(launch_command));
+  return CL_SUCCESS;
 }
 
 } // namespace weft

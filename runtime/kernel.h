@@ -2,10 +2,12 @@
 // application set, kept in the argument block layout the compiler chose.
 #pragma once
 #include "compiler/compiler_interface.h"
+#include "runtime/command.h"
 #include "runtime/object.h"
 
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 namespace weft {
@@ -74,6 +76,11 @@ public:
   cl_int enqueue(Queue &queue, cl_uint work_dim, const size_t *offset,
                  const size_t *global, const size_t *local,
                  std::vector<Ref<Event>> wait_list, Ref<Event> &command);
+  // The launch command enqueue queues, for `queue`'s device, into `out`
+  // (a command buffer records it; it may run more than once).
+  cl_int makeLaunch(Queue &queue, cl_uint work_dim, const size_t *offset,
+                    const size_t *global, const size_t *local,
+                    std::optional<Command> &out);
 
 private:
   // The variant the compiler made for the format every image argument has

@@ -30,6 +30,7 @@ WEFT_HANDLE(_cl_program)
 WEFT_HANDLE(_cl_kernel)
 WEFT_HANDLE(_cl_event)
 WEFT_HANDLE(_cl_sampler)
+WEFT_HANDLE(_cl_command_buffer_khr) // cl_khr_command_buffer
 #undef WEFT_HANDLE
 
 namespace weft {
@@ -47,6 +48,7 @@ enum class ObjectKind : uint32_t {
   Kernel,
   Event,
   Sampler,
+  CommandBuffer,
 };
 constexpr uint32_t kDeadMagic = 0xdeadbeef;
 
