@@ -1,6 +1,7 @@
 // Device entry points: discovery, the info queries, sub-devices and the
 // device/host timers.
 #include "device/clock.h"
+#include "icd/command_buffer_api.h"
 #include "icd/info_query.h"
 #include "runtime/compiler_loader.h"
 #include "runtime/device.h"
@@ -199,6 +200,16 @@ cl_int deviceInfo(Device &device, cl_device_info param, InfoWriter &out) {
         toClBool(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__));
   case CL_DEVICE_EXECUTION_CAPABILITIES:
     return out.value<cl_device_exec_capabilities>(CL_EXEC_KERNEL);
+  // cl_khr_command_buffer: kernels that print may be recorded; queues of
+  // either order, with profiling or not, may run command buffers.
+  case CL_DEVICE_COMMAND_BUFFER_CAPABILITIES_KHR:
+    return out.value<cl_device_command_buffer_capabilities_khr>(
+        CL_COMMAND_BUFFER_CAPABILITY_KERNEL_PRINTF_KHR);
+  case CL_DEVICE_COMMAND_BUFFER_SUPPORTED_QUEUE_PROPERTIES_KHR:
+    return out.value<cl_command_queue_properties>(
+        CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE);
+  case CL_DEVICE_COMMAND_BUFFER_REQUIRED_QUEUE_PROPERTIES_KHR:
+    return out.value<cl_command_queue_properties>(0);
   case CL_DEVICE_QUEUE_ON_HOST_PROPERTIES: // == CL_DEVICE_QUEUE_PROPERTIES
     return out.value<cl_command_queue_properties>(
         CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE);

@@ -12,6 +12,7 @@
 #include <type_traits>
 
 // Defined in the other icd/*_api.cpp files under their OpenCL names.
+#include "icd/command_buffer_api.h"
 #include "icd/entry_points.h"
 
 namespace {
@@ -272,7 +273,7 @@ clGetExtensionFunctionAddress(const char *name) {
   if (std::strcmp(name, "clCreateProgramWithILKHR") == 0 &&
       weft::spirvProgramsSupported())
     return reinterpret_cast<void *>(&Guarded<&clCreateProgramWithIL>::call);
-  return nullptr; // Weft exposes no other extension functions
+  return weft::icd::commandBufferFunction(name); // or null
 }
 
 CL_API_ENTRY __attribute__((visibility("default"))) void *CL_API_CALL

@@ -51,6 +51,9 @@ inline constexpr ExtensionEntry kDeviceExtensions[] = {
     // A context property for a callback that receives printf's output, and
     // one for the printf buffer's size (runtime/context.h).
     {"cl_arm_printf", CL_MAKE_VERSION(2, 0, 0), false},
+    // Commands recorded once and replayed as one (runtime/command_buffer.h,
+    // icd/command_buffer_api.cpp), at the provisional version 0.9.8.
+    {"cl_khr_command_buffer", CL_MAKE_VERSION(0, 9, 8), false},
 };
 
 inline constexpr FeatureEntry kOpenClCFeatures[] = {

@@ -1,0 +1,415 @@
+// cl_khr_command_buffer 0.9.8 entry points, handed out by
+// clGetExtensionFunctionAddress (icd/dispatch.cpp). Debian's headers declare
+// an older version of the extension, so these are defined under names of
+// Weft's own, with 0.9.8's signatures. Recording goes through the same
+// checks as queuing (icd/command_target.h); the command buffer
+// (runtime/command_buffer.h) replays what it recorded.
+#include "icd/command_buffer_api.h"
+
+#include "icd/command_target.h"
+#include "icd/info_query.h"
+#include "icd/validation.h"
+#include "runtime/command_buffer.h"
+#include "runtime/context.h"
+#include "runtime/device.h"
+#include "runtime/queue.h"
+
+#include <cstring>
+#include <new>
+
+namespace weft::icd {
+namespace {
+
+// The queue properties a command buffer's queue may have.
+constexpr cl_command_queue_properties kSupportedQueueProperties =
+    CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE;
+
+// The checks every clCommand*KHR shares, and the target it records into.
+cl_int prepareRecording(cl_command_buffer_khr handle, cl_command_queue queue,
+                        const cl_command_properties_khr *properties,
+                        cl_uint num_sync_points, const cl_uint *sync_points,
+                        cl_uint *sync_point,
+                        cl_mutable_command_khr *mutable_handle,
+                        CommandTarget &target) {
+  CommandBuffer *buffer = CommandBuffer::fromHandle(handle);
+  if (!buffer)
+    return CL_INVALID_COMMAND_BUFFER_KHR;
+  // Commands go to the buffer's one queue (no multiple-queue extension).
+  if (queue)
+    return CL_INVALID_COMMAND_QUEUE;
+  // No command properties and no mutable commands without
+  // cl_khr_command_buffer_mutable_dispatch.
+  if ((properties && properties[0] != 0) || mutable_handle)
+    return CL_INVALID_VALUE;
+  if (buffer->finalized())
+    return CL_INVALID_OPERATION;
+  if ((num_sync_points == 0) != (sync_points == nullptr) ||
+      !buffer->validSyncPoints(sync_points, num_sync_points))
+    return CL_INVALID_SYNC_POINT_WAIT_LIST_KHR;
+  target.queue = &buffer->queue();
+  target.recording = buffer;
+  target.sync_point = sync_point;
+  return CL_SUCCESS;
+}
+
+// Memory operands must be of the command buffer's context.
+cl_int checkOperands(const CommandTarget &target,
+                     std::initializer_list<cl_mem> buffers,
+                     std::initializer_list<cl_mem> images = {}) {
+  if (cl_int err =
+          checkMemoryOperands(*target.queue, buffers, MemoryOperand::Buffer))
+    return err;
+  return checkMemoryOperands(*target.queue, images, MemoryOperand::Image);
+}
+
+} // namespace
+
+cl_command_buffer_khr CL_API_CALL createCommandBuffer(
+    cl_uint num_queues, const cl_command_queue *queues,
+    const cl_command_buffer_properties_khr *properties, cl_int *errcode_ret) {
+  if (num_queues != 1 || !queues) {
+    setError(errcode_ret, CL_INVALID_VALUE);
+    return nullptr;
+  }
+  Queue *queue = Queue::fromHandle(queues[0]);
+  if (!queue) {
+    setError(errcode_ret, CL_INVALID_COMMAND_QUEUE);
+    return nullptr;
+  }
+  std::vector<cl_properties> list;
+  if (properties) {
+    bool seen_flags = false;
+    for (const cl_command_buffer_properties_khr *p = properties; *p; p += 2) {
+      if (p[0] != CL_COMMAND_BUFFER_FLAGS_KHR || seen_flags) {
+        setError(errcode_ret, CL_INVALID_VALUE);
+        return nullptr;
+      }
+      seen_flags = true;
+      // Simultaneous use, mutable commands and device-side sync belong to
+      // other extensions: valid flags this device does not support.
+      if (p[1] != 0) {
+        setError(errcode_ret, CL_INVALID_PROPERTY);
+        return nullptr;
+      }
+      list.push_back(p[0]);
+      list.push_back(p[1]);
+    }
+    list.push_back(0);
+  }
+  if (queue->flags() & ~kSupportedQueueProperties) {
+    setError(errcode_ret, CL_INCOMPATIBLE_COMMAND_QUEUE_KHR);
+    return nullptr;
+  }
+  auto *buffer = new (std::nothrow) CommandBuffer(*queue, std::move(list));
+  setError(errcode_ret, buffer ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY);
+  return buffer;
+}
+
+cl_int CL_API_CALL finalizeCommandBuffer(cl_command_buffer_khr handle) {
+  CommandBuffer *buffer = CommandBuffer::fromHandle(handle);
+  if (!buffer)
+    return CL_INVALID_COMMAND_BUFFER_KHR;
+  return buffer->finalize();
+}
+
+cl_int CL_API_CALL retainCommandBuffer(cl_command_buffer_khr handle) {
+  CommandBuffer *buffer = CommandBuffer::fromHandle(handle);
+  if (!buffer)
+    return CL_INVALID_COMMAND_BUFFER_KHR;
+  buffer->retainApi();
+  return CL_SUCCESS;
+}
+
+cl_int CL_API_CALL releaseCommandBuffer(cl_command_buffer_khr handle) {
+  CommandBuffer *buffer = CommandBuffer::fromHandle(handle);
+  if (!buffer)
+    return CL_INVALID_COMMAND_BUFFER_KHR;
+  buffer->releaseApi();
+  return CL_SUCCESS;
+}
+
+cl_int CL_API_CALL enqueueCommandBuffer(
+    cl_uint num_queues, cl_command_queue *queues, cl_command_buffer_khr handle,
+    cl_uint num_events, const cl_event *events, cl_event *event) {
+  CommandBuffer *buffer = CommandBuffer::fromHandle(handle);
+  if (!buffer)
+    return CL_INVALID_COMMAND_BUFFER_KHR;
+  if (!buffer->finalized())
+    return CL_INVALID_OPERATION;
+  if ((num_queues == 0) != (queues == nullptr) || num_queues > 1)
+    return CL_INVALID_VALUE;
+  // Another queue may stand in for the recorded one: same device, and
+  // queue properties command buffers support (either order: a replay runs
+  // its commands in order on any queue).
+  Queue *queue = &buffer->queue();
+  if (num_queues == 1) {
+    queue = Queue::fromHandle(queues[0]);
+    if (!queue)
+      return CL_INVALID_COMMAND_QUEUE;
+    if (&queue->context() != &buffer->queue().context())
+      return CL_INVALID_CONTEXT;
+    if (&queue->device() != &buffer->queue().device() ||
+        (queue->flags() & ~kSupportedQueueProperties))
+      return CL_INCOMPATIBLE_COMMAND_QUEUE_KHR;
+  }
+  std::vector<Ref<Event>> wait_list;
+  if (cl_int err =
+          collectWaitList(queue->context(), num_events, events, wait_list))
+    return err;
+  Ref<Event> done;
+  cl_int err = buffer->enqueue(*queue, std::move(wait_list), done);
+  returnEvent(done, event);
+  return err;
+}
+
+cl_int CL_API_CALL commandBarrierWithWaitList(
+    cl_command_buffer_khr handle, cl_command_queue queue,
+    const cl_command_properties_khr *properties, cl_uint num_sync_points,
+    const cl_sync_point_khr *sync_points, cl_sync_point_khr *sync_point,
+    cl_mutable_command_khr *mutable_handle) {
+  CommandTarget target;
+  if (cl_int err =
+          prepareRecording(handle, queue, properties, num_sync_points,
+                           sync_points, sync_point, mutable_handle, target))
+    return err;
+  // Recorded commands run in order: a barrier only takes a sync point.
+  return submit(target, Command(CL_COMMAND_BARRIER), false, nullptr);
+}
+
+cl_int CL_API_CALL commandCopyBuffer(
+    cl_command_buffer_khr handle, cl_command_queue queue,
+    const cl_command_properties_khr *properties, cl_mem src, cl_mem dst,
+    size_t src_offset, size_t dst_offset, size_t size, cl_uint num_sync_points,
+    const cl_sync_point_khr *sync_points, cl_sync_point_khr *sync_point,
+    cl_mutable_command_khr *mutable_handle) {
+  CommandTarget target;
+  if (cl_int err =
+          prepareRecording(handle, queue, properties, num_sync_points,
+                           sync_points, sync_point, mutable_handle, target))
+    return err;
+  if (cl_int err = checkOperands(target, {src, dst}))
+    return err;
+  return copyBuffer(target, src, dst, src_offset, dst_offset, size, nullptr);
+}
+
+cl_int CL_API_CALL commandCopyBufferRect(
+    cl_command_buffer_khr handle, cl_command_queue queue,
+    const cl_command_properties_khr *properties, cl_mem src, cl_mem dst,
+    const size_t *src_origin, const size_t *dst_origin, const size_t *region,
+    size_t src_row_pitch, size_t src_slice_pitch, size_t dst_row_pitch,
+    size_t dst_slice_pitch, cl_uint num_sync_points,
+    const cl_sync_point_khr *sync_points, cl_sync_point_khr *sync_point,
+    cl_mutable_command_khr *mutable_handle) {
+  CommandTarget target;
+  if (cl_int err =
+          prepareRecording(handle, queue, properties, num_sync_points,
+                           sync_points, sync_point, mutable_handle, target))
+    return err;
+  if (cl_int err = checkOperands(target, {src, dst}))
+    return err;
+  return copyBufferRect(target, src, dst, src_origin, dst_origin, region,
+                        src_row_pitch, src_slice_pitch, dst_row_pitch,
+                        dst_slice_pitch, nullptr);
+}
+
+cl_int CL_API_CALL commandCopyBufferToImage(
+    cl_command_buffer_khr handle, cl_command_queue queue,
+    const cl_command_properties_khr *properties, cl_mem src_buffer,
+    cl_mem dst_image, size_t src_offset, const size_t *dst_origin,
+    const size_t *region, cl_uint num_sync_points,
+    const cl_sync_point_khr *sync_points, cl_sync_point_khr *sync_point,
+    cl_mutable_command_khr *mutable_handle) {
+  CommandTarget target;
+  if (cl_int err =
+          prepareRecording(handle, queue, properties, num_sync_points,
+                           sync_points, sync_point, mutable_handle, target))
+    return err;
+  if (cl_int err = checkOperands(target, {src_buffer}, {dst_image}))
+    return err;
+  return copyImageAndBuffer(target, dst_image, src_buffer, dst_origin, region,
+                            src_offset, /*to_buffer=*/false, nullptr);
+}
+
+cl_int CL_API_CALL commandCopyImage(
+    cl_command_buffer_khr handle, cl_command_queue queue,
+    const cl_command_properties_khr *properties, cl_mem src_image,
+    cl_mem dst_image, const size_t *src_origin, const size_t *dst_origin,
+    const size_t *region, cl_uint num_sync_points,
+    const cl_sync_point_khr *sync_points, cl_sync_point_khr *sync_point,
+    cl_mutable_command_khr *mutable_handle) {
+  CommandTarget target;
+  if (cl_int err =
+          prepareRecording(handle, queue, properties, num_sync_points,
+                           sync_points, sync_point, mutable_handle, target))
+    return err;
+  if (cl_int err = checkOperands(target, {}, {src_image, dst_image}))
+    return err;
+  return copyImage(target, src_image, dst_image, src_origin, dst_origin, region,
+                   nullptr);
+}
+
+cl_int CL_API_CALL commandCopyImageToBuffer(
+    cl_command_buffer_khr handle, cl_command_queue queue,
+    const cl_command_properties_khr *properties, cl_mem src_image,
+    cl_mem dst_buffer, const size_t *src_origin, const size_t *region,
+    size_t dst_offset, cl_uint num_sync_points,
+    const cl_sync_point_khr *sync_points, cl_sync_point_khr *sync_point,
+    cl_mutable_command_khr *mutable_handle) {
+  CommandTarget target;
+  if (cl_int err =
+          prepareRecording(handle, queue, properties, num_sync_points,
+                           sync_points, sync_point, mutable_handle, target))
+    return err;
+  if (cl_int err = checkOperands(target, {dst_buffer}, {src_image}))
+    return err;
+  return copyImageAndBuffer(target, src_image, dst_buffer, src_origin, region,
+                            dst_offset, /*to_buffer=*/true, nullptr);
+}
+
+cl_int CL_API_CALL commandFillBuffer(
+    cl_command_buffer_khr handle, cl_command_queue queue,
+    const cl_command_properties_khr *properties, cl_mem buffer,
+    const void *pattern, size_t pattern_size, size_t offset, size_t size,
+    cl_uint num_sync_points, const cl_sync_point_khr *sync_points,
+    cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle) {
+  CommandTarget target;
+  if (cl_int err =
+          prepareRecording(handle, queue, properties, num_sync_points,
+                           sync_points, sync_point, mutable_handle, target))
+    return err;
+  if (cl_int err = checkOperands(target, {buffer}))
+    return err;
+  return fillBuffer(target, buffer, pattern, pattern_size, offset, size,
+                    nullptr);
+}
+
+cl_int CL_API_CALL commandFillImage(
+    cl_command_buffer_khr handle, cl_command_queue queue,
+    const cl_command_properties_khr *properties, cl_mem image,
+    const void *fill_color, const size_t *origin, const size_t *region,
+    cl_uint num_sync_points, const cl_sync_point_khr *sync_points,
+    cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle) {
+  CommandTarget target;
+  if (cl_int err =
+          prepareRecording(handle, queue, properties, num_sync_points,
+                           sync_points, sync_point, mutable_handle, target))
+    return err;
+  if (cl_int err = checkOperands(target, {}, {image}))
+    return err;
+  return fillImage(target, image, fill_color, origin, region, nullptr);
+}
+
+cl_int CL_API_CALL commandNDRangeKernel(
+    cl_command_buffer_khr handle, cl_command_queue queue,
+    const cl_command_properties_khr *properties, cl_kernel kernel,
+    cl_uint work_dim, const size_t *global_work_offset,
+    const size_t *global_work_size, const size_t *local_work_size,
+    cl_uint num_sync_points, const cl_sync_point_khr *sync_points,
+    cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle) {
+  CommandTarget target;
+  if (cl_int err =
+          prepareRecording(handle, queue, properties, num_sync_points,
+                           sync_points, sync_point, mutable_handle, target))
+    return err;
+  return ndRangeKernel(target, kernel, work_dim, global_work_offset,
+                       global_work_size, local_work_size, 0, nullptr, nullptr);
+}
+
+cl_int CL_API_CALL commandSVMMemcpy(
+    cl_command_buffer_khr handle, cl_command_queue queue,
+    const cl_command_properties_khr *properties, void *dst, const void *src,
+    size_t size, cl_uint num_sync_points, const cl_sync_point_khr *sync_points,
+    cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle) {
+  CommandTarget target;
+  if (cl_int err =
+          prepareRecording(handle, queue, properties, num_sync_points,
+                           sync_points, sync_point, mutable_handle, target))
+    return err;
+  return svmMemcpy(target, false, dst, src, size, nullptr);
+}
+
+cl_int CL_API_CALL commandSVMMemFill(
+    cl_command_buffer_khr handle, cl_command_queue queue,
+    const cl_command_properties_khr *properties, void *svm_ptr,
+    const void *pattern, size_t pattern_size, size_t size,
+    cl_uint num_sync_points, const cl_sync_point_khr *sync_points,
+    cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle) {
+  CommandTarget target;
+  if (cl_int err =
+          prepareRecording(handle, queue, properties, num_sync_points,
+                           sync_points, sync_point, mutable_handle, target))
+    return err;
+  return svmMemFill(target, svm_ptr, pattern, pattern_size, size, nullptr);
+}
+
+cl_int CL_API_CALL getCommandBufferInfo(cl_command_buffer_khr handle,
+                                        cl_command_buffer_info_khr param_name,
+                                        size_t param_value_size,
+                                        void *param_value,
+                                        size_t *param_value_size_ret) {
+  CommandBuffer *buffer = CommandBuffer::fromHandle(handle);
+  if (!buffer)
+    return CL_INVALID_COMMAND_BUFFER_KHR;
+  InfoWriter out(param_value_size, param_value, param_value_size_ret);
+  switch (param_name) {
+  case CL_COMMAND_BUFFER_QUEUES_KHR:
+    return out.value(static_cast<cl_command_queue>(&buffer->queue()));
+  case CL_COMMAND_BUFFER_NUM_QUEUES_KHR:
+    return out.value(cl_uint{1});
+  case CL_COMMAND_BUFFER_REFERENCE_COUNT_KHR:
+    return out.value(buffer->apiReferenceCount());
+  case CL_COMMAND_BUFFER_STATE_KHR:
+    return out.value<cl_command_buffer_state_khr>(
+        buffer->finalized() ? CL_COMMAND_BUFFER_STATE_EXECUTABLE_KHR
+                            : CL_COMMAND_BUFFER_STATE_RECORDING_KHR);
+  case CL_COMMAND_BUFFER_PROPERTIES_ARRAY_KHR:
+    return out.array(buffer->properties());
+  case CL_COMMAND_BUFFER_CONTEXT_KHR:
+    return out.value(static_cast<cl_context>(&buffer->queue().context()));
+  default:
+    return CL_INVALID_VALUE;
+  }
+}
+
+void *commandBufferFunction(const char *name) {
+  struct Entry {
+    const char *name;
+    void *function;
+  };
+  static const Entry kEntries[] = {
+      {"clCreateCommandBufferKHR",
+       reinterpret_cast<void *>(&createCommandBuffer)},
+      {"clFinalizeCommandBufferKHR",
+       reinterpret_cast<void *>(&finalizeCommandBuffer)},
+      {"clRetainCommandBufferKHR",
+       reinterpret_cast<void *>(&retainCommandBuffer)},
+      {"clReleaseCommandBufferKHR",
+       reinterpret_cast<void *>(&releaseCommandBuffer)},
+      {"clEnqueueCommandBufferKHR",
+       reinterpret_cast<void *>(&enqueueCommandBuffer)},
+      {"clCommandBarrierWithWaitListKHR",
+       reinterpret_cast<void *>(&commandBarrierWithWaitList)},
+      {"clCommandCopyBufferKHR", reinterpret_cast<void *>(&commandCopyBuffer)},
+      {"clCommandCopyBufferRectKHR",
+       reinterpret_cast<void *>(&commandCopyBufferRect)},
+      {"clCommandCopyBufferToImageKHR",
+       reinterpret_cast<void *>(&commandCopyBufferToImage)},
+      {"clCommandCopyImageKHR", reinterpret_cast<void *>(&commandCopyImage)},
+      {"clCommandCopyImageToBufferKHR",
+       reinterpret_cast<void *>(&commandCopyImageToBuffer)},
+      {"clCommandFillBufferKHR", reinterpret_cast<void *>(&commandFillBuffer)},
+      {"clCommandFillImageKHR", reinterpret_cast<void *>(&commandFillImage)},
+      {"clCommandNDRangeKernelKHR",
+       reinterpret_cast<void *>(&commandNDRangeKernel)},
+      {"clCommandSVMMemcpyKHR", reinterpret_cast<void *>(&commandSVMMemcpy)},
+      {"clCommandSVMMemFillKHR", reinterpret_cast<void *>(&commandSVMMemFill)},
+      {"clGetCommandBufferInfoKHR",
+       reinterpret_cast<void *>(&getCommandBufferInfo)},
+  };
+  for (const Entry &entry : kEntries)
+    if (std::strcmp(name, entry.name) == 0)
+      return entry.function;
+  return nullptr;
+}
+
+} // namespace weft::icd
