@@ -28,6 +28,8 @@ OCL_ICD_VENDORS="$dir/both" build/bin/async_copy_bench "$@" || status=1
 echo
 OCL_ICD_VENDORS="$dir/both" build/bin/collectives_bench "$@" || status=1
 echo
+OCL_ICD_VENDORS="$dir/both" build/bin/command_buffer_bench "$@" || status=1
+echo
 OCL_ICD_VENDORS="$dir/both" build/bin/svm_bench "$@" || status=1
 echo
 OCL_ICD_VENDORS="$dir/both" build/bin/half_bench "$@" || status=1
