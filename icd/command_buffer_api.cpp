@@ -7,15 +7,19 @@
 #include "icd/command_buffer_api.h"
 
 #include "icd/command_target.h"
+#include "icd/entry_points.h"
 #include "icd/info_query.h"
 #include "icd/validation.h"
 #include "runtime/command_buffer.h"
 #include "runtime/context.h"
 #include "runtime/device.h"
+#include "runtime/kernel.h"
+#include "runtime/mutable_command.h"
 #include "runtime/queue.h"
 
 #include <cstring>
 #include <new>
+#include <optional>
 
 namespace weft::icd {
 namespace {
@@ -30,16 +34,16 @@ cl_int prepareRecording(cl_command_buffer_khr handle, cl_command_queue queue,
                         cl_uint num_sync_points, const cl_uint *sync_points,
                         cl_uint *sync_point,
                         cl_mutable_command_khr *mutable_handle,
-                        CommandTarget &target) {
+                        CommandTarget &target, bool kernel_command = false) {
   CommandBuffer *buffer = CommandBuffer::fromHandle(handle);
   if (!buffer)
     return CL_INVALID_COMMAND_BUFFER_KHR;
   // Commands go to the buffer's one queue (no multiple-queue extension).
   if (queue)
     return CL_INVALID_COMMAND_QUEUE;
-  // No command properties and no mutable commands without
-  // cl_khr_command_buffer_mutable_dispatch.
-  if ((properties && properties[0] != 0) || mutable_handle)
+  // Only kernel launches take properties and can be mutable (their
+  // properties are read by commandNDRangeKernel).
+  if (!kernel_command && ((properties && properties[0] != 0) || mutable_handle))
     return CL_INVALID_VALUE;
   if (buffer->finalized())
     return CL_INVALID_OPERATION;
@@ -80,14 +84,27 @@ cl_command_buffer_khr CL_API_CALL createCommandBuffer(
   if (properties) {
     bool seen_flags = false;
     for (const cl_command_buffer_properties_khr *p = properties; *p; p += 2) {
+      if (p[0] == CL_COMMAND_BUFFER_MUTABLE_DISPATCH_ASSERTS_KHR) {
+        list.push_back(p[0]); // assertions about updates: nothing to check
+        list.push_back(p[1]);
+        continue;
+      }
       if (p[0] != CL_COMMAND_BUFFER_FLAGS_KHR || seen_flags) {
         setError(errcode_ret, CL_INVALID_VALUE);
         return nullptr;
       }
       seen_flags = true;
-      // Simultaneous use, mutable commands and device-side sync belong to
-      // other extensions: valid flags this device does not support.
-      if (p[1] != 0) {
+      // Bits that are no flag are invalid; simultaneous use and
+      // device-side sync are valid flags this device does not support;
+      // mutable commands are supported.
+      constexpr cl_command_buffer_flags_khr kKnownFlags =
+          CL_COMMAND_BUFFER_SIMULTANEOUS_USE_KHR |
+          CL_COMMAND_BUFFER_MUTABLE_KHR | (1 << 2); // DEVICE_SIDE_SYNC
+      if (p[1] & ~kKnownFlags) {
+        setError(errcode_ret, CL_INVALID_VALUE);
+        return nullptr;
+      }
+      if (p[1] & ~cl_command_buffer_flags_khr(CL_COMMAND_BUFFER_MUTABLE_KHR)) {
         setError(errcode_ret, CL_INVALID_PROPERTY);
         return nullptr;
       }
@@ -134,7 +151,7 @@ cl_int CL_API_CALL enqueueCommandBuffer(
   CommandBuffer *buffer = CommandBuffer::fromHandle(handle);
   if (!buffer)
     return CL_INVALID_COMMAND_BUFFER_KHR;
-  if (!buffer->finalized())
+  if (buffer->state() != CL_COMMAND_BUFFER_STATE_EXECUTABLE_KHR)
     return CL_INVALID_OPERATION;
   if ((num_queues == 0) != (queues == nullptr) || num_queues > 1)
     return CL_INVALID_VALUE;
@@ -307,12 +324,74 @@ cl_int CL_API_CALL commandNDRangeKernel(
     cl_uint num_sync_points, const cl_sync_point_khr *sync_points,
     cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle) {
   CommandTarget target;
-  if (cl_int err =
-          prepareRecording(handle, queue, properties, num_sync_points,
-                           sync_points, sync_point, mutable_handle, target))
+  if (cl_int err = prepareRecording(handle, queue, properties, num_sync_points,
+                                    sync_points, sync_point, mutable_handle,
+                                    target, /*kernel_command=*/true))
     return err;
-  return ndRangeKernel(target, kernel, work_dim, global_work_offset,
-                       global_work_size, local_work_size, 0, nullptr, nullptr);
+  // Which fields an update may change (all by default), and assertions
+  // about updates to come, which need no checking here.
+  cl_bitfield updatable = kMutableDispatchFields;
+  std::vector<cl_properties> list;
+  if (properties && properties[0]) {
+    bool seen_fields = false, seen_asserts = false;
+    for (const cl_command_properties_khr *p = properties; *p; p += 2) {
+      bool &seen = p[0] == CL_MUTABLE_DISPATCH_UPDATABLE_FIELDS_KHR
+                       ? seen_fields
+                       : seen_asserts;
+      if ((p[0] != CL_MUTABLE_DISPATCH_UPDATABLE_FIELDS_KHR &&
+           p[0] != CL_MUTABLE_DISPATCH_ASSERTS_KHR) ||
+          seen)
+        return CL_INVALID_VALUE;
+      seen = true;
+      if (p[0] == CL_MUTABLE_DISPATCH_UPDATABLE_FIELDS_KHR) {
+        if (p[1] & ~kMutableDispatchFields)
+          return CL_INVALID_VALUE;
+        updatable = p[1];
+      }
+      list.push_back(p[0]);
+      list.push_back(p[1]);
+    }
+    list.push_back(0);
+  }
+  // The command's place in the buffer, for updates: its sync point - 1.
+  cl_uint point = 0;
+  target.sync_point = &point;
+  target.defer_arguments =
+      mutable_handle && (updatable & CL_MUTABLE_DISPATCH_ARGUMENTS_KHR);
+  if (cl_int err =
+          ndRangeKernel(target, kernel, work_dim, global_work_offset,
+                        global_work_size, local_work_size, 0, nullptr, nullptr))
+    return err;
+  if (sync_point)
+    *sync_point = point;
+  if (!mutable_handle)
+    return CL_SUCCESS;
+  // The recorded launch ran with the kernel's arguments of now: a clone
+  // keeps them, for updates to change.
+  Kernel &recorded = *Kernel::fromHandle(kernel);
+  Kernel *copy = recorded.clone();
+  if (!copy)
+    return CL_OUT_OF_HOST_MEMORY;
+  DispatchShape shape;
+  shape.work_dim = work_dim;
+  for (cl_uint d = 0; d < work_dim; ++d) {
+    shape.global[d] = global_work_size ? global_work_size[d] : 0;
+    if (global_work_offset)
+      shape.offset[d] = global_work_offset[d];
+    if (local_work_size)
+      shape.local[d] = local_work_size[d];
+  }
+  shape.has_offset = global_work_offset != nullptr;
+  shape.has_local = local_work_size != nullptr;
+  CommandBuffer &buffer = *target.recording;
+  auto *command = new (std::nothrow)
+      MutableCommand(buffer, point - 1, recorded, Ref<Kernel>(copy, true),
+                     shape, updatable, std::move(list));
+  if (!command)
+    return CL_OUT_OF_HOST_MEMORY;
+  buffer.adopt(Ref<MutableCommand>(command, /*adopt=*/true));
+  *mutable_handle = command;
+  return CL_SUCCESS;
 }
 
 cl_int CL_API_CALL commandSVMMemcpy(
@@ -359,13 +438,158 @@ cl_int CL_API_CALL getCommandBufferInfo(cl_command_buffer_khr handle,
   case CL_COMMAND_BUFFER_REFERENCE_COUNT_KHR:
     return out.value(buffer->apiReferenceCount());
   case CL_COMMAND_BUFFER_STATE_KHR:
-    return out.value<cl_command_buffer_state_khr>(
-        buffer->finalized() ? CL_COMMAND_BUFFER_STATE_EXECUTABLE_KHR
-                            : CL_COMMAND_BUFFER_STATE_RECORDING_KHR);
+    return out.value<cl_command_buffer_state_khr>(buffer->state());
   case CL_COMMAND_BUFFER_PROPERTIES_ARRAY_KHR:
     return out.array(buffer->properties());
   case CL_COMMAND_BUFFER_CONTEXT_KHR:
     return out.value(static_cast<cl_context>(&buffer->queue().context()));
+  default:
+    return CL_INVALID_VALUE;
+  }
+}
+
+// One update (a cl_mutable_dispatch_config_khr) checked and built, not yet
+// applied: the new launch and what it was built from.
+struct Update {
+  MutableCommand *command;
+  Ref<Kernel> kernel;
+  DispatchShape shape;
+  std::optional<Command> launch;
+};
+
+cl_int prepareUpdate(CommandBuffer &buffer, const MutableDispatchConfig *config,
+                     Update &out) {
+  if (!config)
+    return CL_INVALID_VALUE;
+  MutableCommand *command = MutableCommand::fromHandle(config->command);
+  if (!command || &command->buffer() != &buffer)
+    return CL_INVALID_MUTABLE_COMMAND_KHR;
+  const cl_bitfield fields = command->updatable();
+  auto allowed = [&](bool asked, cl_bitfield field) {
+    return !asked || (fields & field);
+  };
+  if (!allowed(config->num_args || config->num_svm_args,
+               CL_MUTABLE_DISPATCH_ARGUMENTS_KHR) ||
+      !allowed(config->num_exec_infos, CL_MUTABLE_DISPATCH_EXEC_INFO_KHR) ||
+      !allowed(config->global_work_offset,
+               CL_MUTABLE_DISPATCH_GLOBAL_OFFSET_KHR) ||
+      !allowed(config->global_work_size, CL_MUTABLE_DISPATCH_GLOBAL_SIZE_KHR) ||
+      !allowed(config->local_work_size, CL_MUTABLE_DISPATCH_LOCAL_SIZE_KHR))
+    return CL_INVALID_OPERATION;
+  if ((config->num_args == 0) != (config->arg_list == nullptr) ||
+      (config->num_svm_args == 0) != (config->arg_svm_list == nullptr) ||
+      (config->num_exec_infos == 0) != (config->exec_info_list == nullptr))
+    return CL_INVALID_VALUE;
+  // The changes go to a copy of the command's kernel, through the checks of
+  // clSetKernelArg and its kin; nothing changes unless all of them pass.
+  Kernel *copy = command->kernel()->clone();
+  if (!copy)
+    return CL_OUT_OF_HOST_MEMORY;
+  out.kernel = Ref<Kernel>(copy, /*adopt=*/true);
+  for (cl_uint i = 0; i < config->num_args; ++i) {
+    const cl_mutable_dispatch_arg_khr &a = config->arg_list[i];
+    if (cl_int err = clSetKernelArg(copy, a.arg_index, a.arg_size, a.arg_value))
+      return err;
+  }
+  for (cl_uint i = 0; i < config->num_svm_args; ++i) {
+    const cl_mutable_dispatch_arg_khr &a = config->arg_svm_list[i];
+    if (cl_int err = clSetKernelArgSVMPointer(copy, a.arg_index, a.arg_value))
+      return err;
+  }
+  for (cl_uint i = 0; i < config->num_exec_infos; ++i) {
+    const cl_mutable_dispatch_exec_info_khr &e = config->exec_info_list[i];
+    if (cl_int err = clSetKernelExecInfo(copy, e.param_name, e.param_value_size,
+                                         e.param_value))
+      return err;
+  }
+  DispatchShape shape = command->shape();
+  if (config->work_dim && config->work_dim != shape.work_dim) {
+    // Other dimensions need every size given anew.
+    if (!config->global_work_size)
+      return CL_INVALID_VALUE;
+    shape.work_dim = config->work_dim;
+    shape.has_offset = shape.has_local = false;
+  }
+  for (cl_uint d = 0; d < shape.work_dim && d < 3; ++d) {
+    if (config->global_work_offset)
+      shape.offset[d] = config->global_work_offset[d];
+    if (config->global_work_size)
+      shape.global[d] = config->global_work_size[d];
+    if (config->local_work_size)
+      shape.local[d] = config->local_work_size[d];
+  }
+  shape.has_offset = shape.has_offset || config->global_work_offset;
+  shape.has_local = shape.has_local || config->local_work_size;
+  CommandTarget target;
+  target.queue = &buffer.queue();
+  target.capture = &out.launch;
+  if (cl_int err = ndRangeKernel(
+          target, copy, shape.work_dim,
+          shape.has_offset ? shape.offset : nullptr, shape.global,
+          shape.has_local ? shape.local : nullptr, 0, nullptr, nullptr))
+    return err;
+  out.command = command;
+  out.shape = shape;
+  return CL_SUCCESS;
+}
+
+cl_int CL_API_CALL updateMutableCommands(cl_command_buffer_khr handle,
+                                         cl_uint num_configs,
+                                         const cl_uint *config_types,
+                                         const void **configs) {
+  CommandBuffer *buffer = CommandBuffer::fromHandle(handle);
+  if (!buffer)
+    return CL_INVALID_COMMAND_BUFFER_KHR;
+  if (!buffer->finalized() || !buffer->mutableCommands())
+    return CL_INVALID_OPERATION;
+  if (num_configs == 0 || !config_types || !configs)
+    return CL_INVALID_VALUE;
+  std::vector<Update> updates(num_configs);
+  for (cl_uint i = 0; i < num_configs; ++i) {
+    if (config_types[i] != kMutableDispatchConfigType)
+      return CL_INVALID_VALUE;
+    if (cl_int err = prepareUpdate(
+            *buffer, static_cast<const MutableDispatchConfig *>(configs[i]),
+            updates[i]))
+      return err;
+  }
+  // All checked: now they take effect, for the enqueues to come.
+  for (Update &u : updates) {
+    buffer->replace(u.command->index(), std::move(*u.launch));
+    u.command->update(std::move(u.kernel), u.shape);
+  }
+  return CL_SUCCESS;
+}
+
+cl_int CL_API_CALL getMutableCommandInfo(cl_mutable_command_khr handle,
+                                         cl_mutable_command_info_khr param,
+                                         size_t param_value_size,
+                                         void *param_value,
+                                         size_t *param_value_size_ret) {
+  MutableCommand *command = MutableCommand::fromHandle(handle);
+  if (!command)
+    return CL_INVALID_MUTABLE_COMMAND_KHR;
+  InfoWriter out(param_value_size, param_value, param_value_size_ret);
+  const DispatchShape &shape = command->shape();
+  switch (param) {
+  case CL_MUTABLE_COMMAND_COMMAND_QUEUE_KHR:
+    return out.value(static_cast<cl_command_queue>(&command->buffer().queue()));
+  case CL_MUTABLE_COMMAND_COMMAND_BUFFER_KHR:
+    return out.value(static_cast<cl_command_buffer_khr>(&command->buffer()));
+  case CL_MUTABLE_COMMAND_COMMAND_TYPE_KHR:
+    return out.value<cl_command_type>(CL_COMMAND_NDRANGE_KERNEL);
+  case CL_MUTABLE_COMMAND_PROPERTIES_ARRAY_KHR:
+    return out.array(command->properties());
+  case CL_MUTABLE_DISPATCH_KERNEL_KHR:
+    return out.value(static_cast<cl_kernel>(&command->recordedKernel()));
+  case CL_MUTABLE_DISPATCH_DIMENSIONS_KHR:
+    return out.value(shape.work_dim);
+  case CL_MUTABLE_DISPATCH_GLOBAL_WORK_OFFSET_KHR:
+    return out.array(shape.offset, shape.work_dim);
+  case CL_MUTABLE_DISPATCH_GLOBAL_WORK_SIZE_KHR:
+    return out.array(shape.global, shape.work_dim);
+  case CL_MUTABLE_DISPATCH_LOCAL_WORK_SIZE_KHR:
+    return out.array(shape.local, shape.work_dim);
   default:
     return CL_INVALID_VALUE;
   }
@@ -405,6 +629,10 @@ void *commandBufferFunction(const char *name) {
       {"clCommandSVMMemFillKHR", reinterpret_cast<void *>(&commandSVMMemFill)},
       {"clGetCommandBufferInfoKHR",
        reinterpret_cast<void *>(&getCommandBufferInfo)},
+      {"clUpdateMutableCommandsKHR",
+       reinterpret_cast<void *>(&updateMutableCommands)},
+      {"clGetMutableCommandInfoKHR",
+       reinterpret_cast<void *>(&getMutableCommandInfo)},
   };
   for (const Entry &entry : kEntries)
     if (std::strcmp(name, entry.name) == 0)

@@ -10,6 +10,7 @@
 #include "runtime/queue.h"
 
 #include <initializer_list>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -22,6 +23,13 @@ struct CommandTarget {
   // point to `sync_point`.
   CommandBuffer *recording = nullptr;
   cl_uint *sync_point = nullptr;
+  // Building a command without queuing or recording it (a mutable dispatch
+  // updated): it goes here.
+  std::optional<Command> *capture = nullptr;
+  // A mutable kernel launch whose arguments an update may set later: with
+  // some unset, it records a launch that fails until then.
+  bool defer_arguments = false;
+  bool incomplete = false; // set for such a launch
 };
 
 // The memory operands of a command: each a live object of the queue's
@@ -46,8 +54,13 @@ inline cl_int checkMemoryOperands(const Queue &queue,
 // for.
 inline cl_int submit(CommandTarget &target, Command command, bool blocking,
                      cl_event *event_out) {
+  if (target.capture) {
+    target.capture->emplace(std::move(command));
+    return CL_SUCCESS;
+  }
   if (target.recording)
-    return target.recording->record(std::move(command), target.sync_point);
+    return target.recording->record(std::move(command), target.sync_point,
+                                    target.incomplete);
   Ref<Event> event;
   cl_int err = target.queue->submit(
       std::move(command), std::move(target.wait_list), blocking, event);

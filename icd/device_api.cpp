@@ -210,6 +210,8 @@ cl_int deviceInfo(Device &device, cl_device_info param, InfoWriter &out) {
         CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE);
   case CL_DEVICE_COMMAND_BUFFER_REQUIRED_QUEUE_PROPERTIES_KHR:
     return out.value<cl_command_queue_properties>(0);
+  case CL_DEVICE_MUTABLE_DISPATCH_CAPABILITIES_KHR:
+    return out.value<cl_bitfield>(weft::icd::kMutableDispatchFields);
   case CL_DEVICE_QUEUE_ON_HOST_PROPERTIES: // == CL_DEVICE_QUEUE_PROPERTIES
     return out.value<cl_command_queue_properties>(
         CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE);

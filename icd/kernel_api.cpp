@@ -250,8 +250,14 @@ cl_int icd::ndRangeKernel(CommandTarget &target, cl_kernel kernel_handle,
         global_work_offset[d] > SIZE_MAX - global_work_size[d])
       return CL_INVALID_GLOBAL_OFFSET;
   }
-  if (!kernel->allArgumentsSet())
-    return CL_INVALID_KERNEL_ARGS;
+  // A mutable launch may be recorded before its arguments are set: an
+  // update sets them (cl_khr_command_buffer_mutable_dispatch).
+  bool deferred = false;
+  if (!kernel->allArgumentsSet()) {
+    if (!target.defer_arguments)
+      return CL_INVALID_KERNEL_ARGS;
+    deferred = true;
+  }
 
   size_t local[3] = {1, 1, 1};
   const auto &required = kernel->description().reqd_work_group_size;
@@ -285,8 +291,12 @@ cl_int icd::ndRangeKernel(CommandTarget &target, cl_kernel kernel_handle,
                                         target.wait_list))
     return err;
   std::optional<Command> launch;
-  if (cl_int err = kernel->makeLaunch(*queue, work_dim, global_work_offset,
-                                      global_work_size, local, launch))
+  target.incomplete = deferred;
+  if (deferred)
+    launch.emplace(CL_COMMAND_NDRANGE_KERNEL,
+                   [] { return static_cast<cl_int>(CL_INVALID_KERNEL_ARGS); });
+  else if (cl_int err = kernel->makeLaunch(*queue, work_dim, global_work_offset,
+                                           global_work_size, local, launch))
     return err;
   return icd::submit(target, std::move(*launch), /*blocking=*/false, event);
 }

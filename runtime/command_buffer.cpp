@@ -1,14 +1,20 @@
 #include "runtime/command_buffer.h"
 
 #include "runtime/event.h"
+#include "runtime/mutable_command.h"
 #include "runtime/queue.h"
 
 #include <CL/cl_ext.h>
+
+#include <algorithm>
 
 // cl_khr_command_buffer 0.9.8's command type (Debian's headers have it too,
 // from an older version of the extension).
 #ifndef CL_COMMAND_COMMAND_BUFFER_KHR
 #define CL_COMMAND_COMMAND_BUFFER_KHR 0x12A8
+#endif
+#ifndef CL_COMMAND_BUFFER_MUTABLE_KHR
+#define CL_COMMAND_BUFFER_MUTABLE_KHR (1 << 1)
 #endif
 
 namespace weft {
@@ -17,16 +23,21 @@ CommandBuffer::CommandBuffer(Queue &queue,
                              std::vector<cl_properties> properties)
     : queue_(&queue), properties_(std::move(properties)) {}
 
+CommandBuffer::~CommandBuffer() = default;
+
 bool CommandBuffer::finalized() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return finalized_;
 }
 
-cl_int CommandBuffer::record(Command command, cl_uint *sync_point) {
+cl_int CommandBuffer::record(Command command, cl_uint *sync_point,
+                             bool incomplete) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (finalized_)
     return CL_INVALID_OPERATION;
-  commands_.push_back(std::move(command));
+  if (incomplete)
+    incomplete_.push_back(commands_.size());
+  commands_.push_back(std::make_shared<const Command>(std::move(command)));
   // Sync points count from 1, so 0 is never one.
   if (sync_point)
     *sync_point = static_cast<cl_uint>(commands_.size());
@@ -42,6 +53,39 @@ bool CommandBuffer::validSyncPoints(const cl_uint *points,
   return true;
 }
 
+void CommandBuffer::replace(size_t index, Command command) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  commands_.at(index) = std::make_shared<const Command>(std::move(command));
+  incomplete_.erase(std::remove(incomplete_.begin(), incomplete_.end(), index),
+                    incomplete_.end());
+}
+
+cl_uint CommandBuffer::state() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!finalized_)
+    return 0;                     // CL_COMMAND_BUFFER_STATE_RECORDING_KHR
+  return incomplete_.empty() ? 1  // CL_COMMAND_BUFFER_STATE_EXECUTABLE_KHR
+                             : 2; // CL_COMMAND_BUFFER_STATE_FINALIZED_KHR
+}
+
+void CommandBuffer::adopt(Ref<MutableCommand> command) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  mutable_commands_.push_back(std::move(command));
+}
+
+size_t CommandBuffer::size() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return commands_.size();
+}
+
+bool CommandBuffer::mutableCommands() const {
+  for (size_t i = 0; i + 1 < properties_.size(); i += 2)
+    if (properties_[i] == CL_COMMAND_BUFFER_FLAGS_KHR &&
+        (properties_[i + 1] & CL_COMMAND_BUFFER_MUTABLE_KHR))
+      return true;
+  return false;
+}
+
 cl_int CommandBuffer::finalize() {
   std::lock_guard<std::mutex> lock(mutex_);
   if (finalized_)
@@ -52,15 +96,19 @@ cl_int CommandBuffer::finalize() {
 
 cl_int CommandBuffer::enqueue(Queue &queue, std::vector<Ref<Event>> wait_list,
                               Ref<Event> &event) {
-  if (!finalized())
+  if (state() != 1) // executable
     return CL_INVALID_OPERATION;
-  // Finalized, the recorded commands never change: replays read them
-  // without the lock, and may overlap (on an out-of-order queue, or two
-  // queues), as each command's work keeps its state per run.
-  Ref<CommandBuffer> self(this);
-  Command replay(CL_COMMAND_COMMAND_BUFFER_KHR, [self] {
-    for (const Command &command : self->commands_)
-      if (cl_int status = command.execute(); status != CL_SUCCESS)
+  // The commands as they are now: a later update of a mutable dispatch
+  // does not reach this replay. Replays may overlap (on an out-of-order
+  // queue, or two queues): each command's work keeps its state per run.
+  std::vector<std::shared_ptr<const Command>> commands;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    commands = commands_;
+  }
+  Command replay(CL_COMMAND_COMMAND_BUFFER_KHR, [commands] {
+    for (const auto &command : commands)
+      if (cl_int status = command->execute(); status != CL_SUCCESS)
         return status;
     return static_cast<cl_int>(CL_SUCCESS);
   });

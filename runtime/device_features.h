@@ -54,6 +54,9 @@ inline constexpr ExtensionEntry kDeviceExtensions[] = {
     // Commands recorded once and replayed as one (runtime/command_buffer.h,
     // icd/command_buffer_api.cpp), at the provisional version 0.9.8.
     {"cl_khr_command_buffer", CL_MAKE_VERSION(0, 9, 8), false},
+    // Launches in a finalized command buffer updated in place: arguments,
+    // SVM arguments, exec info, offsets and sizes (icd/command_buffer_api.cpp).
+    {"cl_khr_command_buffer_mutable_dispatch", CL_MAKE_VERSION(0, 9, 5), false},
 };
 
 inline constexpr FeatureEntry kOpenClCFeatures[] = {

@@ -30,7 +30,8 @@ WEFT_HANDLE(_cl_program)
 WEFT_HANDLE(_cl_kernel)
 WEFT_HANDLE(_cl_event)
 WEFT_HANDLE(_cl_sampler)
-WEFT_HANDLE(_cl_command_buffer_khr) // cl_khr_command_buffer
+WEFT_HANDLE(_cl_command_buffer_khr)  // cl_khr_command_buffer
+WEFT_HANDLE(_cl_mutable_command_khr) // cl_khr_command_buffer_mutable_dispatch
 #undef WEFT_HANDLE
 
 namespace weft {
@@ -49,6 +50,7 @@ enum class ObjectKind : uint32_t {
   Event,
   Sampler,
   CommandBuffer,
+  MutableCommand,
 };
 constexpr uint32_t kDeadMagic = 0xdeadbeef;
 
