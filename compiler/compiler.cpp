@@ -221,6 +221,23 @@ BuildResult ClangCompiler::linkBitcode(
       [&] { return linkBitcodeHere(objects, options, device, library); });
 }
 
+namespace {
+
+// Parses build options for a build or compile; on failure `result` says
+// InvalidOptions, with the reason in its log.
+template <typename Result>
+bool parseOptionsFor(const std::string &options, BuildOptions &parsed,
+                     Result &result) {
+  std::string error;
+  if (parseBuildOptions(options, parsed, error))
+    return true;
+  result.status = Result::Status::InvalidOptions;
+  result.log = "error: " + error + "\n";
+  return false;
+}
+
+} // namespace
+
 BuildResult ClangCompiler::buildFromSpirv(
     const std::vector<unsigned char> &il,
     const std::vector<SpecializationConstant> &constants,
@@ -228,12 +245,8 @@ BuildResult ClangCompiler::buildFromSpirv(
   return onCompilerStack([&] {
     BuildResult result;
     BuildOptions parsed;
-    std::string error;
-    if (!parseBuildOptions(options, parsed, error)) {
-      result.status = BuildResult::Status::InvalidOptions;
-      result.log = "error: " + error + "\n";
+    if (!parseOptionsFor(options, parsed, result))
       return result;
-    }
     auto context = std::make_unique<llvm::LLVMContext>();
     std::unique_ptr<llvm::Module> module = translateSpirv(
         il, constants, settings_.temporary_directory, *context, result.log);
@@ -253,12 +266,8 @@ CompileResult ClangCompiler::compileSpirv(
   return onCompilerStack([&] {
     CompileResult result;
     BuildOptions parsed;
-    std::string error;
-    if (!parseBuildOptions(options, parsed, error)) {
-      result.status = CompileResult::Status::InvalidOptions;
-      result.log = "error: " + error + "\n";
+    if (!parseOptionsFor(options, parsed, result))
       return result;
-    }
     llvm::LLVMContext context;
     std::unique_ptr<llvm::Module> module = translateSpirv(
         il, constants, settings_.temporary_directory, context, result.log);
@@ -276,12 +285,8 @@ ClangCompiler::buildFromSourceHere(const std::string &source,
                                    const DeviceDescription &device) {
   BuildResult result;
   BuildOptions parsed;
-  std::string error;
-  if (!parseBuildOptions(options, parsed, error)) {
-    result.status = BuildResult::Status::InvalidOptions;
-    result.log = "error: " + error + "\n";
+  if (!parseOptionsFor(options, parsed, result))
     return result;
-  }
   auto context = std::make_unique<llvm::LLVMContext>();
   FrontendResult frontend = compileOpenCLC(
       source, parsed, device.opencl_c_features, kFrontendCpu, *context);
@@ -301,12 +306,8 @@ ClangCompiler::compileToBitcodeHere(const std::string &source,
                                     const DeviceDescription &device) {
   CompileResult result;
   BuildOptions parsed;
-  std::string error;
-  if (!parseBuildOptions(options, parsed, error)) {
-    result.status = CompileResult::Status::InvalidOptions;
-    result.log = "error: " + error + "\n";
+  if (!parseOptionsFor(options, parsed, result))
     return result;
-  }
   // Clang reads included files from disk: the embedded headers go to a
   // private directory searched before any -I of the application.
   ScratchDirectory header_directory(settings_.temporary_directory,
