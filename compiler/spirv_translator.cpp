@@ -20,8 +20,6 @@
 #include <fstream>
 #include <sstream>
 
-extern char **environ;
-
 namespace weft::compiler {
 namespace {
 
@@ -97,9 +95,12 @@ int runProcess(const std::vector<std::string> &argv,
   posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, output_path.c_str(),
                                    O_WRONLY | O_CREAT | O_TRUNC, 0600);
   posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
+  // An empty environment: the translator needs none, and the driver reads
+  // the environment only through runtime/settings.def.
+  char *no_environment[] = {nullptr};
   pid_t pid;
-  int spawned =
-      posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ);
+  int spawned = posix_spawn(&pid, args[0], &actions, nullptr, args.data(),
+                            no_environment);
   posix_spawn_file_actions_destroy(&actions);
   if (spawned != 0)
     return -1;
