@@ -3,10 +3,12 @@
 // slots without checking, so a NULL slot would crash the application.
 #include "runtime/compiler_loader.h"
 #include "runtime/object.h"
+#include "runtime/device.h"
 #include "runtime/platform.h"
 
 #include <CL/cl_gl.h>
 
+#include <cstddef>
 #include <cstring>
 #include <tuple>
 #include <type_traits>
@@ -65,6 +67,12 @@ struct Guarded<Function> {
 
 // Direct3D slots are untyped on this platform and never reached.
 cl_int CL_API_CALL unsupportedInterop() { return CL_INVALID_OPERATION; }
+
+// cl_khr_icd 2.0's tag, in the first slot: it tells a loader that supports
+// loader-managed dispatch to take each handle's second word.
+#ifndef CL_ICD2_TAG_KHR
+#define CL_ICD2_TAG_KHR ((intptr_t)0x4F50454E434C3331)
+#endif
 
 cl_icd_dispatch makeDispatchTable() {
   cl_icd_dispatch t{};
@@ -242,7 +250,38 @@ cl_icd_dispatch makeDispatchTable() {
   t.clCreateBufferWithProperties = Guarded<&clCreateBufferWithProperties>::call;
   t.clCreateImageWithProperties = Guarded<&clCreateImageWithProperties>::call;
   t.clSetContextDestructorCallback = clSetContextDestructorCallback;
+  // Loaders never call this slot (clGetPlatformIDs is their own; a driver
+  // is asked through clIcdGetPlatformIDsKHR), so it can carry the tag.
+  t.clGetPlatformIDs =
+      reinterpret_cast<cl_api_clGetPlatformIDs>(CL_ICD2_TAG_KHR);
   return t;
+}
+
+// A slot of the table by name (icd/dispatch_slots.def lists them), for
+// clIcdGetFunctionAddressForPlatformKHR.
+void *dispatchSlot(const char *name) {
+  struct Slot {
+    const char *name;
+    size_t offset;
+  };
+  static const Slot kSlots[] = {
+#define WEFT_DISPATCH_SLOT(slot) {#slot, offsetof(cl_icd_dispatch, slot)},
+#include "icd/dispatch_slots.def"
+#undef WEFT_DISPATCH_SLOT
+  };
+  // The first slot holds the tag; the function is clGetPlatformIDs itself.
+  if (std::strcmp(name, "clGetPlatformIDs") == 0)
+    return reinterpret_cast<void *>(&Guarded<&clGetPlatformIDs>::call);
+  for (const Slot &slot : kSlots)
+    if (std::strcmp(name, slot.name) == 0) {
+      void *function;
+      std::memcpy(&function,
+                  reinterpret_cast<const char *>(&weft::kDispatchTable) +
+                      slot.offset,
+                  sizeof function);
+      return function;
+    }
+  return nullptr;
 }
 
 } // namespace
@@ -250,6 +289,11 @@ cl_icd_dispatch makeDispatchTable() {
 const cl_icd_dispatch weft::kDispatchTable = makeDispatchTable();
 
 extern "C" {
+
+// cl_khr_icd 2.0's entry points (below).
+void *CL_API_CALL clIcdGetFunctionAddressForPlatformKHR(cl_platform_id,
+                                                        const char *);
+cl_int CL_API_CALL clIcdSetPlatformDispatchDataKHR(cl_platform_id, void *);
 
 CL_API_ENTRY __attribute__((visibility("default"))) cl_int CL_API_CALL
 clIcdGetPlatformIDsKHR(cl_uint num_entries, cl_platform_id *platforms,
@@ -269,11 +313,39 @@ clGetExtensionFunctionAddress(const char *name) {
     return nullptr;
   if (std::strcmp(name, "clIcdGetPlatformIDsKHR") == 0)
     return reinterpret_cast<void *>(&clIcdGetPlatformIDsKHR);
+  if (std::strcmp(name, "clIcdGetFunctionAddressForPlatformKHR") == 0)
+    return reinterpret_cast<void *>(&clIcdGetFunctionAddressForPlatformKHR);
+  if (std::strcmp(name, "clIcdSetPlatformDispatchDataKHR") == 0)
+    return reinterpret_cast<void *>(&clIcdSetPlatformDispatchDataKHR);
   // cl_khr_il_program's entry point is the core one under another name.
   if (std::strcmp(name, "clCreateProgramWithILKHR") == 0 &&
       weft::spirvProgramsSupported())
     return reinterpret_cast<void *>(&Guarded<&clCreateProgramWithIL>::call);
   return weft::icd::commandBufferFunction(name); // or null
+}
+
+// cl_khr_icd 2.0: every function by name, and the loader's dispatch data,
+// which the platform, its devices and every object made from now on carry
+// in their second word.
+CL_API_ENTRY __attribute__((visibility("default"))) void *CL_API_CALL
+clIcdGetFunctionAddressForPlatformKHR(cl_platform_id platform,
+                                      const char *name) {
+  if (!weft::Platform::fromHandle(platform) || !name)
+    return nullptr;
+  if (void *slot = dispatchSlot(name))
+    return slot;
+  return clGetExtensionFunctionAddress(name);
+}
+
+CL_API_ENTRY __attribute__((visibility("default"))) cl_int CL_API_CALL
+clIcdSetPlatformDispatchDataKHR(cl_platform_id platform, void *data) {
+  weft::Platform *target = weft::Platform::fromHandle(platform);
+  if (!target)
+    return CL_INVALID_PLATFORM;
+  weft::loaderDispatchData().store(data, std::memory_order_release);
+  target->loader_data = data;
+  target->device().loader_data = data;
+  return CL_SUCCESS;
 }
 
 CL_API_ENTRY __attribute__((visibility("default"))) void *CL_API_CALL

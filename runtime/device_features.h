@@ -21,7 +21,8 @@ struct FeatureEntry {
 };
 
 inline constexpr ExtensionEntry kDeviceExtensions[] = {
-    {"cl_khr_icd", CL_MAKE_VERSION(1, 0, 0), false},
+    // 2.0: loader-managed dispatch (icd/dispatch.cpp).
+    {"cl_khr_icd", CL_MAKE_VERSION(2, 0, 0), false},
     {"cl_khr_byte_addressable_store", CL_MAKE_VERSION(1, 0, 0), true},
     {"cl_khr_fp64", CL_MAKE_VERSION(1, 0, 0), true},
     // half arithmetic (in float, rounded once), every builtin for half,

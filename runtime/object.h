@@ -12,13 +12,16 @@
 #include <cstdint>
 #include <utility>
 
-// The loader only looks at the first word of a handle. Weft's magic value
-// comes right after it, in the handle itself: a handle is checked by
-// reading those bytes, before it is ever treated as an object of its kind
-// (a wrong or released one never is).
+// A loader reads the first word of a handle (the dispatch table), and a
+// cl_khr_icd 2.0 loader the second: its own dispatch data, which it hands
+// to the driver (clIcdSetPlatformDispatchDataKHR, icd/dispatch.cpp) and
+// finds in every handle. Weft's magic value comes after them, in the handle
+// itself: a handle is checked by reading those bytes, before it is ever
+// treated as an object of its kind (a wrong or released one never is).
 #define WEFT_HANDLE(name)                                                      \
   struct name {                                                                \
     const cl_icd_dispatch *dispatch;                                           \
+    void *loader_data;                                                         \
     uint32_t weft_magic;                                                       \
   };
 WEFT_HANDLE(_cl_platform_id)
@@ -38,6 +41,13 @@ namespace weft {
 
 // The dispatch table lives in icd/; runtime objects only point at it.
 extern const cl_icd_dispatch kDispatchTable;
+
+// The dispatch data a cl_khr_icd 2.0 loader gave the platform (null
+// before, or with an older loader); every object made after carries it.
+inline std::atomic<void *> &loaderDispatchData() {
+  static std::atomic<void *> data{nullptr};
+  return data;
+}
 
 enum class ObjectKind : uint32_t {
   Platform = 0x57465031, // "WFP1"...
@@ -59,6 +69,7 @@ template <typename Handle, ObjectKind Kind> class Object : public Handle {
 public:
   Object() {
     this->dispatch = &kDispatchTable;
+    this->loader_data = loaderDispatchData().load(std::memory_order_acquire);
     this->weft_magic = static_cast<uint32_t>(Kind);
   }
   Object(const Object &) = delete;
