@@ -2,8 +2,8 @@
 // by name. Every slot points at a real function: the loader jumps through
 // slots without checking, so a NULL slot would crash the application.
 #include "runtime/compiler_loader.h"
-#include "runtime/object.h"
 #include "runtime/device.h"
+#include "runtime/object.h"
 #include "runtime/platform.h"
 
 #include <CL/cl_gl.h>
@@ -250,10 +250,14 @@ cl_icd_dispatch makeDispatchTable() {
   t.clCreateBufferWithProperties = Guarded<&clCreateBufferWithProperties>::call;
   t.clCreateImageWithProperties = Guarded<&clCreateImageWithProperties>::call;
   t.clSetContextDestructorCallback = clSetContextDestructorCallback;
-  // Loaders never call this slot (clGetPlatformIDs is their own; a driver
-  // is asked through clIcdGetPlatformIDsKHR), so it can carry the tag.
+  // Loaders never call these two slots (clGetPlatformIDs is their own, a
+  // driver being asked through clIcdGetPlatformIDsKHR; clUnloadCompiler
+  // takes no object to dispatch on), so they carry the tag, which the
+  // Khronos loader looks for in both.
   t.clGetPlatformIDs =
       reinterpret_cast<cl_api_clGetPlatformIDs>(CL_ICD2_TAG_KHR);
+  t.clUnloadCompiler =
+      reinterpret_cast<cl_api_clUnloadCompiler>(CL_ICD2_TAG_KHR);
   return t;
 }
 
@@ -269,9 +273,11 @@ void *dispatchSlot(const char *name) {
 #include "icd/dispatch_slots.def"
 #undef WEFT_DISPATCH_SLOT
   };
-  // The first slot holds the tag; the function is clGetPlatformIDs itself.
+  // Two slots hold the tag: their functions are these.
   if (std::strcmp(name, "clGetPlatformIDs") == 0)
     return reinterpret_cast<void *>(&Guarded<&clGetPlatformIDs>::call);
+  if (std::strcmp(name, "clUnloadCompiler") == 0)
+    return reinterpret_cast<void *>(&Guarded<&clUnloadCompiler>::call);
   for (const Slot &slot : kSlots)
     if (std::strcmp(name, slot.name) == 0) {
       void *function;

@@ -30,6 +30,7 @@ bool carries(const void *handle, void *data) {
   auto words = static_cast<void *const *>(handle);
   auto table = static_cast<const cl_icd_dispatch *>(words[0]);
   return reinterpret_cast<intptr_t>(table->clGetPlatformIDs) == kTag &&
+         reinterpret_cast<intptr_t>(table->clUnloadCompiler) == kTag &&
          words[1] == data;
 }
 

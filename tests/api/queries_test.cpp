@@ -35,17 +35,19 @@ TEST_CASE_METHOD(WeftFixture, "platform and device describe this machine",
 
 TEST_CASE_METHOD(WeftFixture, "wrong handles get CL_INVALID_<OBJECT>",
                  "[api]") {
-  // A handle that carries the dispatch pointer (so the loader reaches Weft)
-  // but is not a Weft object. It sits inside a larger zeroed block: Weft
-  // reads its magic value at a fixed offset around the handle, which must
-  // stay inside the block (AddressSanitizer checks).
+  // A handle that carries the dispatch pointer and the loader's data (so a
+  // loader, also one with cl_khr_icd 2.0, reaches Weft) but is not a Weft
+  // object. It sits inside a larger zeroed block: Weft reads its magic value
+  // at a fixed offset around the handle, which must stay inside the block
+  // (AddressSanitizer checks).
   struct FakeHandle {
     alignas(16) char before[64];
     const void *dispatch;
+    const void *loader_data;
     char rest[192];
   } storage{};
   FakeHandle &fake = storage;
-  std::memcpy(&fake.dispatch, context, sizeof(void *));
+  std::memcpy(&fake.dispatch, context, 2 * sizeof(void *));
   cl_uint count;
   CHECK(clGetContextInfo(reinterpret_cast<cl_context>(&fake.dispatch),
                          CL_CONTEXT_REFERENCE_COUNT, sizeof(count), &count,
