@@ -70,6 +70,36 @@ __kernel void rotate(__global int *out, __local int *tmp, int rounds) {
 }
 )CLC";
 
+// Runs kRotate over each range for `rounds` rounds and checks every
+// work-item's value.
+void checkRotate(BarrierFixture &f, cl_kernel k,
+                 const std::vector<Range> &ranges, int rounds) {
+  for (const Range &range : ranges) {
+    INFO("local " << range.local[0] << "x" << range.local[1] << "x"
+                  << range.local[2]);
+    size_t count = items(range);
+    size_t group = range.local[0] * range.local[1] * range.local[2];
+    cl_mem out = f.buffer(count * sizeof(cl_int));
+    REQUIRE(clSetKernelArg(k, 0, sizeof out, &out) == CL_SUCCESS);
+    REQUIRE(clSetKernelArg(k, 1, group * sizeof(cl_int), nullptr) ==
+            CL_SUCCESS);
+    REQUIRE(clSetKernelArg(k, 2, sizeof rounds, &rounds) == CL_SUCCESS);
+    REQUIRE(f.run(k, range) == CL_SUCCESS);
+    std::vector<cl_int> got = f.read(out, count);
+    size_t wrong = 0, first_wrong = 0;
+    for (size_t g = 0; g < count; ++g) {
+      size_t lid = localLinearId(range, g);
+      cl_int expected =
+          static_cast<cl_int>((lid + rounds) % group * 7 + rounds);
+      if (got[g] != expected && wrong++ == 0)
+        first_wrong = g;
+    }
+    INFO("first wrong work-item " << first_wrong);
+    CHECK(wrong == 0);
+    clReleaseMemObject(out);
+  }
+}
+
 } // namespace
 
 TEST_CASE_METHOD(BarrierFixture,
@@ -85,31 +115,7 @@ TEST_CASE_METHOD(BarrierFixture,
                                {3, {4, 4, 4}, {1, 2, 2}},
                                {3, {2, 3, 5}, {2, 1, 2}},
                                {1, {maxGroupSize(k), 1, 1}, {2, 1, 1}}};
-  const int rounds = 5;
-  for (const Range &range : ranges) {
-    INFO("local " << range.local[0] << "x" << range.local[1] << "x"
-                  << range.local[2]);
-    size_t count = items(range);
-    size_t group = range.local[0] * range.local[1] * range.local[2];
-    cl_mem out = buffer(count * sizeof(cl_int));
-    REQUIRE(clSetKernelArg(k, 0, sizeof out, &out) == CL_SUCCESS);
-    REQUIRE(clSetKernelArg(k, 1, group * sizeof(cl_int), nullptr) ==
-            CL_SUCCESS);
-    REQUIRE(clSetKernelArg(k, 2, sizeof rounds, &rounds) == CL_SUCCESS);
-    REQUIRE(run(k, range) == CL_SUCCESS);
-    std::vector<cl_int> got = read(out, count);
-    size_t wrong = 0, first_wrong = 0;
-    for (size_t g = 0; g < count; ++g) {
-      size_t lid = localLinearId(range, g);
-      cl_int expected =
-          static_cast<cl_int>((lid + rounds) % group * 7 + rounds);
-      if (got[g] != expected && wrong++ == 0)
-        first_wrong = g;
-    }
-    INFO("first wrong work-item " << first_wrong);
-    CHECK(wrong == 0);
-    clReleaseMemObject(out);
-  }
+  checkRotate(*this, k, ranges, 5);
   clReleaseKernel(k);
 }
 
@@ -136,28 +142,7 @@ TEST_CASE_METHOD(BarrierFixture,
   std::vector<Range> ranges = {{1, {kernel_max, 1, 1}, {2, 1, 1}}};
   if (kernel_max % 128 == 0)
     ranges.push_back({3, {kernel_max / 128, 8, 16}, {1, 2, 1}});
-  const int rounds = 3;
-  for (const Range &range : ranges) {
-    INFO("local " << range.local[0] << "x" << range.local[1] << "x"
-                  << range.local[2]);
-    size_t count = items(range);
-    size_t group = range.local[0] * range.local[1] * range.local[2];
-    cl_mem out = buffer(count * sizeof(cl_int));
-    REQUIRE(clSetKernelArg(k, 0, sizeof out, &out) == CL_SUCCESS);
-    REQUIRE(clSetKernelArg(k, 1, group * sizeof(cl_int), nullptr) ==
-            CL_SUCCESS);
-    REQUIRE(clSetKernelArg(k, 2, sizeof rounds, &rounds) == CL_SUCCESS);
-    REQUIRE(run(k, range) == CL_SUCCESS);
-    std::vector<cl_int> got = read(out, count);
-    size_t wrong = 0;
-    for (size_t g = 0; g < count; ++g) {
-      size_t lid = localLinearId(range, g);
-      if (got[g] != static_cast<cl_int>((lid + rounds) % group * 7 + rounds))
-        ++wrong;
-    }
-    CHECK(wrong == 0);
-    clReleaseMemObject(out);
-  }
+  checkRotate(*this, k, ranges, 3);
   clReleaseKernel(k);
 }
 
