@@ -28,13 +28,18 @@ namespace {
 constexpr cl_command_queue_properties kSupportedQueueProperties =
     CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE;
 
-// The checks every clCommand*KHR shares, and the target it records into.
+// The checks every clCommand*KHR shares, and the target it records into:
+// the buffer, its queue, properties, sync points, and the command's memory
+// operands (buffers, then images), of the buffer's context.
 cl_int prepareRecording(cl_command_buffer_khr handle, cl_command_queue queue,
                         const cl_command_properties_khr *properties,
                         cl_uint num_sync_points, const cl_uint *sync_points,
                         cl_uint *sync_point,
                         cl_mutable_command_khr *mutable_handle,
-                        CommandTarget &target, bool kernel_command = false) {
+                        CommandTarget &target,
+                        std::initializer_list<cl_mem> buffers = {},
+                        std::initializer_list<cl_mem> images = {},
+                        bool kernel_command = false) {
   CommandBuffer *buffer = CommandBuffer::fromHandle(handle);
   if (!buffer)
     return CL_INVALID_COMMAND_BUFFER_KHR;
@@ -53,13 +58,6 @@ cl_int prepareRecording(cl_command_buffer_khr handle, cl_command_queue queue,
   target.queue = &buffer->queue();
   target.recording = buffer;
   target.sync_point = sync_point;
-  return CL_SUCCESS;
-}
-
-// Memory operands must be of the command buffer's context.
-cl_int checkOperands(const CommandTarget &target,
-                     std::initializer_list<cl_mem> buffers,
-                     std::initializer_list<cl_mem> images = {}) {
   if (cl_int err =
           checkMemoryOperands(*target.queue, buffers, MemoryOperand::Buffer))
     return err;
@@ -200,11 +198,9 @@ cl_int CL_API_CALL commandCopyBuffer(
     const cl_sync_point_khr *sync_points, cl_sync_point_khr *sync_point,
     cl_mutable_command_khr *mutable_handle) {
   CommandTarget target;
-  if (cl_int err =
-          prepareRecording(handle, queue, properties, num_sync_points,
-                           sync_points, sync_point, mutable_handle, target))
-    return err;
-  if (cl_int err = checkOperands(target, {src, dst}))
+  if (cl_int err = prepareRecording(handle, queue, properties, num_sync_points,
+                                    sync_points, sync_point, mutable_handle,
+                                    target, {src, dst}))
     return err;
   return copyBuffer(target, src, dst, src_offset, dst_offset, size, nullptr);
 }
@@ -218,11 +214,9 @@ cl_int CL_API_CALL commandCopyBufferRect(
     const cl_sync_point_khr *sync_points, cl_sync_point_khr *sync_point,
     cl_mutable_command_khr *mutable_handle) {
   CommandTarget target;
-  if (cl_int err =
-          prepareRecording(handle, queue, properties, num_sync_points,
-                           sync_points, sync_point, mutable_handle, target))
-    return err;
-  if (cl_int err = checkOperands(target, {src, dst}))
+  if (cl_int err = prepareRecording(handle, queue, properties, num_sync_points,
+                                    sync_points, sync_point, mutable_handle,
+                                    target, {src, dst}))
     return err;
   return copyBufferRect(target, src, dst, src_origin, dst_origin, region,
                         src_row_pitch, src_slice_pitch, dst_row_pitch,
@@ -237,11 +231,9 @@ cl_int CL_API_CALL commandCopyBufferToImage(
     const cl_sync_point_khr *sync_points, cl_sync_point_khr *sync_point,
     cl_mutable_command_khr *mutable_handle) {
   CommandTarget target;
-  if (cl_int err =
-          prepareRecording(handle, queue, properties, num_sync_points,
-                           sync_points, sync_point, mutable_handle, target))
-    return err;
-  if (cl_int err = checkOperands(target, {src_buffer}, {dst_image}))
+  if (cl_int err = prepareRecording(handle, queue, properties, num_sync_points,
+                                    sync_points, sync_point, mutable_handle,
+                                    target, {src_buffer}, {dst_image}))
     return err;
   return copyImageAndBuffer(target, dst_image, src_buffer, dst_origin, region,
                             src_offset, /*to_buffer=*/false, nullptr);
@@ -255,11 +247,9 @@ cl_int CL_API_CALL commandCopyImage(
     const cl_sync_point_khr *sync_points, cl_sync_point_khr *sync_point,
     cl_mutable_command_khr *mutable_handle) {
   CommandTarget target;
-  if (cl_int err =
-          prepareRecording(handle, queue, properties, num_sync_points,
-                           sync_points, sync_point, mutable_handle, target))
-    return err;
-  if (cl_int err = checkOperands(target, {}, {src_image, dst_image}))
+  if (cl_int err = prepareRecording(handle, queue, properties, num_sync_points,
+                                    sync_points, sync_point, mutable_handle,
+                                    target, {}, {src_image, dst_image}))
     return err;
   return copyImage(target, src_image, dst_image, src_origin, dst_origin, region,
                    nullptr);
@@ -273,11 +263,9 @@ cl_int CL_API_CALL commandCopyImageToBuffer(
     const cl_sync_point_khr *sync_points, cl_sync_point_khr *sync_point,
     cl_mutable_command_khr *mutable_handle) {
   CommandTarget target;
-  if (cl_int err =
-          prepareRecording(handle, queue, properties, num_sync_points,
-                           sync_points, sync_point, mutable_handle, target))
-    return err;
-  if (cl_int err = checkOperands(target, {dst_buffer}, {src_image}))
+  if (cl_int err = prepareRecording(handle, queue, properties, num_sync_points,
+                                    sync_points, sync_point, mutable_handle,
+                                    target, {dst_buffer}, {src_image}))
     return err;
   return copyImageAndBuffer(target, src_image, dst_buffer, src_origin, region,
                             dst_offset, /*to_buffer=*/true, nullptr);
@@ -290,11 +278,9 @@ cl_int CL_API_CALL commandFillBuffer(
     cl_uint num_sync_points, const cl_sync_point_khr *sync_points,
     cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle) {
   CommandTarget target;
-  if (cl_int err =
-          prepareRecording(handle, queue, properties, num_sync_points,
-                           sync_points, sync_point, mutable_handle, target))
-    return err;
-  if (cl_int err = checkOperands(target, {buffer}))
+  if (cl_int err = prepareRecording(handle, queue, properties, num_sync_points,
+                                    sync_points, sync_point, mutable_handle,
+                                    target, {buffer}))
     return err;
   return fillBuffer(target, buffer, pattern, pattern_size, offset, size,
                     nullptr);
@@ -307,11 +293,9 @@ cl_int CL_API_CALL commandFillImage(
     cl_uint num_sync_points, const cl_sync_point_khr *sync_points,
     cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle) {
   CommandTarget target;
-  if (cl_int err =
-          prepareRecording(handle, queue, properties, num_sync_points,
-                           sync_points, sync_point, mutable_handle, target))
-    return err;
-  if (cl_int err = checkOperands(target, {}, {image}))
+  if (cl_int err = prepareRecording(handle, queue, properties, num_sync_points,
+                                    sync_points, sync_point, mutable_handle,
+                                    target, {}, {image}))
     return err;
   return fillImage(target, image, fill_color, origin, region, nullptr);
 }
@@ -326,7 +310,7 @@ cl_int CL_API_CALL commandNDRangeKernel(
   CommandTarget target;
   if (cl_int err = prepareRecording(handle, queue, properties, num_sync_points,
                                     sync_points, sync_point, mutable_handle,
-                                    target, /*kernel_command=*/true))
+                                    target, {}, {}, /*kernel_command=*/true))
     return err;
   // Which fields an update may change (all by default), and assertions
   // about updates to come, which need no checking here.
