@@ -10,6 +10,7 @@
 #include "compiler/kernel_metadata.h"
 #include "compiler/native_code.h"
 #include "compiler/pipeline.h"
+#include "compiler/spirv_translator.h"
 #include "runtime/device_features.h"
 
 #include <llvm/IR/LLVMContext.h>
@@ -60,6 +61,10 @@ static cl::opt<std::string>
                cl::desc("compile for this CPU (LLVM's name) instead of the "
                         "host's, as WEFT_TARGET_CPU does"),
                cl::init(""));
+static cl::opt<bool> spirv_conventions(
+    "spirv-conventions",
+    cl::desc("the input is what the SPIR-V translator wrote: give it the "
+             "frontend's conventions first, as a SPIR-V build does"));
 static cl::opt<bool> disable_output("disable-output",
                                     cl::desc("print no module"));
 static cl::opt<bool> text_output("S", cl::desc("print the module as text "
@@ -156,6 +161,8 @@ int main(int argc, char **argv) {
   }
   if (!module)
     return 1;
+  if (spirv_conventions)
+    adoptFrontendConventions(*module);
 
   if (!pipeline.empty()) {
     llvm::PassBuilder builder;
