@@ -63,19 +63,16 @@ void CommandBuffer::replace(size_t index, Command command) {
 cl_uint CommandBuffer::state() const {
   std::lock_guard<std::mutex> lock(mutex_);
   if (!finalized_)
-    return 0;                     // CL_COMMAND_BUFFER_STATE_RECORDING_KHR
-  return incomplete_.empty() ? 1  // CL_COMMAND_BUFFER_STATE_EXECUTABLE_KHR
-                             : 2; // CL_COMMAND_BUFFER_STATE_FINALIZED_KHR
+    return CL_COMMAND_BUFFER_STATE_RECORDING_KHR;
+  // 0.9.5's "finalized" (2; Debian's older header names 2 otherwise).
+  constexpr cl_uint kFinalized = 2;
+  return incomplete_.empty() ? CL_COMMAND_BUFFER_STATE_EXECUTABLE_KHR
+                             : kFinalized;
 }
 
 void CommandBuffer::adopt(Ref<MutableCommand> command) {
   std::lock_guard<std::mutex> lock(mutex_);
   mutable_commands_.push_back(std::move(command));
-}
-
-size_t CommandBuffer::size() const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  return commands_.size();
 }
 
 bool CommandBuffer::mutableCommands() const {
@@ -96,7 +93,7 @@ cl_int CommandBuffer::finalize() {
 
 cl_int CommandBuffer::enqueue(Queue &queue, std::vector<Ref<Event>> wait_list,
                               Ref<Event> &event) {
-  if (state() != 1) // executable
+  if (state() != CL_COMMAND_BUFFER_STATE_EXECUTABLE_KHR)
     return CL_INVALID_OPERATION;
   // The commands as they are now: a later update of a mutable dispatch
   // does not reach this replay. Replays may overlap (on an out-of-order

@@ -41,7 +41,6 @@ public:
   // Replaces the command at `index` (a mutable dispatch updated): later
   // enqueues run the new one, those already queued the old.
   void replace(size_t index, Command command);
-  size_t size() const;
   // Whether CL_COMMAND_BUFFER_MUTABLE_KHR was asked for.
   bool mutableCommands() const;
   // Keeps `command` (a mutable dispatch of this buffer) as long as the
