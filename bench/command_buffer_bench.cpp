@@ -6,27 +6,13 @@
 // entry points have other signatures) are measured queuing only.
 #include "bench_common.h"
 
-#include <CL/cl_ext.h>
+#include "command_buffer_khr.h"
 
 #include <cstring>
 
 static const char *kSource = R"CLC(
 kernel void touch(global int *p) { p[get_global_id(0)] += 1; }
 )CLC";
-
-using CreateFn = cl_command_buffer_khr(CL_API_CALL *)(cl_uint,
-                                                      const cl_command_queue *,
-                                                      const cl_properties *,
-                                                      cl_int *);
-using BufferFn = cl_int(CL_API_CALL *)(cl_command_buffer_khr);
-using EnqueueFn = cl_int(CL_API_CALL *)(cl_uint, cl_command_queue *,
-                                        cl_command_buffer_khr, cl_uint,
-                                        const cl_event *, cl_event *);
-using KernelFn = cl_int(CL_API_CALL *)(cl_command_buffer_khr, cl_command_queue,
-                                       const cl_properties *, cl_kernel,
-                                       cl_uint, const size_t *, const size_t *,
-                                       const size_t *, cl_uint, const cl_uint *,
-                                       cl_uint *, void *);
 
 static bool hasCommandBuffer098(cl_device_id device) {
   size_t size = 0;
@@ -66,24 +52,14 @@ static bool measure(cl_platform_id platform, Result &r) {
   clFinish(q);
 
   cl_command_buffer_khr cb = nullptr;
-  EnqueueFn enqueue = nullptr;
-  BufferFn release = nullptr;
-  r.replay = hasCommandBuffer098(device);
+  command_buffer_khr::Functions khr(platform);
+  r.replay = hasCommandBuffer098(device) && khr.complete();
   if (r.replay) {
-    auto get = [&](const char *name) {
-      return clGetExtensionFunctionAddressForPlatform(platform, name);
-    };
-    auto create = reinterpret_cast<CreateFn>(get("clCreateCommandBufferKHR"));
-    auto finalize =
-        reinterpret_cast<BufferFn>(get("clFinalizeCommandBufferKHR"));
-    auto ndrange = reinterpret_cast<KernelFn>(get("clCommandNDRangeKernelKHR"));
-    enqueue = reinterpret_cast<EnqueueFn>(get("clEnqueueCommandBufferKHR"));
-    release = reinterpret_cast<BufferFn>(get("clReleaseCommandBufferKHR"));
-    cb = create(1, &q, nullptr, &err);
+    cb = khr.create(1, &q, nullptr, &err);
     for (int i = 0; i < kLaunches; ++i)
-      ndrange(cb, nullptr, nullptr, k, 1, nullptr, &global, &local, 0, nullptr,
-              nullptr, nullptr);
-    finalize(cb);
+      khr.ndrange(cb, nullptr, nullptr, k, 1, nullptr, &global, &local, 0,
+                  nullptr, nullptr, nullptr);
+    khr.finalize(cb);
   }
   std::vector<double> qh, qt, rh, rt;
   for (int round = 0; round < 41; ++round) {
@@ -101,7 +77,7 @@ static bool measure(cl_platform_id platform, Result &r) {
     if (!cb)
       continue;
     t0 = nowSeconds();
-    enqueue(0, nullptr, cb, 0, nullptr, nullptr);
+    khr.enqueue(0, nullptr, cb, 0, nullptr, nullptr);
     t1 = nowSeconds();
     clFinish(q);
     t2 = nowSeconds();
@@ -126,7 +102,7 @@ static bool measure(cl_platform_id platform, Result &r) {
   r.replay_host_us = cb ? median(rh) : 0;
   r.replay_total_us = cb ? median(rt) : 0;
   if (cb)
-    release(cb);
+    khr.release(cb);
   clReleaseMemObject(m);
   clReleaseKernel(k);
   clReleaseProgram(prog);

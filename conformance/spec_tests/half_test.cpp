@@ -129,8 +129,7 @@ struct MixedHost {
 
 } // namespace
 
-TEST_CASE_METHOD(WeftFixture, "the device reports half precision",
-                 "[half]") {
+TEST_CASE_METHOD(WeftFixture, "the device reports half precision", "[half]") {
   size_t length = 0;
   clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, 0, nullptr, &length);
   std::string extensions(length, '\0');
@@ -140,8 +139,8 @@ TEST_CASE_METHOD(WeftFixture, "the device reports half precision",
   cl_device_fp_config config = 0;
   clGetDeviceInfo(device, CL_DEVICE_HALF_FP_CONFIG, sizeof config, &config,
                   nullptr);
-  CHECK(config == (CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST |
-                   CL_FP_FMA));
+  CHECK(config ==
+        (CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | CL_FP_FMA));
   cl_uint width = 0;
   clGetDeviceInfo(device, CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF, sizeof width,
                   &width, nullptr);
@@ -163,8 +162,8 @@ TEST_CASE_METHOD(WeftFixture,
   clSetKernelArg(k, 1, sizeof out_buffer, &out_buffer);
   REQUIRE(runAndWait(k, 1, &n, nullptr) == CL_SUCCESS);
   std::vector<uint16_t> out(n * 8);
-  clEnqueueReadBuffer(queue, out_buffer, CL_TRUE, 0, out.size() * 2,
-                      out.data(), 0, nullptr, nullptr);
+  clEnqueueReadBuffer(queue, out_buffer, CL_TRUE, 0, out.size() * 2, out.data(),
+                      0, nullptr, nullptr);
   for (size_t i = 0; i < n; ++i) {
     const ToHalf &row = kToHalf[i];
     INFO("value " << row.value << " (row " << i << ")");
@@ -193,10 +192,10 @@ TEST_CASE_METHOD(WeftFixture,
                  "and signs",
                  "[half]") {
   cl_kernel k = kernel(kFromHalf, "from_half", "-cl-std=CL3.0");
-  const uint16_t in[] = {0x3c00 /* 1 */, 0xb800 /* -0.5 */, 0x4170 /* 2.72 */,
-                         0x7c00 /* inf */, 0xfc00 /* -inf */,
-                         0x7e01 /* NaN */, 0x5bd0 /* 250 */,
-                         0x0001 /* 2^-24 */};
+  const uint16_t in[] = {0x3c00 /* 1 */,    0xb800 /* -0.5 */,
+                         0x4170 /* 2.72 */, 0x7c00 /* inf */,
+                         0xfc00 /* -inf */, 0x7e01 /* NaN */,
+                         0x5bd0 /* 250 */,  0x0001 /* 2^-24 */};
   size_t n = sizeof in / sizeof in[0];
   cl_mem in_buffer = buffer(sizeof in, const_cast<uint16_t *>(in));
   cl_mem out_buffer = buffer(n * 8 * sizeof(cl_int));
@@ -204,8 +203,8 @@ TEST_CASE_METHOD(WeftFixture,
   clSetKernelArg(k, 1, sizeof out_buffer, &out_buffer);
   REQUIRE(runAndWait(k, 1, &n, nullptr) == CL_SUCCESS);
   std::vector<cl_int> out(n * 8);
-  clEnqueueReadBuffer(queue, out_buffer, CL_TRUE, 0, out.size() * 4,
-                      out.data(), 0, nullptr, nullptr);
+  clEnqueueReadBuffer(queue, out_buffer, CL_TRUE, 0, out.size() * 4, out.data(),
+                      0, nullptr, nullptr);
   auto row = [&](size_t i) {
     return std::vector<cl_int>(out.begin() + 8 * i, out.begin() + 8 * i + 8);
   };
@@ -215,19 +214,17 @@ TEST_CASE_METHOD(WeftFixture,
     return bits;
   };
   CHECK(row(0) == std::vector<cl_int>{1, 1, 1, 1, 1, 1, floatBits(1.0f), 0});
-  CHECK(row(1) ==
-        std::vector<cl_int>{0, 0, 0, -1, 0, 0, floatBits(-0.5f), 4});
+  CHECK(row(1) == std::vector<cl_int>{0, 0, 0, -1, 0, 0, floatBits(-0.5f), 4});
   CHECK(row(2) ==
         std::vector<cl_int>{2, 3, 3, 2, 2, 2, floatBits(2.71875f), 0});
   CHECK(row(3) == std::vector<cl_int>{INT32_MAX, INT32_MAX, INT32_MAX,
-                                      INT32_MAX, 127, 255,
-                                      floatBits(INFINITY), 2});
+                                      INT32_MAX, 127, 255, floatBits(INFINITY),
+                                      2});
   CHECK(row(4) == std::vector<cl_int>{INT32_MIN, INT32_MIN, INT32_MIN,
-                                      INT32_MIN, -128, 0,
-                                      floatBits(-INFINITY), 6});
+                                      INT32_MIN, -128, 0, floatBits(-INFINITY),
+                                      6});
   // NaN converts to 0 with saturation; to float it keeps its payload.
-  CHECK(row(5) ==
-        std::vector<cl_int>{0, 0, 0, 0, 0, 0, cl_int(0x7fc02000), 1});
+  CHECK(row(5) == std::vector<cl_int>{0, 0, 0, 0, 0, 0, cl_int(0x7fc02000), 1});
   CHECK(row(6) == std::vector<cl_int>{250, 250, 250, 250, 127, 250,
                                       floatBits(250.0f), 0});
   CHECK(row(7) ==
@@ -254,8 +251,8 @@ TEST_CASE_METHOD(WeftFixture,
   uint16_t out[16];
   clEnqueueReadBuffer(queue, out_buffer, CL_TRUE, 0, sizeof out, out, 0,
                       nullptr, nullptr);
-  clEnqueueReadBuffer(queue, mixed_buffer, CL_TRUE, 0, sizeof mixed, &mixed,
-                      0, nullptr, nullptr);
+  clEnqueueReadBuffer(queue, mixed_buffer, CL_TRUE, 0, sizeof mixed, &mixed, 0,
+                      nullptr, nullptr);
   CHECK(out[0] == 0x0000);
   CHECK(out[1] == 0x0002);
   CHECK(out[2] == 0x0002);

@@ -2,51 +2,14 @@
 // times, sync points, queue substitution, and the errors of misuse.
 #include "api_fixture.h"
 
-#include <CL/cl_ext.h>
+#include "command_buffer_khr.h"
 
 namespace {
 
-// 0.9.8's signatures (Debian's headers declare an older version).
-using CreateFn = cl_command_buffer_khr(CL_API_CALL *)(cl_uint,
-                                                      const cl_command_queue *,
-                                                      const cl_properties *,
-                                                      cl_int *);
-using BufferFn = cl_int(CL_API_CALL *)(cl_command_buffer_khr);
-using EnqueueFn = cl_int(CL_API_CALL *)(cl_uint, cl_command_queue *,
-                                        cl_command_buffer_khr, cl_uint,
-                                        const cl_event *, cl_event *);
-using FillFn = cl_int(CL_API_CALL *)(cl_command_buffer_khr, cl_command_queue,
-                                     const cl_properties *, cl_mem,
-                                     const void *, size_t, size_t, size_t,
-                                     cl_uint, const cl_uint *, cl_uint *,
-                                     void *);
-using CopyFn = cl_int(CL_API_CALL *)(cl_command_buffer_khr, cl_command_queue,
-                                     const cl_properties *, cl_mem, cl_mem,
-                                     size_t, size_t, size_t, cl_uint,
-                                     const cl_uint *, cl_uint *, void *);
-using KernelFn = cl_int(CL_API_CALL *)(cl_command_buffer_khr, cl_command_queue,
-                                       const cl_properties *, cl_kernel,
-                                       cl_uint, const size_t *, const size_t *,
-                                       const size_t *, cl_uint, const cl_uint *,
-                                       cl_uint *, void *);
-using InfoFn = cl_int(CL_API_CALL *)(cl_command_buffer_khr, cl_uint, size_t,
-                                     void *, size_t *);
-
-struct CommandBufferFixture : WeftFixture {
-  template <typename F> F get(const char *name) {
-    auto f = reinterpret_cast<F>(
-        clGetExtensionFunctionAddressForPlatform(platform, name));
-    REQUIRE(f != nullptr);
-    return f;
+struct CommandBufferFixture : WeftFixture, command_buffer_khr::Functions {
+  CommandBufferFixture() : command_buffer_khr::Functions(platform) {
+    REQUIRE(complete());
   }
-  CreateFn create = get<CreateFn>("clCreateCommandBufferKHR");
-  BufferFn finalize = get<BufferFn>("clFinalizeCommandBufferKHR");
-  BufferFn release = get<BufferFn>("clReleaseCommandBufferKHR");
-  EnqueueFn enqueue = get<EnqueueFn>("clEnqueueCommandBufferKHR");
-  FillFn fill = get<FillFn>("clCommandFillBufferKHR");
-  CopyFn copy = get<CopyFn>("clCommandCopyBufferKHR");
-  KernelFn ndrange = get<KernelFn>("clCommandNDRangeKernelKHR");
-  InfoFn info = get<InfoFn>("clGetCommandBufferInfoKHR");
 };
 
 } // namespace
