@@ -3,9 +3,12 @@
 // straight-line kernels of 100, 1,000 and 10,000 lines with every cache off
 // (run it with WEFT_CACHE_DIR=off POCL_KERNEL_CACHE=0; bench/run.sh does),
 // alternating the drivers, median of the runs; each built kernel is run
-// once and checked against the host.
+// once and checked against the host. Then one program built from OpenCL C
+// and from SPIR-V, on the drivers that take SPIR-V.
 #include "kernel_bench.h"
 
+#include <fstream>
+#include <iterator>
 #include <string>
 
 namespace {
@@ -69,6 +72,94 @@ double buildAndCheck(const Driver &d, const std::string &source,
   return error.empty() ? seconds : -1;
 }
 
+std::string readFile(const std::string &path) {
+  std::ifstream file(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(file), {});
+}
+
+// Seconds to create and build the program (from `source`, or from the
+// SPIR-V module `il` when it is not empty) and create its kernels; a
+// negative value, with `error` set, when that fails.
+double coldBuild(const Driver &d, const std::string &source,
+                 const std::string &il, std::string &error) {
+  double t0 = nowSeconds();
+  cl_int err;
+  const char *text = source.c_str();
+  cl_program program =
+      il.empty() ? clCreateProgramWithSource(d.context, 1, &text, nullptr, &err)
+                 : clCreateProgramWithIL(d.context, il.data(), il.size(), &err);
+  if (program)
+    err = clBuildProgram(program, 1, &d.device, "-cl-std=CL2.0", nullptr,
+                         nullptr);
+  cl_uint kernels = 0;
+  if (err == CL_SUCCESS)
+    err = clCreateKernelsInProgram(program, 0, nullptr, &kernels);
+  double seconds = nowSeconds() - t0;
+  if (program)
+    clReleaseProgram(program);
+  if (err != CL_SUCCESS || kernels == 0) {
+    error = "error " + std::to_string(err);
+    return -1;
+  }
+  return seconds;
+}
+
+bool supportsIl(const Driver &d) {
+  size_t size = 0;
+  return clGetDeviceInfo(d.device, CL_DEVICE_IL_VERSION, 0, nullptr, &size) ==
+             CL_SUCCESS &&
+         size > 1;
+}
+
+// The same program from OpenCL C and from the SPIR-V that clang-15 and
+// llvm-spirv-15 made of it (conformance/spec_tests/spirv: nine kernels).
+bool spirvAgainstSource(const std::vector<Driver> &drivers) {
+  std::string dir = WEFT_BENCH_SPIRV_DIR;
+  std::string source = readFile(dir + "/programs.cl");
+  std::string il = readFile(dir + "/programs_O2.spv");
+  std::printf("\nCold builds of one program (programs.cl, 9 kernels) from "
+              "OpenCL C and from SPIR-V (programs_O2.spv): median seconds of "
+              "5 from clCreateProgramWith* to clCreateKernelsInProgram, "
+              "drivers alternating\n");
+  std::printf("%-8s %12s %12s %10s\n", "driver", "source s", "SPIR-V s",
+              "ratio");
+  bool failed = false;
+  std::vector<std::vector<double>> from_source(drivers.size()),
+      from_il(drivers.size());
+  for (int r = 0; r < 5; ++r)
+    for (size_t i = 0; i < drivers.size(); ++i) {
+      std::string error;
+      double s = coldBuild(drivers[i], source, "", error);
+      if (s >= 0)
+        from_source[i].push_back(s);
+      if (!supportsIl(drivers[i]))
+        continue;
+      double t = coldBuild(drivers[i], source, il, error);
+      if (t >= 0)
+        from_il[i].push_back(t);
+      if (!error.empty()) {
+        std::fprintf(stderr, "ERROR: %s: %s\n", drivers[i].label.c_str(),
+                     error.c_str());
+        failed = true;
+      }
+    }
+  for (size_t i = 0; i < drivers.size(); ++i) {
+    std::printf("%-8s", drivers[i].label.c_str());
+    if (from_source[i].empty())
+      std::printf(" %12s", "fails");
+    else
+      std::printf(" %12.3f", median(from_source[i]));
+    if (from_il[i].empty())
+      std::printf(" %12s\n", supportsIl(drivers[i]) ? "fails" : "no IL");
+    else
+      std::printf(" %12.3f %9.2fx\n", median(from_il[i]),
+                  from_source[i].empty()
+                      ? 0.0
+                      : median(from_il[i]) / median(from_source[i]));
+  }
+  return !failed;
+}
+
 } // namespace
 
 // build_bench [--lines N[,N...]] [driver names]
@@ -126,5 +217,7 @@ int main(int argc, char **argv) {
     std::printf("   (median of %d)\n", runs);
     std::fflush(stdout);
   }
+  if (!spirvAgainstSource(drivers))
+    failed = true;
   return failed ? 1 : 0;
 }

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Runs the benchmarks with Weft (build tree) and PoCL (if installed) side by
 # side: launch latency, rebuild from cache and vector add in one process, the
-# work-group, async-copy, collective, SVM, half, image and pipe kernels, cold builds of
-# large kernels, then what each driver adds to `clinfo -l` and `clinfo` (time
-# and peak RSS).
+# work-group, async-copy, collective, command-buffer, out-of-order, SVM,
+# half, image and pipe kernels, cold builds of large kernels and of SPIR-V,
+# then what each driver adds to `clinfo -l` and `clinfo` (time and peak RSS).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=$(mktemp -d)
@@ -29,6 +29,8 @@ echo
 OCL_ICD_VENDORS="$dir/both" build/bin/collectives_bench "$@" || status=1
 echo
 OCL_ICD_VENDORS="$dir/both" build/bin/command_buffer_bench "$@" || status=1
+echo
+OCL_ICD_VENDORS="$dir/both" build/bin/out_of_order_bench "$@" || status=1
 echo
 OCL_ICD_VENDORS="$dir/both" build/bin/svm_bench "$@" || status=1
 echo
