@@ -7,6 +7,11 @@
 //   (volatile if either is, aligned to the smaller alignment if both are);
 //   OpCopyMemory itself, which it cannot read either, as a load and a store.
 // - OpConstantNull of a scalar type (any version): its zero, or false.
+// - OpPtrEqual / OpPtrNotEqual / OpPtrDiff (1.4): the pointers converted
+//   to integers of pointer width, compared or subtracted (and divided by
+//   the pointee's size).
+// - OpCopyLogical (1.4): aggregates extracted member by member and
+//   constructed again as the other, identically shaped type.
 #pragma once
 #include <cstdint>
 #include <vector>

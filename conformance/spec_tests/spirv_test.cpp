@@ -5,7 +5,8 @@
 // beside the same source built with clCreateProgramWithSource. Every build
 // must match the host's reference: what differs between the two paths
 // (builtin names, conversions, generic pointers, program-scope variables,
-// collectives as SPIR-V group instructions) must not change a result.
+// collectives as SPIR-V group instructions, literal samplers, image and pipe
+// instructions) must not change a result.
 #include "api_fixture.h"
 
 #include <algorithm>
@@ -323,5 +324,105 @@ TEST_CASE_METHOD(SpirvProgramFixture,
     }
     clReleaseMemObject(m_in);
     clReleaseMemObject(out);
+  }
+
+  {
+    INFO("images: literal and argument samplers, read-write, from a buffer");
+    constexpr size_t kW = 16, kH = 8;
+    cl_int err;
+    std::vector<float> texels(kW * kH * 4);
+    for (size_t i = 0; i < texels.size(); ++i)
+      texels[i] = float(i % 97);
+    const cl_image_format rgba_float = {CL_RGBA, CL_FLOAT};
+    cl_image_desc desc = {};
+    desc.image_type = CL_MEM_OBJECT_IMAGE2D;
+    desc.image_width = kW;
+    desc.image_height = kH;
+    cl_mem src = clCreateImage(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                               &rgba_float, &desc, texels.data(), &err);
+    REQUIRE(err == CL_SUCCESS);
+    cl_mem dst = clCreateImage(context, CL_MEM_WRITE_ONLY, &rgba_float, &desc,
+                               nullptr, &err);
+    REQUIRE(err == CL_SUCCESS);
+    const cl_sampler_properties linear_props[] = {CL_SAMPLER_NORMALIZED_COORDS,
+                                                  CL_FALSE,
+                                                  CL_SAMPLER_ADDRESSING_MODE,
+                                                  CL_ADDRESS_CLAMP_TO_EDGE,
+                                                  CL_SAMPLER_FILTER_MODE,
+                                                  CL_FILTER_LINEAR,
+                                                  0};
+    cl_sampler linear =
+        clCreateSamplerWithProperties(context, linear_props, &err);
+    REQUIRE(err == CL_SUCCESS);
+    const size_t extent[2] = {kW, kH};
+    run("shift_image",
+        {{sizeof src, &src}, {sizeof dst, &dst}, {sizeof linear, &linear}}, 2,
+        extent, nullptr);
+    std::vector<float> shifted(texels.size());
+    const size_t origin[3] = {0, 0, 0}, region[3] = {kW, kH, 1};
+    REQUIRE(clEnqueueReadImage(queue, dst, CL_TRUE, origin, region, 0, 0,
+                               shifted.data(), 0, nullptr,
+                               nullptr) == CL_SUCCESS);
+    for (size_t y = 0; y < kH; ++y)
+      for (size_t x = 0; x < kW; ++x)
+        for (size_t c = 0; c < 4; ++c) {
+          size_t left = (y * kW + (x ? x - 1 : 0)) * 4 + c;
+          size_t here = (y * kW + x) * 4 + c;
+          CHECK(shifted[here] == texels[left] + texels[here]);
+        }
+
+    std::vector<cl_uchar> bytes(kW * kH * 4);
+    for (size_t i = 0; i < bytes.size(); ++i)
+      bytes[i] = cl_uchar(i * 7);
+    const cl_image_format rgba_u8 = {CL_RGBA, CL_UNSIGNED_INT8};
+    cl_mem image =
+        clCreateImage(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                      &rgba_u8, &desc, bytes.data(), &err);
+    REQUIRE(err == CL_SUCCESS);
+    run("invert_in_place", {{sizeof image, &image}}, 2, extent, nullptr);
+    std::vector<cl_uchar> inverted(bytes.size());
+    REQUIRE(clEnqueueReadImage(queue, image, CL_TRUE, origin, region, 0, 0,
+                               inverted.data(), 0, nullptr,
+                               nullptr) == CL_SUCCESS);
+    for (size_t i = 0; i < bytes.size(); ++i)
+      CHECK(inverted[i] == 255 - bytes[i]);
+
+    std::vector<cl_int> values(kN);
+    std::iota(values.begin(), values.end(), -7);
+    cl_mem backing = input(values);
+    const cl_image_format r_i32 = {CL_R, CL_SIGNED_INT32};
+    cl_image_desc buffer_desc = {};
+    buffer_desc.image_type = CL_MEM_OBJECT_IMAGE1D_BUFFER;
+    buffer_desc.image_width = kN;
+    buffer_desc.buffer = backing;
+    cl_mem texels_1d = clCreateImage(context, CL_MEM_READ_ONLY, &r_i32,
+                                     &buffer_desc, nullptr, &err);
+    REQUIRE(err == CL_SUCCESS);
+    cl_mem out = buffer(kN * 4);
+    run("from_buffer_image",
+        {{sizeof texels_1d, &texels_1d}, {sizeof out, &out}}, 1, &kN, nullptr);
+    auto got = read<cl_int>(out, kN);
+    for (size_t i = 0; i < kN; ++i)
+      CHECK(got[i] == values[i] + cl_int(kN));
+    for (cl_mem m : {src, dst, image, texels_1d, backing, out})
+      clReleaseMemObject(m);
+    clReleaseSampler(linear);
+  }
+
+  {
+    INFO("pipes");
+    cl_int err;
+    cl_mem pipe = clCreatePipe(context, 0, sizeof(cl_int), kN, nullptr, &err);
+    REQUIRE(err == CL_SUCCESS);
+    std::vector<cl_int> values(kN);
+    std::iota(values.begin(), values.end(), 1000);
+    cl_mem in = input(values), out = buffer(kN * 4);
+    run("produce", {{sizeof in, &in}, {sizeof pipe, &pipe}}, 1, &kN, nullptr);
+    run("consume", {{sizeof pipe, &pipe}, {sizeof out, &out}}, 1, &kN, nullptr);
+    auto got = read<cl_int>(out, kN);
+    std::sort(got.begin(), got.end()); // a pipe need not keep the order
+    CHECK(got == values);
+    for (cl_mem m : {pipe, in, out})
+      clReleaseMemObject(m);
   }
 }

@@ -85,3 +85,107 @@ TEST_CASE("a scalar OpConstantNull becomes its zero", "[spirv]") {
                    op(3, 46), 4, 13});     // a vector's null stays
   CHECK(words == module(expected));
 }
+
+namespace {
+
+// A Physical64 module with 64-bit integers: the capability, the memory
+// model, and the types the pointer tests use.
+std::vector<uint32_t> pointerPreamble() {
+  return {
+      op(2, 17), 11,           // OpCapability Int64
+      op(3, 14), 2,  2,        // OpMemoryModel Physical64 OpenCL
+      op(2, 20), 1,            // %1 = OpTypeBool
+      op(4, 21), 2,  32, 0,    // %2 = OpTypeInt 32 0
+      op(4, 21), 3,  64, 0,    // %3 = OpTypeInt 64 0
+      op(4, 23), 4,  2,  3,    // %4 = OpTypeVector %2 3 (16 bytes)
+      op(4, 32), 5,  5,  4,    // %5 = OpTypePointer CrossWorkgroup %4
+      op(2, 19), 6,            // %6 = OpTypeVoid
+      op(5, 54), 6,  7,  0, 8, // %7 = OpFunction %6 None %8
+      op(3, 55), 5,  9,        // %9 = OpFunctionParameter %5
+      op(3, 55), 5,  10,       // %10 = OpFunctionParameter %5
+  };
+}
+
+} // namespace
+
+TEST_CASE("pointer comparisons compare the pointers as integers", "[spirv]") {
+  std::vector<uint32_t> body = pointerPreamble();
+  body.insert(body.end(), {op(5, 401), 1, 11, 9, 10,   // OpPtrEqual
+                           op(5, 402), 1, 12, 9, 10}); // OpPtrNotEqual
+  std::vector<uint32_t> words = module(body, 20);
+  REQUIRE(weft::compiler::legalizeSpirvForTranslator(words));
+  std::vector<uint32_t> expected = pointerPreamble();
+  expected.insert(expected.end(),
+                  {op(4, 117), 3, 20, 9,        // %20 = OpConvertPtrToU %3 %9
+                   op(4, 117), 3, 21, 10,       // %21 = OpConvertPtrToU %3 %10
+                   op(5, 170), 1, 11, 20, 21,   // %11 = OpIEqual %1 %20 %21
+                   op(4, 117), 3, 22, 9,        //
+                   op(4, 117), 3, 23, 10,       //
+                   op(5, 171), 1, 12, 22, 23}); // OpINotEqual
+  CHECK(words == module(expected, 24));
+}
+
+TEST_CASE("a pointer difference counts elements of the pointee", "[spirv]") {
+  std::vector<uint32_t> body = pointerPreamble();
+  // %11 = OpPtrDiff %2 %9 %10: a 32-bit result of 64-bit pointers.
+  body.insert(body.end(), {op(5, 403), 2, 11, 9, 10});
+  std::vector<uint32_t> words = module(body, 20);
+  REQUIRE(weft::compiler::legalizeSpirvForTranslator(words));
+  std::vector<uint32_t> expected = pointerPreamble();
+  // The element size, 16, a new constant ahead of the function.
+  auto function = expected.begin() + 25;
+  REQUIRE(*function == op(5, 54));
+  expected.insert(function, {op(5, 43), 3, 24, 16, 0});
+  expected.insert(expected.end(),
+                  {op(4, 117), 3, 20, 9,      // %20 = OpConvertPtrToU
+                   op(4, 117), 3, 21, 10,     // %21 = OpConvertPtrToU
+                   op(5, 130), 3, 22, 20, 21, // %22 = OpISub %3
+                   op(5, 135), 3, 23, 22, 24, // %23 = OpSDiv %3 %22 16
+                   op(4, 114), 2, 11, 23});   // %11 = OpSConvert %2 %23
+  CHECK(words == module(expected, 25));
+}
+
+TEST_CASE("OpCopyLogical copies member by member", "[spirv]") {
+  std::vector<uint32_t> types = {
+      op(4, 21), 1, 32, 0, // %1 = OpTypeInt 32 0
+      op(3, 22), 2, 32,    // %2 = OpTypeFloat 32
+      op(4, 30), 3, 1,  2, // %3 = OpTypeStruct %1 %2
+      op(4, 30), 4, 1,  2, // %4 = OpTypeStruct %1 %2
+      op(4, 43), 1, 5,  2, // %5 = OpConstant %1 2
+      op(4, 28), 6, 3,  5, // %6 = OpTypeArray %3 %5
+      op(4, 28), 7, 4,  5, // %7 = OpTypeArray %4 %5
+      op(3, 1),  6, 8,     // %8 = OpUndef %6
+  };
+  std::vector<uint32_t> body = types;
+  body.insert(body.end(), {op(4, 400), 7, 9, 8}); // %9 = OpCopyLogical %7 %8
+  std::vector<uint32_t> words = module(body, 20);
+  REQUIRE(weft::compiler::legalizeSpirvForTranslator(words));
+  std::vector<uint32_t> got(words.begin() + 5 + types.size(), words.end());
+  REQUIRE(got.size() >= 4);
+  // The last instruction constructs %9 of type %7 from the two elements.
+  CHECK(std::vector<uint32_t>(got.end() - 5, got.end()) ==
+        std::vector<uint32_t>{op(5, 80), 7, 9, got[got.size() - 2],
+                              got[got.size() - 1]});
+  // Every member is extracted from the source and rebuilt as %4.
+  size_t extracts = 0, constructs = 0;
+  for (size_t at = 0; at < got.size(); at += got[at] >> 16) {
+    extracts += (got[at] & 0xffff) == 81;
+    constructs += (got[at] & 0xffff) == 80 && got[at + 1] == 4;
+  }
+  CHECK(extracts == 6);
+  CHECK(constructs == 2);
+}
+
+TEST_CASE("OpCopyLogical of types of different shapes is left alone",
+          "[spirv]") {
+  std::vector<uint32_t> body = {
+      op(4, 21),  1, 32, 0,  // %1 = OpTypeInt 32 0
+      op(3, 22),  2, 32,     // %2 = OpTypeFloat 32
+      op(4, 30),  3, 1,  2,  // %3 = OpTypeStruct %1 %2
+      op(3, 30),  4, 1,      // %4 = OpTypeStruct %1
+      op(3, 1),   3, 8,      // %8 = OpUndef %3
+      op(4, 400), 4, 9,  8}; // %9 = OpCopyLogical %4 %8
+  std::vector<uint32_t> words = module(body, 20);
+  REQUIRE(weft::compiler::legalizeSpirvForTranslator(words));
+  CHECK(words == module(body, 20));
+}

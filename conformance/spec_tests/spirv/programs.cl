@@ -5,7 +5,8 @@
 // that come out differently from OpenCL C: conversions with saturation and
 // rounding modes, integer and vector builtins, OpenCL.std math, generic
 // pointers, program-scope variables, structs passed by value, local memory
-// with barriers in two dimensions, C11 atomics and work-group collectives.
+// with barriers in two dimensions, C11 atomics, work-group collectives,
+// images with literal and argument samplers, and pipes.
 
 kernel void conversions(global const float *in, global int *rounded,
                         global uchar *saturated, global float *from_long) {
@@ -118,4 +119,43 @@ kernel void collectives(global const int *in, global int *out) {
   out[4 * g + 1] = work_group_scan_inclusive_max(x);
   out[4 * g + 2] = work_group_scan_exclusive_add(x);
   out[4 * g + 3] = work_group_broadcast(x, 3) + work_group_any(x > 90);
+}
+
+// Images: a sampler declared in the program (a literal sampler in SPIR-V)
+// and one passed as an argument, a read-write image, and a 1-D image over
+// a buffer.
+constant sampler_t kNearestClamped = CLK_NORMALIZED_COORDS_FALSE |
+                                     CLK_ADDRESS_CLAMP_TO_EDGE |
+                                     CLK_FILTER_NEAREST;
+
+kernel void shift_image(read_only image2d_t src, write_only image2d_t dst,
+                        sampler_t linear) {
+  int2 at = (int2)(get_global_id(0), get_global_id(1));
+  float4 left = read_imagef(src, kNearestClamped, at - (int2)(1, 0));
+  float4 here = read_imagef(src, linear, (float2)(at.x + 0.5f, at.y + 0.5f));
+  write_imagef(dst, at, left + here);
+}
+
+kernel void invert_in_place(read_write image2d_t image) {
+  int2 at = (int2)(get_global_id(0), get_global_id(1));
+  uint4 texel = read_imageui(image, at);
+  write_imageui(image, at, (uint4)(255) - texel);
+}
+
+kernel void from_buffer_image(read_only image1d_buffer_t texels,
+                              global int *out) {
+  int i = get_global_id(0);
+  out[i] = read_imagei(texels, i).x + get_image_width(texels);
+}
+
+// Pipes: one kernel writes every work-item's value, the other reads them
+// back.
+kernel void produce(global const int *in, write_only pipe int out) {
+  write_pipe(out, &in[get_global_id(0)]);
+}
+
+kernel void consume(read_only pipe int in, global int *out) {
+  int value = -1;
+  read_pipe(in, &value);
+  out[get_global_id(0)] = value;
 }
