@@ -215,6 +215,28 @@ std::string hostMangling(llvm::StringRef name) {
   return out;
 }
 
+// The OpenCL C name of a builtin the translator names otherwise: it reads
+// SPV_KHR_uniform_group_instructions' bitwise operations as
+// work_group_<reduce|scan_*>_bitwise_<and|or|xor>, where
+// cl_khr_work_group_uniform_arithmetic has work_group_<...>_<and|or|xor>.
+// The mangled name's length prefix shrinks with the name.
+std::string openclBuiltinName(llvm::StringRef mangled) {
+  llvm::StringRef rest = mangled;
+  size_t length = 0;
+  if (!rest.consume_front("_Z") || rest.consumeInteger(10, length) ||
+      length > rest.size())
+    return mangled.str();
+  llvm::StringRef name = rest.take_front(length);
+  constexpr llvm::StringLiteral kBitwise = "_bitwise_";
+  size_t at = name.find(kBitwise);
+  if (!name.starts_with("work_group_") || at == llvm::StringRef::npos)
+    return mangled.str();
+  std::string renamed =
+      (name.take_front(at) + "_" + name.drop_front(at + kBitwise.size())).str();
+  return "_Z" + std::to_string(renamed.size()) + renamed +
+         rest.drop_front(length).str();
+}
+
 void adoptFrontendConventions(llvm::Module &module) {
   module.setTargetTriple(kHostTriple);
   module.setDataLayout(kHostDataLayout);
@@ -227,11 +249,12 @@ void adoptFrontendConventions(llvm::Module &module) {
   // Builtins are declarations with mangled names.
   std::vector<llvm::Function *> declarations;
   for (llvm::Function &f : module)
-    if (f.isDeclaration() && f.getName().starts_with("_Z") &&
-        f.getName().contains("U3AS"))
+    if (f.isDeclaration() && f.getName().starts_with("_Z"))
       declarations.push_back(&f);
   for (llvm::Function *f : declarations) {
-    std::string name = hostMangling(f->getName());
+    std::string name = openclBuiltinName(hostMangling(f->getName()));
+    if (name == f->getName())
+      continue;
     if (llvm::Function *existing = module.getFunction(name)) {
       f->replaceAllUsesWith(existing);
       f->eraseFromParent();

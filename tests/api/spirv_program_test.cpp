@@ -213,3 +213,98 @@ TEST_CASE_METHOD(SpirvFixture, "bad SPIR-V modules", "[api][spirv]") {
   CHECK(log(cut).find("SPIR-V") != std::string::npos);
   clReleaseProgram(cut);
 }
+
+// The instructions of the SPIR-V extensions that cl_khr_spirv_queries
+// reports beyond the core: SPV_KHR_uniform_group_instructions and
+// SPV_EXT_shader_atomic_float_add / _min_max.
+TEST_CASE_METHOD(SpirvFixture, "SPIR-V extension instructions run",
+                 "[api][spirv]") {
+  REQUIRE(supported());
+  cl_int err;
+  SECTION("uniform group arithmetic") {
+    cl_program program = fromIl(readFixture("uniform_group.spv"));
+    REQUIRE(clBuildProgram(program, 1, &device, "", nullptr, nullptr) ==
+            CL_SUCCESS);
+    INFO(log(program));
+    cl_kernel k = clCreateKernel(program, "uniform_group", &err);
+    REQUIRE(err == CL_SUCCESS);
+    constexpr size_t kItems = 64, kLocal = 16;
+    std::vector<cl_uint> in(kItems);
+    for (size_t i = 0; i < kItems; ++i)
+      // Group 1 holds a zero; group 2 is all ones but one bit.
+      in[i] = i / kLocal == 1 && i % kLocal == 5 ? 0
+              : i / kLocal == 2                  ? 0xffu ^ (1u << (i % 8))
+                                                 : cl_uint(i % 5 + 1);
+    cl_mem m_in = buffer(kItems * 4, in.data()), out = buffer(8 * kItems * 4);
+    clSetKernelArg(k, 0, sizeof m_in, &m_in);
+    clSetKernelArg(k, 1, sizeof out, &out);
+    REQUIRE(runAndWait(k, 1, &kItems, &kLocal) == CL_SUCCESS);
+    std::vector<cl_uint> got(8 * kItems);
+    REQUIRE(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, got.size() * 4,
+                                got.data(), 0, nullptr, nullptr) == CL_SUCCESS);
+    for (size_t first = 0; first < kItems; first += kLocal) {
+      cl_uint mul = 1, bits_xor = 0;
+      bool all = true, odd = false;
+      for (size_t l = 0; l < kLocal; ++l) {
+        mul *= in[first + l];
+        bits_xor ^= in[first + l];
+        all = all && in[first + l] != 0;
+        odd = odd != (in[first + l] != 0);
+      }
+      cl_uint and_scan = ~0u, or_before = 0, mul_before = 1;
+      bool any = false, odd_before = false;
+      for (size_t l = 0; l < kLocal; ++l) {
+        size_t i = first + l;
+        INFO("work-item " << i);
+        and_scan &= in[i];
+        any = any || in[i] != 0;
+        CHECK(got[8 * i + 0] == mul);
+        CHECK(got[8 * i + 1] == and_scan);
+        CHECK(got[8 * i + 2] == or_before);
+        CHECK(got[8 * i + 3] == bits_xor);
+        CHECK(got[8 * i + 4] == cl_uint(all));
+        CHECK(got[8 * i + 5] == cl_uint(any));
+        CHECK(got[8 * i + 6] == cl_uint(odd_before));
+        CHECK(got[8 * i + 7] == mul_before);
+        or_before |= in[i];
+        mul_before *= in[i];
+        odd_before = odd_before != (in[i] != 0);
+      }
+    }
+    clReleaseMemObject(m_in);
+    clReleaseMemObject(out);
+    clReleaseKernel(k);
+    clReleaseProgram(program);
+  }
+  SECTION("float atomics") {
+    cl_program program = fromIl(readFixture("float_atomics.spv"));
+    REQUIRE(clBuildProgram(program, 1, &device, "", nullptr, nullptr) ==
+            CL_SUCCESS);
+    cl_kernel k = clCreateKernel(program, "float_atomics", &err);
+    REQUIRE(err == CL_SUCCESS);
+    constexpr size_t kItems = 256, kLocal = 32;
+    cl_float f[4] = {0, -1, 1, 0};
+    cl_double d[3] = {0, -1, 1};
+    cl_mem mf = buffer(sizeof f, f), md = buffer(sizeof d, d);
+    clSetKernelArg(k, 0, sizeof mf, &mf);
+    clSetKernelArg(k, 1, sizeof md, &md);
+    clSetKernelArg(k, 2, sizeof(cl_float), nullptr);
+    REQUIRE(runAndWait(k, 1, &kItems, &kLocal) == CL_SUCCESS);
+    REQUIRE(clEnqueueReadBuffer(queue, mf, CL_TRUE, 0, sizeof f, f, 0, nullptr,
+                                nullptr) == CL_SUCCESS);
+    REQUIRE(clEnqueueReadBuffer(queue, md, CL_TRUE, 0, sizeof d, d, 0, nullptr,
+                                nullptr) == CL_SUCCESS);
+    // Sums of multiples of 1.5, 2.5 and 0.25 are exact in any order.
+    CHECK(f[0] == 1.5f * kItems);
+    CHECK(f[1] == float(kItems - 1));
+    CHECK(f[2] == -float(kItems - 1));
+    CHECK(f[3] == 0.25f * kItems);
+    CHECK(d[0] == 2.5 * kItems);
+    CHECK(d[1] == double(kItems - 1));
+    CHECK(d[2] == -double(kItems - 1));
+    clReleaseMemObject(mf);
+    clReleaseMemObject(md);
+    clReleaseKernel(k);
+    clReleaseProgram(program);
+  }
+}

@@ -1,13 +1,23 @@
 #!/bin/sh
 # Regenerates the SPIR-V test fixtures (checked in, so building Weft needs
-# neither clang-15 nor spirv-tools): kernels.spv from kernels.cl with
-# Debian's clang-15 and llvm-spirv-15, spec_constant.spv from its assembly
-# with spirv-as (spirv-tools).
+# neither clang-15 nor spirv-tools): kernels.spv and float_atomics.spv from
+# their OpenCL C with Debian's clang-15 and llvm-spirv-15; spec_constant.spv
+# and uniform_group.spv from their assembly with spirv-as (spirv-tools).
 set -e
 cd "$(dirname "$0")"
-/usr/lib/llvm-15/bin/clang -cc1 -triple spir64-unknown-unknown -cl-std=CL1.2 \
-  -finclude-default-header -no-opaque-pointers -emit-llvm-bc -O1 kernels.cl \
-  -o /tmp/weft-kernels.bc
-llvm-spirv-15 /tmp/weft-kernels.bc -o kernels.spv
-rm -f /tmp/weft-kernels.bc
+clang15() {
+  /usr/lib/llvm-15/bin/clang -cc1 -triple spir64-unknown-unknown \
+    -finclude-default-header -no-opaque-pointers -emit-llvm-bc -O1 "$@" \
+    -o /tmp/weft-fixture.bc
+}
+clang15 -cl-std=CL1.2 kernels.cl
+llvm-spirv-15 /tmp/weft-fixture.bc -o kernels.spv
+# cl_ext_float_atomics' features, which Clang 15 does not assume for SPIR.
+clang15 -cl-std=CL3.0 -cl-ext=+cl_ext_float_atomics,+__opencl_c_fp64,+cl_khr_fp64,+__opencl_c_ext_fp32_global_atomic_add,+__opencl_c_ext_fp32_local_atomic_add,+__opencl_c_ext_fp32_global_atomic_min_max,+__opencl_c_ext_fp64_global_atomic_add,+__opencl_c_ext_fp64_global_atomic_min_max,+__opencl_c_atomic_order_seq_cst,+__opencl_c_atomic_scope_device,+__opencl_c_generic_address_space \
+  float_atomics.cl
+llvm-spirv-15 \
+  --spirv-ext=+SPV_EXT_shader_atomic_float_add,+SPV_EXT_shader_atomic_float_min_max \
+  /tmp/weft-fixture.bc -o float_atomics.spv
+rm -f /tmp/weft-fixture.bc
 spirv-as --target-env opencl1.2 spec_constant.spvasm -o spec_constant.spv
+spirv-as --target-env opencl2.0 uniform_group.spvasm -o uniform_group.spv
