@@ -157,6 +157,9 @@ struct KernelDescription {
   uint32_t argument_block_size = 0;
   uint64_t reqd_work_group_size[3] = {0, 0, 0};
   uint64_t work_group_size_hint[3] = {0, 0, 0};
+  // SPIR-V's SubgroupsPerWorkgroup: work-groups of exactly this many
+  // sub-groups, which have one work-item each (0: any size).
+  uint64_t required_sub_groups = 0;
   uint64_t static_local_memory = 0; // kernel-scope __local variables
   // Stack frames of the entry points (every call is inlined into them, but
   // for calls into libm): a work-item's private memory, and what the loop
@@ -248,6 +251,7 @@ void forEachField(
   visit("argument_block_size", k.argument_block_size);
   visit("reqd_work_group_size", k.reqd_work_group_size);
   visit("work_group_size_hint", k.work_group_size_hint);
+  visit("required_sub_groups", k.required_sub_groups);
   visit("static_local_memory", k.static_local_memory);
   visit("private_memory", k.private_memory);
   visit("group_entry_frame", k.group_entry_frame);

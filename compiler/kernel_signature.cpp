@@ -142,6 +142,18 @@ bool describeKernel(const llvm::Function &kernel, KernelDescription &out,
   out.name = kernel.getName().str();
   readSizeTriple(kernel, "reqd_work_group_size", out.reqd_work_group_size);
   readSizeTriple(kernel, "work_group_size_hint", out.work_group_size_hint);
+  out.required_sub_groups = static_cast<uint64_t>(
+      metadataInt(kernel, kRequiredSubGroupsMetadata, 0, 0));
+  // A required sub-group size (intel_reqd_sub_group_size, SPIR-V's
+  // SubgroupSize) other than Weft's one work-item cannot be met.
+  int64_t sub_group_size =
+      metadataInt(kernel, "intel_reqd_sub_group_size", 0, 1);
+  if (sub_group_size != 1) {
+    error = "kernel '" + out.name + "' requires sub-groups of " +
+            std::to_string(sub_group_size) +
+            " work-items; this device's sub-groups have one work-item";
+    return false;
+  }
   out.attributes = attributeString(out, vecTypeHint(kernel));
   // Clang sets this for OpenCL C 1.x and for -cl-uniform-work-group-size.
   out.uniform_work_group_size =

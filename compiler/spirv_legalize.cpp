@@ -8,9 +8,11 @@ namespace weft::compiler {
 namespace {
 
 // SPIR-V specification, section 3.
-constexpr uint32_t kOpCapability = 17, kOpMemoryModel = 14, kOpTypeBool = 20,
-                   kOpTypeInt = 21, kOpTypeFloat = 22, kOpTypeVector = 23,
-                   kOpTypeArray = 28, kOpTypeStruct = 30, kOpTypePointer = 32,
+constexpr uint32_t kOpCapability = 17, kOpMemoryModel = 14,
+                   kOpExecutionMode = 16, kOpSpecConstant = 50,
+                   kOpExecutionModeId = 331, kOpTypeBool = 20, kOpTypeInt = 21,
+                   kOpTypeFloat = 22, kOpTypeVector = 23, kOpTypeArray = 28,
+                   kOpTypeStruct = 30, kOpTypePointer = 32,
                    kOpConstantFalse = 42, kOpConstant = 43,
                    kOpConstantNull = 46, kOpFunction = 54, kOpLoad = 61,
                    kOpStore = 62, kOpCopyMemory = 63, kOpCopyMemorySized = 64,
@@ -20,7 +22,8 @@ constexpr uint32_t kOpCapability = 17, kOpMemoryModel = 14, kOpTypeBool = 20,
                    kOpIEqual = 170, kOpINotEqual = 171, kOpCopyLogical = 400,
                    kOpPtrEqual = 401, kOpPtrNotEqual = 402, kOpPtrDiff = 403,
                    kOpDecorateString = 5632, kOpMemberDecorateString = 5633;
-constexpr uint32_t kDecorationCPacked = 10, kDecorationUserSemantic = 5635;
+constexpr uint32_t kDecorationSpecId = 1, kDecorationCPacked = 10,
+                   kDecorationUserSemantic = 5635;
 constexpr uint32_t kCapabilityInt64 = 11;
 constexpr uint32_t kAddressingPhysical32 = 1;
 constexpr uint32_t kMemoryVolatile = 0x1, kMemoryAligned = 0x2;
@@ -102,7 +105,9 @@ bool hasResultType(uint32_t opcode) {
 // function, where module-level declarations may go.
 class Legalizer {
 public:
-  explicit Legalizer(const std::vector<uint32_t> &words) : in_(words) {}
+  Legalizer(const std::vector<uint32_t> &words,
+            const std::vector<SpecializationConstant> &constants)
+      : in_(words), specialized_(constants) {}
 
   bool run(std::vector<uint32_t> &result);
 
@@ -131,11 +136,14 @@ private:
   bool rewriteCopyMemory(uint32_t opcode, size_t at, size_t end);
   bool rewritePointerOp(uint32_t opcode, size_t at, size_t count);
   bool rewriteCopyLogical(size_t at, size_t count);
+  bool rewriteExecutionModeId(size_t at, size_t count);
+  std::map<uint32_t, uint64_t> scalarConstants() const;
   std::optional<uint32_t> copyLogical(uint32_t to_type, uint32_t from_type,
                                       uint32_t value, uint32_t result,
                                       int depth);
 
   const std::vector<uint32_t> &in_;
+  const std::vector<SpecializationConstant> &specialized_;
   std::vector<uint32_t> out_;
   std::map<uint32_t, Type> types_;
   std::map<uint32_t, uint32_t> type_of_;       // value -> its type
@@ -476,6 +484,56 @@ bool Legalizer::rewriteCopyLogical(size_t at, size_t count) {
   return false;
 }
 
+// Every integer constant of the module, specialization constants with the
+// values set for this build: execution modes come before the constants
+// they name, so these are read ahead of the rewrites.
+std::map<uint32_t, uint64_t> Legalizer::scalarConstants() const {
+  std::map<uint32_t, uint64_t> values, spec_ids;
+  for (size_t at = 5; at < in_.size();) {
+    uint32_t count = in_[at] >> 16, opcode = in_[at] & 0xffff;
+    if (count == 0 || at + count > in_.size())
+      break;
+    const uint32_t *w = &in_[at];
+    if (opcode == kOpDecorate && count >= 4 && w[2] == kDecorationSpecId)
+      spec_ids[w[1]] = w[3];
+    if ((opcode == kOpConstant || opcode == kOpSpecConstant) && count >= 4) {
+      uint64_t value = w[3] | (count >= 5 ? uint64_t(w[4]) << 32 : 0);
+      auto spec = spec_ids.find(w[2]);
+      if (opcode == kOpSpecConstant && spec != spec_ids.end())
+        for (const SpecializationConstant &c : specialized_)
+          if (c.id == spec->second)
+            value = c.value_bits;
+      values[w[2]] = value;
+    }
+    at += count;
+  }
+  return values;
+}
+
+// OpExecutionModeId as OpExecutionMode with the constants' values.
+bool Legalizer::rewriteExecutionModeId(size_t at, size_t count) {
+  static const std::map<uint32_t, uint32_t> kLiteralModes = {
+      {37, 36}, // SubgroupsPerWorkgroupId -> SubgroupsPerWorkgroup
+      {38, 17}, // LocalSizeId -> LocalSize
+      {39, 18}, // LocalSizeHintId -> LocalSizeHint
+  };
+  auto mode = kLiteralModes.find(count >= 3 ? in_[at + 2] : 0);
+  if (mode == kLiteralModes.end())
+    return false;
+  std::map<uint32_t, uint64_t> values = scalarConstants();
+  std::vector<uint32_t> literals;
+  for (size_t i = at + 3; i < at + count; ++i) {
+    auto value = values.find(in_[i]);
+    if (value == values.end())
+      return false; // a computed constant: left to the translator
+    literals.push_back(static_cast<uint32_t>(value->second));
+  }
+  out_.insert(out_.end(), {opHeader(3 + literals.size(), kOpExecutionMode),
+                           in_[at + 1], mode->second});
+  out_.insert(out_.end(), literals.begin(), literals.end());
+  return true;
+}
+
 bool Legalizer::run(std::vector<uint32_t> &result) {
   if (in_.size() < 5)
     return false;
@@ -502,6 +560,8 @@ bool Legalizer::run(std::vector<uint32_t> &result) {
       rewritten = rewritePointerOp(opcode, at, count);
     else if (opcode == kOpCopyLogical)
       rewritten = rewriteCopyLogical(at, count);
+    else if (opcode == kOpExecutionModeId)
+      rewritten = rewriteExecutionModeId(at, count);
     if (!rewritten)
       out_.insert(out_.end(), in_.begin() + at, in_.begin() + end);
     at = end;
@@ -518,8 +578,10 @@ bool Legalizer::run(std::vector<uint32_t> &result) {
 
 } // namespace
 
-bool legalizeSpirvForTranslator(std::vector<uint32_t> &words) {
-  return Legalizer(words).run(words);
+bool legalizeSpirvForTranslator(
+    std::vector<uint32_t> &words,
+    const std::vector<SpecializationConstant> &constants) {
+  return Legalizer(words, constants).run(words);
 }
 
 } // namespace weft::compiler

@@ -12,14 +12,23 @@
 //   the pointee's size).
 // - OpCopyLogical (1.4): aggregates extracted member by member and
 //   constructed again as the other, identically shaped type.
+// - OpExecutionModeId (1.2), which it cannot read: OpExecutionMode with the
+//   constants' values (specialized), LocalSizeId and LocalSizeHintId as
+//   LocalSize and LocalSizeHint, SubgroupsPerWorkgroupId as
+//   SubgroupsPerWorkgroup (which compiler/spirv_execution_modes.h reads).
 #pragma once
+#include "compiler/compiler_interface.h"
+
 #include <cstdint>
 #include <vector>
 
 namespace weft::compiler {
 
-// Rewrites `words` (a SPIR-V module in host byte order) in place; false if
-// the module is malformed (the translator then says why).
-bool legalizeSpirvForTranslator(std::vector<uint32_t> &words);
+// Rewrites `words` (a SPIR-V module in host byte order) in place, with
+// `constants` the specialization constants set for the build; false if the
+// module is malformed (the translator then says why).
+bool legalizeSpirvForTranslator(
+    std::vector<uint32_t> &words,
+    const std::vector<SpecializationConstant> &constants = {});
 
 } // namespace weft::compiler

@@ -1,10 +1,13 @@
 #include "compiler/spirv_translator.h"
 
+#include "compiler/kernel_signature.h"
 #include "compiler/scratch_directory.h"
+#include "compiler/spirv_execution_modes.h"
 #include "compiler/spirv_legalize.h"
 
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/IR/CallingConv.h>
+#include <llvm/IR/Constants.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
@@ -18,6 +21,7 @@
 #include <cinttypes>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 namespace weft::compiler {
@@ -147,12 +151,16 @@ translateSpirv(const std::vector<unsigned char> &il,
   // Rewritten in host byte order when it parses; as given otherwise (the
   // translator then says what is wrong).
   std::string module_bytes(il.begin(), il.end());
+  std::map<std::string, uint64_t> sub_group_counts;
   if (il.size() % 4 == 0 && il.size() >= 20) {
     std::vector<uint32_t> words(il.size() / 4);
     std::memcpy(words.data(), il.data(), il.size());
-    if (words[0] == 0x07230203 && legalizeSpirvForTranslator(words))
+    if (words[0] == 0x07230203 &&
+        legalizeSpirvForTranslator(words, constants)) {
+      sub_group_counts = requiredSubGroupCounts(words);
       module_bytes.assign(reinterpret_cast<const char *>(words.data()),
                           words.size() * 4);
+    }
   }
   if (!scratch.valid() || !scratch.write("program.spv", module_bytes)) {
     log += "error: cannot write the SPIR-V module to a scratch file\n";
@@ -194,6 +202,13 @@ translateSpirv(const std::vector<unsigned char> &il,
     return nullptr;
   }
   adoptFrontendConventions(**module);
+  for (const auto &[name, count] : sub_group_counts)
+    if (llvm::Function *kernel = (*module)->getFunction(name))
+      kernel->setMetadata(
+          kRequiredSubGroupsMetadata,
+          llvm::MDNode::get(
+              context, llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(
+                           llvm::Type::getInt64Ty(context), count))));
   return std::move(*module);
 }
 

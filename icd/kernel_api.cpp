@@ -275,6 +275,10 @@ cl_int icd::ndRangeKernel(CommandTarget &target, cl_kernel kernel_handle,
     }
     if (total > kernel->maxWorkGroupSize(props.max_work_group_size))
       return CL_INVALID_WORK_GROUP_SIZE;
+    // Sub-groups have one work-item: the required count is the group size.
+    uint64_t sub_groups = kernel->description().required_sub_groups;
+    if (sub_groups && total != sub_groups)
+      return CL_INVALID_WORK_GROUP_SIZE;
   } else {
     kernel->chooseLocalSize(work_dim, global_work_size, local);
   }
@@ -392,8 +396,9 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelSubGroupInfo(
   }
   case CL_KERNEL_MAX_NUM_SUB_GROUPS:
     return out.value(max_group);
-  case CL_KERNEL_COMPILE_NUM_SUB_GROUPS:
-    return out.value(size_t{0});
+  case CL_KERNEL_COMPILE_NUM_SUB_GROUPS: // SPIR-V's SubgroupsPerWorkgroup
+    return out.value(
+        static_cast<size_t>(kernel->description().required_sub_groups));
   default:
     return CL_INVALID_VALUE;
   }

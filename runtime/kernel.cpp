@@ -388,6 +388,14 @@ size_t Kernel::maxWorkGroupSize(size_t device_limit) const {
 
 void Kernel::chooseLocalSize(cl_uint work_dim, const size_t *global,
                              size_t *local) const {
+  // A required number of sub-groups (of one work-item each) is the group's
+  // size: along dimension 0, the last group of a row may be partial.
+  if (uint64_t count = description_.required_sub_groups) {
+    local[0] = static_cast<size_t>(count);
+    for (cl_uint d = 1; d < work_dim; ++d)
+      local[d] = 1;
+    return;
+  }
   weft::chooseLocalSize(work_dim, global, description_.reqd_work_group_size,
                         maxWorkGroupSize(256), local);
 }

@@ -308,3 +308,53 @@ TEST_CASE_METHOD(SpirvFixture, "SPIR-V extension instructions run",
     clReleaseProgram(program);
   }
 }
+
+// SubgroupDispatch: a required number of sub-groups per work-group (which
+// llvm-spirv-15 drops, so Weft reads it from the module) fixes the group
+// size, since each sub-group is one work-item; a sub-group size other than
+// one cannot be built.
+TEST_CASE_METHOD(SpirvFixture, "SPIR-V sub-group execution modes",
+                 "[api][spirv]") {
+  REQUIRE(supported());
+  cl_int err;
+  cl_program program = fromIl(readFixture("sub_group_dispatch.spv"));
+  cl_uint count = 6;
+  SECTION("the default count") { count = 4; }
+  SECTION("a count set by its specialization constant") {
+    REQUIRE(clSetProgramSpecializationConstant(program, 3, sizeof count,
+                                               &count) == CL_SUCCESS);
+  }
+  REQUIRE(clBuildProgram(program, 1, &device, "", nullptr, nullptr) ==
+          CL_SUCCESS);
+  cl_kernel k = clCreateKernel(program, "fixed_groups", &err);
+  REQUIRE(err == CL_SUCCESS);
+  size_t compiled = 0;
+  REQUIRE(clGetKernelSubGroupInfo(k, device, CL_KERNEL_COMPILE_NUM_SUB_GROUPS,
+                                  0, nullptr, sizeof compiled, &compiled,
+                                  nullptr) == CL_SUCCESS);
+  CHECK(compiled == count);
+  constexpr size_t kItems = 48;
+  cl_mem out = buffer(kItems * 4);
+  clSetKernelArg(k, 0, sizeof out, &out);
+  size_t wrong = count * 2;
+  CHECK(runAndWait(k, 1, &kItems, &wrong) == CL_INVALID_WORK_GROUP_SIZE);
+  size_t right = count;
+  const size_t *choices[] = {&right, nullptr}; // given, and chosen
+  for (const size_t *local : choices) {
+    REQUIRE(runAndWait(k, 1, &kItems, local) == CL_SUCCESS);
+    std::vector<cl_uint> sizes(kItems);
+    REQUIRE(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, kItems * 4,
+                                sizes.data(), 0, nullptr,
+                                nullptr) == CL_SUCCESS);
+    CHECK(sizes == std::vector<cl_uint>(kItems, count));
+  }
+  clReleaseMemObject(out);
+  clReleaseKernel(k);
+  clReleaseProgram(program);
+
+  cl_program two = fromIl(readFixture("sub_group_size_two.spv"));
+  CHECK(clBuildProgram(two, 1, &device, "", nullptr, nullptr) ==
+        CL_BUILD_PROGRAM_FAILURE);
+  CHECK(log(two).find("sub-groups of 2 work-items") != std::string::npos);
+  clReleaseProgram(two);
+}

@@ -189,3 +189,37 @@ TEST_CASE("OpCopyLogical of types of different shapes is left alone",
   REQUIRE(weft::compiler::legalizeSpirvForTranslator(words));
   CHECK(words == module(body, 20));
 }
+
+TEST_CASE("OpExecutionModeId takes its constants' values", "[spirv]") {
+  using weft::compiler::SpecializationConstant;
+  std::vector<uint32_t> declarations = {
+      op(4, 71), 11, 1,  5,  // OpDecorate %11 SpecId 5
+      op(4, 21), 10, 32, 0,  // %10 = OpTypeInt 32 0
+      op(4, 43), 10, 12, 8,  // %12 = OpConstant %10 8
+      op(4, 50), 10, 11, 16, // %11 = OpSpecConstant %10 16
+  };
+  std::vector<uint32_t> body = {
+      op(6, 331), 1, 38, 12, 11, 12, // LocalSizeId %12 %11 %12
+      op(4, 331), 1, 37, 11,         // SubgroupsPerWorkgroupId %11
+      op(4, 331), 1, 99, 11,         // a mode it does not know: kept
+  };
+  body.insert(body.end(), declarations.begin(), declarations.end());
+  std::vector<uint32_t> words = module(body);
+  REQUIRE(weft::compiler::legalizeSpirvForTranslator(words));
+  std::vector<uint32_t> expected = {
+      op(6, 16),  1, 17, 8,  16, 8, // LocalSize 8 16 8
+      op(4, 16),  1, 36, 16,        // SubgroupsPerWorkgroup 16
+      op(4, 331), 1, 99, 11,
+  };
+  expected.insert(expected.end(), declarations.begin(), declarations.end());
+  CHECK(words == module(expected));
+
+  SpecializationConstant four;
+  four.id = 5;
+  four.value_bits = 4;
+  words = module(body);
+  REQUIRE(weft::compiler::legalizeSpirvForTranslator(words, {four}));
+  expected[4] = 4; // LocalSize 8 4 8
+  expected[9] = 4; // SubgroupsPerWorkgroup 4
+  CHECK(words == module(expected));
+}

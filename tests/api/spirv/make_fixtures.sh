@@ -1,8 +1,9 @@
 #!/bin/sh
 # Regenerates the SPIR-V test fixtures (checked in, so building Weft needs
 # neither clang-15 nor spirv-tools): kernels.spv and float_atomics.spv from
-# their OpenCL C with Debian's clang-15 and llvm-spirv-15; spec_constant.spv
-# and uniform_group.spv from their assembly with spirv-as (spirv-tools).
+# their OpenCL C with Debian's clang-15 and llvm-spirv-15; spec_constant.spv,
+# uniform_group.spv and the sub-group modules from their assembly with
+# spirv-as (spirv-tools).
 set -e
 cd "$(dirname "$0")"
 clang15() {
@@ -21,3 +22,5 @@ llvm-spirv-15 \
 rm -f /tmp/weft-fixture.bc
 spirv-as --target-env opencl1.2 spec_constant.spvasm -o spec_constant.spv
 spirv-as --target-env opencl2.0 uniform_group.spvasm -o uniform_group.spv
+spirv-as --target-env spv1.2 sub_group_dispatch.spvasm -o sub_group_dispatch.spv
+spirv-as --target-env spv1.2 sub_group_size_two.spvasm -o sub_group_size_two.spv
