@@ -12,6 +12,8 @@
 
 #include <CL/cl_ext.h>
 
+#include <iterator>
+
 #include <cstring>
 #include <string>
 
@@ -58,6 +60,12 @@ constexpr cl_device_atomic_capabilities kAtomicMemoryCapabilities =
 constexpr cl_device_atomic_capabilities kAtomicFenceCapabilities =
     kAtomicMemoryCapabilities | CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM;
 
+// cl_khr_spirv_queries (newer than Debian's headers too).
+#ifndef CL_DEVICE_SPIRV_EXTENDED_INSTRUCTION_SETS_KHR
+#define CL_DEVICE_SPIRV_EXTENDED_INSTRUCTION_SETS_KHR 0x12B9
+#define CL_DEVICE_SPIRV_EXTENSIONS_KHR 0x12BA
+#define CL_DEVICE_SPIRV_CAPABILITIES_KHR 0x12BB
+#endif
 // cl_ext_float_atomics (its constants are newer than Debian's headers).
 #ifndef CL_DEVICE_SINGLE_FP_ATOMIC_CAPABILITIES_EXT
 #define CL_DEVICE_SINGLE_FP_ATOMIC_CAPABILITIES_EXT 0x4231
@@ -170,6 +178,22 @@ cl_int deviceInfo(Device &device, cl_device_info param, InfoWriter &out) {
         list.push_back(nameVersion("SPIR-V", CL_MAKE_VERSION(1, minor, 0)));
     return out.array(list);
   }
+  // cl_khr_spirv_queries, reported with the translator.
+  case CL_DEVICE_SPIRV_EXTENDED_INSTRUCTION_SETS_KHR:
+    if (!weft::spirvProgramsSupported())
+      return CL_INVALID_VALUE;
+    return out.array(weft::kSpirvExtendedInstructionSets,
+                     std::size(weft::kSpirvExtendedInstructionSets));
+  case CL_DEVICE_SPIRV_EXTENSIONS_KHR:
+    if (!weft::spirvProgramsSupported())
+      return CL_INVALID_VALUE;
+    return out.array(weft::kSpirvModuleExtensions,
+                     std::size(weft::kSpirvModuleExtensions));
+  case CL_DEVICE_SPIRV_CAPABILITIES_KHR:
+    if (!weft::spirvProgramsSupported())
+      return CL_INVALID_VALUE;
+    return out.array(weft::kSpirvCapabilities,
+                     std::size(weft::kSpirvCapabilities));
   case CL_DEVICE_BUILT_IN_KERNELS:
     return out.string("");
   case CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION:

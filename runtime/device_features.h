@@ -161,13 +161,49 @@ toNameVersions(const Entry (&table)[N]) {
 }
 
 // Reported besides kDeviceExtensions only when SPIR-V programs can be built
-// (runtime/compiler_loader.h): IL programs, and SPIR-V extensions the
-// translator reads (SPV_KHR_no_integer_wrap_decoration, SPV_KHR_linkonce_odr).
+// (runtime/compiler_loader.h): IL programs, SPIR-V extensions the
+// translator reads (SPV_KHR_no_integer_wrap_decoration, SPV_KHR_linkonce_odr),
+// and the queries of what a module may use (below).
 inline constexpr ExtensionEntry kSpirvExtensions[] = {
     {"cl_khr_il_program", CL_MAKE_VERSION(1, 0, 0), false},
     {"cl_khr_spirv_no_integer_wrap_decoration", CL_MAKE_VERSION(1, 0, 0),
      false},
     {"cl_khr_spirv_linkonce_odr", CL_MAKE_VERSION(1, 0, 0), false},
+    {"cl_khr_spirv_queries", CL_MAKE_VERSION(1, 0, 0), false},
+};
+
+// cl_khr_spirv_queries: what a SPIR-V module built on this device may use.
+// Each entry is read by llvm-spirv-15 (or rewritten first,
+// compiler/spirv_legalize.h) into something Weft runs; the tests named
+// check that it does.
+inline constexpr const char *kSpirvExtendedInstructionSets[] = {
+    "OpenCL.std", // every OpenCL C builtin (test_spirv_new)
+};
+inline constexpr const char *kSpirvModuleExtensions[] = {
+    "SPV_KHR_no_integer_wrap_decoration", // test_spirv_new
+    "SPV_KHR_linkonce_odr",               // test_spirv_new
+    // cl_khr_work_group_uniform_arithmetic, and cl_ext_float_atomics'
+    // add, min and max (tests/api/spirv_program_test.cpp).
+    "SPV_KHR_uniform_group_instructions",
+    "SPV_EXT_shader_atomic_float_add",
+    "SPV_EXT_shader_atomic_float_min_max",
+};
+// SPIR-V capability numbers (SPIR-V specification, 3.31).
+inline constexpr cl_uint kSpirvCapabilities[] = {
+    4,    5,    6,  7, // Addresses, Linkage, Kernel, Vector16
+    8,    9,    10,    // Float16Buffer, Float16 (cl_khr_fp16), Float64
+    11,   12,          // Int64, Int64Atomics
+    22,   39,          // Int16, Int8
+    38,                // GenericPointer
+    13,   14,   20,    // ImageBasic, ImageReadWrite, LiteralSampler
+    43,   44,          // Sampled1D, Image1D
+    46,   47,          // SampledBuffer, ImageBuffer
+    17,                // Pipes
+    18,                // Groups (work-group collectives)
+    58,                // SubgroupDispatch (sub-groups of one work-item)
+    6400,              // GroupUniformArithmeticKHR
+    6033, 6034,        // AtomicFloat32AddEXT, AtomicFloat64AddEXT
+    5612, 5613,        // AtomicFloat32MinMaxEXT, AtomicFloat64MinMaxEXT
 };
 
 inline constexpr auto kDeviceExtensionsWithVersion =

@@ -425,4 +425,54 @@ TEST_CASE_METHOD(SpirvProgramFixture,
     for (cl_mem m : {pipe, in, out})
       clReleaseMemObject(m);
   }
+
+  {
+    INFO("64-bit atomics");
+    cl_long counters[2] = {0, -1000};
+    cl_long c11 = 0;
+    cl_mem m_counters = buffer(sizeof counters, counters),
+           m_c11 = buffer(sizeof c11, &c11);
+    run("atomics64", {{sizeof m_counters, &m_counters}, {sizeof m_c11, &m_c11}},
+        1, &kN, nullptr);
+    auto got = read<cl_long>(m_counters, 2);
+    CHECK(got[0] == cl_long(kN * (kN - 1) / 2) << 33);
+    CHECK(got[1] == cl_long(kN - 1) - 100);
+    CHECK(read<cl_long>(m_c11, 1)[0] == cl_long(kN) << 40);
+    clReleaseMemObject(m_counters);
+    clReleaseMemObject(m_c11);
+  }
+
+  {
+    INFO("1-D images");
+    cl_int err;
+    std::vector<float> texels(kN * 4);
+    for (size_t i = 0; i < texels.size(); ++i)
+      texels[i] = float(i % 31) - 3;
+    const cl_image_format rgba_float = {CL_RGBA, CL_FLOAT};
+    cl_image_desc desc = {};
+    desc.image_type = CL_MEM_OBJECT_IMAGE1D;
+    desc.image_width = kN;
+    cl_mem src = clCreateImage(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                               &rgba_float, &desc, texels.data(), &err);
+    REQUIRE(err == CL_SUCCESS);
+    cl_mem dst = clCreateImage(context, CL_MEM_WRITE_ONLY, &rgba_float, &desc,
+                               nullptr, &err);
+    REQUIRE(err == CL_SUCCESS);
+    cl_sampler nearest = clCreateSampler(context, CL_FALSE, CL_ADDRESS_NONE,
+                                         CL_FILTER_NEAREST, &err);
+    REQUIRE(err == CL_SUCCESS);
+    run("image_1d",
+        {{sizeof src, &src}, {sizeof dst, &dst}, {sizeof nearest, &nearest}}, 1,
+        &kN, nullptr);
+    std::vector<float> doubled(texels.size());
+    const size_t origin[3] = {0, 0, 0}, region[3] = {kN, 1, 1};
+    REQUIRE(clEnqueueReadImage(queue, dst, CL_TRUE, origin, region, 0, 0,
+                               doubled.data(), 0, nullptr,
+                               nullptr) == CL_SUCCESS);
+    for (size_t i = 0; i < texels.size(); ++i)
+      CHECK(doubled[i] == 2 * texels[i]);
+    clReleaseMemObject(src);
+    clReleaseMemObject(dst);
+    clReleaseSampler(nearest);
+  }
 }

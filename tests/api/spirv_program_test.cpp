@@ -4,6 +4,7 @@
 // linking with OpenCL C, the queries, and the errors for bad modules.
 #include "api_fixture.h"
 
+#include <algorithm>
 #include <fstream>
 #include <iterator>
 
@@ -357,4 +358,47 @@ TEST_CASE_METHOD(SpirvFixture, "SPIR-V sub-group execution modes",
         CL_BUILD_PROGRAM_FAILURE);
   CHECK(log(two).find("sub-groups of 2 work-items") != std::string::npos);
   clReleaseProgram(two);
+}
+
+TEST_CASE_METHOD(SpirvFixture, "cl_khr_spirv_queries", "[api][spirv]") {
+  REQUIRE(supported());
+  size_t size = 0;
+  REQUIRE(clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, 0, nullptr, &size) ==
+          CL_SUCCESS);
+  std::string extensions(size, '\0');
+  clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, size, extensions.data(),
+                  nullptr);
+  CHECK(extensions.find("cl_khr_spirv_queries") != std::string::npos);
+
+  auto strings = [&](cl_device_info query) {
+    size_t bytes = 0;
+    REQUIRE(clGetDeviceInfo(device, query, 0, nullptr, &bytes) == CL_SUCCESS);
+    std::vector<const char *> list(bytes / sizeof(const char *));
+    REQUIRE(clGetDeviceInfo(device, query, bytes, list.data(), nullptr) ==
+            CL_SUCCESS);
+    // Too small a buffer is an error.
+    const char *one;
+    if (list.size() > 1)
+      CHECK(clGetDeviceInfo(device, query, sizeof one, &one, nullptr) ==
+            CL_INVALID_VALUE);
+    return std::vector<std::string>(list.begin(), list.end());
+  };
+  CHECK(strings(0x12B9) == std::vector<std::string>{"OpenCL.std"});
+  std::vector<std::string> spirv_extensions = strings(0x12BA);
+  for (const char *name :
+       {"SPV_KHR_no_integer_wrap_decoration", "SPV_KHR_linkonce_odr",
+        "SPV_KHR_uniform_group_instructions", "SPV_EXT_shader_atomic_float_add",
+        "SPV_EXT_shader_atomic_float_min_max"})
+    CHECK(std::count(spirv_extensions.begin(), spirv_extensions.end(), name) ==
+          1);
+
+  REQUIRE(clGetDeviceInfo(device, 0x12BB, 0, nullptr, &size) == CL_SUCCESS);
+  std::vector<cl_uint> capabilities(size / sizeof(cl_uint));
+  REQUIRE(clGetDeviceInfo(device, 0x12BB, size, capabilities.data(), nullptr) ==
+          CL_SUCCESS);
+  // Kernel, Addresses, Groups, Pipes, SubgroupDispatch,
+  // GroupUniformArithmeticKHR, AtomicFloat32AddEXT, once each.
+  for (cl_uint capability : {6u, 4u, 18u, 17u, 58u, 6400u, 6033u})
+    CHECK(std::count(capabilities.begin(), capabilities.end(), capability) ==
+          1);
 }

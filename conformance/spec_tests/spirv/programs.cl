@@ -6,7 +6,8 @@
 // rounding modes, integer and vector builtins, OpenCL.std math, generic
 // pointers, program-scope variables, structs passed by value, local memory
 // with barriers in two dimensions, C11 atomics, work-group collectives,
-// images with literal and argument samplers, and pipes.
+// 64-bit atomics, images with literal and argument samplers (2-D, 1-D,
+// 1-D over a buffer), and pipes.
 
 kernel void conversions(global const float *in, global int *rounded,
                         global uchar *saturated, global float *from_long) {
@@ -158,4 +159,23 @@ kernel void consume(read_only pipe int in, global int *out) {
   int value = -1;
   read_pipe(in, &value);
   out[get_global_id(0)] = value;
+}
+
+// 64-bit atomics, the 1.x forms and C11's.
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+#pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable
+kernel void atomics64(volatile global long *counters,
+                      volatile global atomic_long *c11) {
+  long i = get_global_id(0);
+  atom_add(&counters[0], i << 33);
+  atom_max(&counters[1], i - 100);
+  atomic_fetch_add_explicit(c11, 1L << 40, memory_order_relaxed,
+                            memory_scope_device);
+}
+
+// 1-D images, sampled and written.
+kernel void image_1d(read_only image1d_t src, write_only image1d_t dst,
+                     sampler_t nearest) {
+  int i = get_global_id(0);
+  write_imagef(dst, i, read_imagef(src, nearest, (float)i + 0.5f) * 2.0f);
 }
