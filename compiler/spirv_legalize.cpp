@@ -14,13 +14,15 @@ constexpr uint32_t kOpCapability = 17, kOpMemoryModel = 14,
                    kOpTypeFloat = 22, kOpTypeVector = 23, kOpTypeArray = 28,
                    kOpTypeStruct = 30, kOpTypePointer = 32,
                    kOpConstantFalse = 42, kOpConstant = 43,
-                   kOpConstantNull = 46, kOpFunction = 54, kOpLoad = 61,
-                   kOpStore = 62, kOpCopyMemory = 63, kOpCopyMemorySized = 64,
-                   kOpDecorate = 71, kOpCompositeConstruct = 80,
-                   kOpCompositeExtract = 81, kOpCopyObject = 83, kOpSDiv = 135,
-                   kOpISub = 130, kOpConvertPtrToU = 117, kOpSConvert = 114,
-                   kOpIEqual = 170, kOpINotEqual = 171, kOpCopyLogical = 400,
-                   kOpPtrEqual = 401, kOpPtrNotEqual = 402, kOpPtrDiff = 403,
+                   kOpConstantComposite = 44, kOpConstantNull = 46,
+                   kOpFunction = 54, kOpLoad = 61, kOpStore = 62,
+                   kOpCopyMemory = 63, kOpCopyMemorySized = 64,
+                   kOpDecorate = 71, kOpVectorShuffle = 79,
+                   kOpCompositeConstruct = 80, kOpCompositeExtract = 81,
+                   kOpCopyObject = 83, kOpSDiv = 135, kOpISub = 130,
+                   kOpConvertPtrToU = 117, kOpSConvert = 114, kOpIEqual = 170,
+                   kOpINotEqual = 171, kOpCopyLogical = 400, kOpPtrEqual = 401,
+                   kOpPtrNotEqual = 402, kOpPtrDiff = 403,
                    kOpDecorateString = 5632, kOpMemberDecorateString = 5633;
 constexpr uint32_t kDecorationSpecId = 1, kDecorationCPacked = 10,
                    kDecorationUserSemantic = 5635;
@@ -63,35 +65,41 @@ bool readMemoryOperands(const std::vector<uint32_t> &words, size_t at,
 // parameters, loads, calls, access chains, casts, composites, phis,
 // selects): each starts with its result type and result id.
 bool hasResultType(uint32_t opcode) {
+  // Conversions, arithmetic, bit and relational instructions, and the
+  // composite instructions (OpVectorExtractDynamic to OpTranspose).
+  if ((opcode >= 109 && opcode <= 205) || (opcode >= 77 && opcode <= 84))
+    return true;
   switch (opcode) {
-  case 1:   // OpUndef
-  case 41:  // OpConstantTrue
-  case 42:  // OpConstantFalse
-  case 43:  // OpConstant
-  case 44:  // OpConstantComposite
-  case 46:  // OpConstantNull
-  case 51:  // OpSpecConstantComposite
-  case 54:  // OpFunction
-  case 55:  // OpFunctionParameter
-  case 57:  // OpFunctionCall
-  case 59:  // OpVariable
-  case 61:  // OpLoad
-  case 65:  // OpAccessChain
-  case 66:  // OpInBoundsAccessChain
-  case 67:  // OpPtrAccessChain
-  case 70:  // OpInBoundsPtrAccessChain
-  case 80:  // OpCompositeConstruct
-  case 81:  // OpCompositeExtract
-  case 82:  // OpCompositeInsert
-  case 83:  // OpCopyObject
-  case 120: // OpConvertUToPtr
-  case 121: // OpPtrCastToGeneric
-  case 122: // OpGenericCastToPtr
-  case 123: // OpGenericCastToPtrExplicit
-  case 124: // OpBitcast
-  case 245: // OpPhi
-  case 169: // OpSelect
-  case 400: // OpCopyLogical
+  case 12:   // OpExtInst
+  case 5631: // OpExpectKHR
+  case 1:    // OpUndef
+  case 41:   // OpConstantTrue
+  case 42:   // OpConstantFalse
+  case 43:   // OpConstant
+  case 44:   // OpConstantComposite
+  case 46:   // OpConstantNull
+  case 51:   // OpSpecConstantComposite
+  case 54:   // OpFunction
+  case 55:   // OpFunctionParameter
+  case 57:   // OpFunctionCall
+  case 59:   // OpVariable
+  case 61:   // OpLoad
+  case 65:   // OpAccessChain
+  case 66:   // OpInBoundsAccessChain
+  case 67:   // OpPtrAccessChain
+  case 70:   // OpInBoundsPtrAccessChain
+  case 80:   // OpCompositeConstruct
+  case 81:   // OpCompositeExtract
+  case 82:   // OpCompositeInsert
+  case 83:   // OpCopyObject
+  case 120:  // OpConvertUToPtr
+  case 121:  // OpPtrCastToGeneric
+  case 122:  // OpGenericCastToPtr
+  case 123:  // OpGenericCastToPtrExplicit
+  case 124:  // OpBitcast
+  case 245:  // OpPhi
+  case 169:  // OpSelect
+  case 400:  // OpCopyLogical
     return true;
   default:
     return false;
@@ -137,6 +145,7 @@ private:
   bool rewritePointerOp(uint32_t opcode, size_t at, size_t count);
   bool rewriteCopyLogical(size_t at, size_t count);
   bool rewriteExecutionModeId(size_t at, size_t count);
+  bool rewriteVectorShuffle(size_t at, size_t count);
   std::map<uint32_t, uint64_t> scalarConstants() const;
   std::optional<uint32_t> copyLogical(uint32_t to_type, uint32_t from_type,
                                       uint32_t value, uint32_t result,
@@ -510,6 +519,52 @@ std::map<uint32_t, uint64_t> Legalizer::scalarConstants() const {
   return values;
 }
 
+// OpVectorShuffle of two vectors of different lengths (valid SPIR-V, which
+// the translator asserts against): the shorter vector first widened to the
+// longer one's type by a shuffle of its own (extracting components into a
+// composite instead crashes the translator where a vector is constant).
+bool Legalizer::rewriteVectorShuffle(size_t at, size_t count) {
+  if (count < 5)
+    return false;
+  uint32_t result_type = in_[at + 1], result = in_[at + 2], first = in_[at + 3],
+           second = in_[at + 4];
+  auto lengthOf = [&](uint32_t value) -> std::pair<uint32_t, uint32_t> {
+    auto type = type_of_.find(value);
+    if (type == type_of_.end())
+      return {0, 0};
+    auto vector = types_.find(type->second);
+    if (vector == types_.end() || vector->second.opcode != kOpTypeVector ||
+        vector->second.operands.size() < 2)
+      return {0, 0};
+    return {type->second, vector->second.operands[1]};
+  };
+  auto [first_type, first_length] = lengthOf(first);
+  auto [second_type, second_length] = lengthOf(second);
+  if (!first_length || !second_length || first_length == second_length)
+    return false;
+  bool widen_first = first_length < second_length;
+  uint32_t shorter = widen_first ? first : second;
+  uint32_t shorter_length = std::min(first_length, second_length),
+           longer_length = std::max(first_length, second_length);
+  uint32_t widened = newId();
+  out_.push_back(opHeader(5 + longer_length, kOpVectorShuffle));
+  out_.insert(out_.end(), {widen_first ? second_type : first_type, widened,
+                           shorter, shorter});
+  for (uint32_t i = 0; i < longer_length; ++i)
+    out_.push_back(i < shorter_length ? i : 0); // the rest: any component
+  out_.push_back(opHeader(count, kOpVectorShuffle));
+  out_.insert(out_.end(), {result_type, result, widen_first ? widened : first,
+                           widen_first ? second : widened});
+  for (size_t i = at + 5; i < at + count; ++i) {
+    uint32_t index = in_[i];
+    // Components of the second vector move up when the first grew.
+    if (widen_first && index != 0xFFFFFFFFu && index >= first_length)
+      index = longer_length + (index - first_length);
+    out_.push_back(index);
+  }
+  return true;
+}
+
 // OpExecutionModeId as OpExecutionMode with the constants' values.
 bool Legalizer::rewriteExecutionModeId(size_t at, size_t count) {
   static const std::map<uint32_t, uint32_t> kLiteralModes = {
@@ -562,6 +617,8 @@ bool Legalizer::run(std::vector<uint32_t> &result) {
       rewritten = rewriteCopyLogical(at, count);
     else if (opcode == kOpExecutionModeId)
       rewritten = rewriteExecutionModeId(at, count);
+    else if (opcode == kOpVectorShuffle)
+      rewritten = rewriteVectorShuffle(at, count);
     if (!rewritten)
       out_.insert(out_.end(), in_.begin() + at, in_.begin() + end);
     at = end;

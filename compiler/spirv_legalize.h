@@ -12,6 +12,8 @@
 //   the pointee's size).
 // - OpCopyLogical (1.4): aggregates extracted member by member and
 //   constructed again as the other, identically shaped type.
+// - OpVectorShuffle of vectors of two lengths: the shorter one widened to
+//   the longer one's type first.
 // - OpExecutionModeId (1.2), which it cannot read: OpExecutionMode with the
 //   constants' values (specialized), LocalSizeId and LocalSizeHintId as
 //   LocalSize and LocalSizeHint, SubgroupsPerWorkgroupId as

@@ -41,6 +41,9 @@ inline constexpr ExtensionEntry kDeviceExtensions[] = {
     // mul, and, or, xor and the logical operations for work-group
     // reductions and scans (builtins/work_group_collectives.cl).
     {"cl_khr_work_group_uniform_arithmetic", CL_MAKE_VERSION(1, 0, 0), true},
+    // __builtin_expect and __builtin_assume are Clang's own (SPIR-V's
+    // OpExpectKHR and OpAssumeTrueKHR become the same LLVM intrinsics).
+    {"cl_khr_expect_assume", CL_MAKE_VERSION(1, 0, 0), true},
     // Weft declares their builtins itself (builtins/extension_declarations.h).
     {"cl_khr_extended_async_copies", CL_MAKE_VERSION(1, 0, 0), true},
     {"cl_khr_async_work_group_copy_fence", CL_MAKE_VERSION(1, 0, 0), true},
@@ -184,27 +187,30 @@ inline constexpr const char *kSpirvModuleExtensions[] = {
     "SPV_KHR_linkonce_odr",               // test_spirv_new
     // cl_khr_work_group_uniform_arithmetic, and cl_ext_float_atomics'
     // add, min and max (tests/api/spirv_program_test.cpp).
-    "SPV_KHR_uniform_group_instructions",
-    "SPV_EXT_shader_atomic_float_add",
+    "SPV_KHR_uniform_group_instructions", "SPV_EXT_shader_atomic_float_add",
     "SPV_EXT_shader_atomic_float_min_max",
+    "SPV_KHR_expect_assume", // cl_khr_expect_assume (test_spirv_new)
 };
 // SPIR-V capability numbers (SPIR-V specification, 3.31).
+// clang-format off
 inline constexpr cl_uint kSpirvCapabilities[] = {
-    4,    5,    6,  7, // Addresses, Linkage, Kernel, Vector16
-    8,    9,    10,    // Float16Buffer, Float16 (cl_khr_fp16), Float64
-    11,   12,          // Int64, Int64Atomics
-    22,   39,          // Int16, Int8
-    38,                // GenericPointer
-    13,   14,   20,    // ImageBasic, ImageReadWrite, LiteralSampler
-    43,   44,          // Sampled1D, Image1D
-    46,   47,          // SampledBuffer, ImageBuffer
-    17,                // Pipes
-    18,                // Groups (work-group collectives)
-    58,                // SubgroupDispatch (sub-groups of one work-item)
-    6400,              // GroupUniformArithmeticKHR
-    6033, 6034,        // AtomicFloat32AddEXT, AtomicFloat64AddEXT
-    5612, 5613,        // AtomicFloat32MinMaxEXT, AtomicFloat64MinMaxEXT
+    4, 5, 6, 7,  // Addresses, Linkage, Kernel, Vector16
+    8, 9, 10,    // Float16Buffer, Float16 (cl_khr_fp16), Float64
+    11, 12,      // Int64, Int64Atomics
+    22, 39,      // Int16, Int8
+    38,          // GenericPointer
+    13, 14, 20,  // ImageBasic, ImageReadWrite, LiteralSampler
+    43, 44,      // Sampled1D, Image1D
+    46, 47,      // SampledBuffer, ImageBuffer
+    17,          // Pipes
+    18,          // Groups (work-group collectives)
+    58,          // SubgroupDispatch (sub-groups of one work-item)
+    6400,        // GroupUniformArithmeticKHR
+    6033, 6034,  // AtomicFloat32AddEXT, AtomicFloat64AddEXT
+    5612, 5613,  // AtomicFloat32MinMaxEXT, AtomicFloat64MinMaxEXT
+    5629,        // ExpectAssumeKHR
 };
+// clang-format on
 
 inline constexpr auto kDeviceExtensionsWithVersion =
     toNameVersions(kDeviceExtensions);

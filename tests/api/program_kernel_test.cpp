@@ -320,3 +320,29 @@ TEST_CASE_METHOD(WeftFixture, "every OpenCL C build option of the spec builds",
     clReleaseProgram(program);
   }
 }
+
+TEST_CASE_METHOD(WeftFixture, "cl_khr_expect_assume in OpenCL C", "[api]") {
+  const char *source = R"(
+#ifndef cl_khr_expect_assume
+#error the extension's macro is not defined
+#endif
+kernel void hinted(global int *data, int n) {
+  __builtin_assume(n > 0);
+  int i = get_global_id(0);
+  if (__builtin_expect(i < n, 1))
+    data[i] = data[i] * 2 + n;
+})";
+  cl_kernel k = kernel(source, "hinted", "-cl-std=CL3.0");
+  std::vector<cl_int> data = {1, 2, 3, 4};
+  cl_mem m = buffer(data.size() * sizeof(cl_int), data.data());
+  cl_int n = 4;
+  clSetKernelArg(k, 0, sizeof m, &m);
+  clSetKernelArg(k, 1, sizeof n, &n);
+  size_t global = data.size();
+  REQUIRE(runAndWait(k, 1, &global, nullptr) == CL_SUCCESS);
+  REQUIRE(clEnqueueReadBuffer(queue, m, CL_TRUE, 0, data.size() * 4,
+                              data.data(), 0, nullptr, nullptr) == CL_SUCCESS);
+  CHECK(data == std::vector<cl_int>{6, 8, 10, 12});
+  clReleaseMemObject(m);
+  clReleaseKernel(k);
+}

@@ -223,3 +223,44 @@ TEST_CASE("OpExecutionModeId takes its constants' values", "[spirv]") {
   expected[9] = 4; // SubgroupsPerWorkgroup 4
   CHECK(words == module(expected));
 }
+
+TEST_CASE("a shuffle of vectors of two lengths widens the shorter one",
+          "[spirv]") {
+  std::vector<uint32_t> types = {
+      op(4, 21), 1, 32, 0, // %1 = OpTypeInt 32 0
+      op(4, 23), 2, 1,  2, // %2 = OpTypeVector %1 2
+      op(4, 23), 3, 1,  3, // %3 = OpTypeVector %1 3
+      op(4, 23), 4, 1,  4, // %4 = OpTypeVector %1 4
+      op(3, 1),  3, 5,     // %5 = OpUndef %3
+      op(3, 1),  2, 6,     // %6 = OpUndef %2
+  };
+  std::vector<uint32_t> body = types;
+  // %7 = OpVectorShuffle %4 %5 %6 2 3 0xFFFFFFFF 4
+  body.insert(body.end(), {op(9, 79), 4, 7, 5, 6, 2, 3, 0xFFFFFFFF, 4});
+  std::vector<uint32_t> words = module(body, 20);
+  REQUIRE(weft::compiler::legalizeSpirvForTranslator(words));
+  std::vector<uint32_t> expected = types;
+  // %20 = OpVectorShuffle %3 %6 %6 0 1 0: %6 widened to three components;
+  // then the shuffle of %5 and %20, its indices unchanged.
+  expected.insert(expected.end(), {op(8, 79), 3, 20, 6, 6, 0, 1, 0, op(9, 79),
+                                   4, 7, 5, 20, 2, 3, 0xFFFFFFFF, 4});
+  CHECK(words == module(expected, 21));
+
+  // The first vector the shorter: the second's components move up.
+  std::vector<uint32_t> swapped = types;
+  // %7 = OpVectorShuffle %4 %6 %5 0 2 4 1
+  swapped.insert(swapped.end(), {op(9, 79), 4, 7, 6, 5, 0, 2, 4, 1});
+  words = module(swapped, 20);
+  REQUIRE(weft::compiler::legalizeSpirvForTranslator(words));
+  expected = types;
+  expected.insert(expected.end(), {op(8, 79), 3, 20, 6, 6, 0, 1, 0, op(9, 79),
+                                   4, 7, 20, 5, 0, 3, 5, 1});
+  CHECK(words == module(expected, 21));
+
+  // Vectors of one type stay a shuffle.
+  std::vector<uint32_t> same = types;
+  same.insert(same.end(), {op(7, 79), 2, 7, 5, 5, 0, 1});
+  std::vector<uint32_t> kept = module(same, 20);
+  REQUIRE(weft::compiler::legalizeSpirvForTranslator(kept));
+  CHECK(kept == module(same, 20));
+}
