@@ -1,7 +1,8 @@
 #!/bin/sh
 # Regenerates the SPIR-V test fixtures (checked in, so building Weft needs
 # neither clang-15 nor spirv-tools): kernels.spv and float_atomics.spv from
-# their OpenCL C with Debian's clang-15 and llvm-spirv-15; spec_constant.spv,
+# their OpenCL C with Debian's clang-15 and llvm-spirv-15; sycl_style.spv
+# from LLVM 15 IR in DPC++'s shape, with llvm-spirv-15; spec_constant.spv,
 # uniform_group.spv and the sub-group modules from their assembly with
 # spirv-as (spirv-tools).
 set -e
@@ -19,6 +20,10 @@ clang15 -cl-std=CL3.0 -cl-ext=+cl_ext_float_atomics,+__opencl_c_fp64,+cl_khr_fp6
 llvm-spirv-15 \
   --spirv-ext=+SPV_EXT_shader_atomic_float_add,+SPV_EXT_shader_atomic_float_min_max \
   /tmp/weft-fixture.bc -o float_atomics.spv
+/usr/lib/llvm-15/bin/llvm-as -opaque-pointers=0 sycl_style.ll \
+  -o /tmp/weft-fixture.bc
+llvm-spirv-15 --spirv-ext=+SPV_EXT_shader_atomic_float_add \
+  /tmp/weft-fixture.bc -o sycl_style.spv
 rm -f /tmp/weft-fixture.bc
 spirv-as --target-env opencl1.2 spec_constant.spvasm -o spec_constant.spv
 spirv-as --target-env opencl2.0 uniform_group.spvasm -o uniform_group.spv
