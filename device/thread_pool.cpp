@@ -1,12 +1,15 @@
 #include "device/thread_pool.h"
 
 #include <algorithm>
+#include <chrono>
 #include <system_error>
 
 namespace weft {
 namespace {
 // The pool the calling thread works for, if any.
 thread_local const ThreadPool *current_pool = nullptr;
+// Sleeping workers a launch, and then each worker joining it, wakes.
+constexpr uint64_t kWakeFanOut = 2;
 } // namespace
 
 bool ThreadPool::ownsCurrentThread() const { return current_pool == this; }
@@ -75,13 +78,25 @@ void ThreadPool::parallelFor(uint64_t count, RangeFunction function,
   // the shared counter from becoming the bottleneck.
   uint64_t threads = threads_.size() + 1;
   job.chunk = std::max<uint64_t>(1, count / (threads * 16));
+  // Chunks for the others: as many workers may help, and no more sleeping
+  // ones are woken than the watching ones leave work for.
+  uint64_t chunks = (count + job.chunk - 1) / job.chunk;
+  unsigned to_wake;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     jobs_.push_back(&job);
+    work_added_.fetch_add(1, std::memory_order_release);
+    unsigned watching = watching_.load(std::memory_order_relaxed);
+    uint64_t wanted = chunks - 1;
+    // Two at first; each worker that joins wakes two more while chunks
+    // remain (workerLoop), so a large launch has every worker within a few
+    // wake-ups, and a small one that is done before they arrive wakes few.
+    to_wake = wanted > watching
+                  ? static_cast<unsigned>(std::min<uint64_t>(
+                        {sleeping_, wanted - watching, kWakeFanOut}))
+                  : 0;
   }
-  if (count / job.chunk > 2)
-    wake_.notify_all();
-  else
+  for (unsigned i = 0; i < to_wake; ++i)
     wake_.notify_one();
 
   runChunks(job);
@@ -101,8 +116,26 @@ void ThreadPool::post(std::function<void()> task) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     tasks_.push_back(std::move(task));
+    work_added_.fetch_add(1, std::memory_order_release);
   }
   wake_.notify_one();
+}
+
+// Watches for new work for a short while without the lock; true if some was
+// added. Yields between looks, so a watching worker gives way to the
+// application's and the queues' threads on a busy machine.
+bool ThreadPool::watchForWork() {
+  constexpr auto kWatch = std::chrono::microseconds(50);
+  uint64_t seen = work_added_.load(std::memory_order_acquire);
+  auto until = std::chrono::steady_clock::now() + kWatch;
+  do {
+    for (int i = 0; i < 16; ++i) {
+      std::this_thread::yield();
+      if (work_added_.load(std::memory_order_acquire) != seen)
+        return true;
+    }
+  } while (std::chrono::steady_clock::now() < until);
+  return false;
 }
 
 void ThreadPool::runOnOwnThread(std::function<void()> task) {
@@ -151,15 +184,28 @@ void ThreadPool::workerLoop() {
   current_pool = this;
   pinCurrentThread(cpus_);
   std::unique_lock<std::mutex> lock(mutex_);
-  for (;;) {
-    wake_.wait(lock, [this] {
-      if (stopping_ || !tasks_.empty())
+  auto hasWork = [this] {
+    if (stopping_ || !tasks_.empty())
+      return true;
+    for (Job *job : jobs_)
+      if (job->next.load(std::memory_order_relaxed) < job->count)
         return true;
-      for (Job *job : jobs_)
-        if (job->next.load(std::memory_order_relaxed) < job->count)
-          return true;
-      return false;
-    });
+    return false;
+  };
+  for (;;) {
+    if (!hasWork()) {
+      lock.unlock();
+      watching_.fetch_add(1, std::memory_order_relaxed);
+      bool added = watchForWork();
+      watching_.fetch_sub(1, std::memory_order_relaxed);
+      lock.lock();
+      if (!added || !hasWork()) {
+        ++sleeping_;
+        wake_.wait(lock, hasWork);
+        wake_ups_.fetch_add(1, std::memory_order_relaxed);
+        --sleeping_;
+      }
+    }
     if (stopping_)
       return;
     Job *job = nullptr;
@@ -173,7 +219,17 @@ void ThreadPool::workerLoop() {
         std::lock_guard<std::mutex> done_lock(job->done_mutex);
         ++job->users;
       }
+      // More chunks than this worker's next few: pass the wake-up on.
+      uint64_t left =
+          job->count -
+          std::min(job->count, job->next.load(std::memory_order_relaxed));
+      unsigned to_wake = left / job->chunk > 1
+                             ? static_cast<unsigned>(
+                                   std::min<uint64_t>(sleeping_, kWakeFanOut))
+                             : 0;
       lock.unlock();
+      for (unsigned i = 0; i < to_wake; ++i)
+        wake_.notify_one();
       runChunks(*job);
       {
         std::lock_guard<std::mutex> done_lock(job->done_mutex);

@@ -2,7 +2,10 @@
 // work-groups that idle workers take with one atomic increment each, so an
 // uneven kernel still keeps every core busy; the thread that submits a launch
 // works on it too, and a launch small enough runs on that thread alone
-// without waking anyone.
+// without waking anyone. A launch wakes no more sleeping workers than it has
+// chunks for the others; and a worker that ran out of work watches for more
+// for a few tens of microseconds before it sleeps, so a stream of small
+// launches finds its workers awake instead of paying a wake-up each.
 #pragma once
 #include "device/cpu_topology.h"
 
@@ -51,6 +54,9 @@ public:
   // destroy the pool (it cannot join itself).
   bool ownsCurrentThread() const;
 
+  // How many times a sleeping worker has woken up (for tests).
+  uint64_t wakeUps() const { return wake_ups_.load(std::memory_order_relaxed); }
+
 private:
   struct Job;
   void workerLoop();
@@ -60,6 +66,12 @@ private:
   std::mutex mutex_;
   std::condition_variable wake_; // workers wait here, guarded by mutex_
   std::vector<Job *> jobs_;      // active parallel ranges, guarded by mutex_
+  unsigned sleeping_ = 0;        // workers waiting on wake_, guarded by mutex_
+  // Bumped whenever a job or task is added: what watching workers watch.
+  std::atomic<uint64_t> work_added_{0};
+  std::atomic<unsigned> watching_{0}; // workers watching for work
+  std::atomic<uint64_t> wake_ups_{0};
+  bool watchForWork();
   std::deque<std::function<void()>> tasks_; // guarded by mutex_
   bool stopping_ = false;                   // guarded by mutex_
   std::vector<std::thread> threads_;

@@ -7,6 +7,10 @@
 #include <catch2/catch.hpp>
 
 #include <atomic>
+#include <chrono>
+#include <mutex>
+#include <set>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -75,4 +79,44 @@ TEST_CASE("workers woken for an already finished launch wait again",
   for (auto &t : submitters)
     t.join();
   CHECK(wrong.load() == 0);
+}
+
+namespace {
+// Records which threads ran indices, spinning `spin` microseconds each.
+struct Recorder {
+  std::mutex mutex;
+  std::set<std::thread::id> threads;
+  int spin_us = 0;
+};
+void record(void *state, uint64_t first, uint64_t last) {
+  auto &r = *static_cast<Recorder *>(state);
+  for (uint64_t i = first; i < last; ++i) {
+    auto until =
+        std::chrono::steady_clock::now() + std::chrono::microseconds(r.spin_us);
+    while (std::chrono::steady_clock::now() < until) {
+    }
+  }
+  std::lock_guard<std::mutex> lock(r.mutex);
+  r.threads.insert(std::this_thread::get_id());
+}
+} // namespace
+
+// Issue 19: a small launch must not wake every sleeping worker, and a large
+// one must still reach them all (each worker that joins wakes others).
+TEST_CASE("a launch wakes the workers it can use", "[device]") {
+  weft::ThreadPool pool(8);
+  // Let every worker stop watching and sleep.
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  uint64_t before = pool.wakeUps();
+  Recorder small;
+  pool.parallelFor(4, record, &small);
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  // Four quick indices: a few workers woken, not all eight (which the pool
+  // did before, for any launch of more than two chunks).
+  CHECK(pool.wakeUps() - before <= 4);
+
+  Recorder large;
+  large.spin_us = 10;
+  pool.parallelFor(10000, record, &large); // about 100 ms of work
+  CHECK(large.threads.size() == 9);        // every worker and the submitter
 }
