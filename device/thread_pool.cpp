@@ -8,8 +8,11 @@ namespace weft {
 namespace {
 // The pool the calling thread works for, if any.
 thread_local const ThreadPool *current_pool = nullptr;
-// Sleeping workers a launch, and then each worker joining it, wakes.
+// Sleeping workers each worker joining a launch wakes.
 constexpr uint64_t kWakeFanOut = 2;
+// How long a launch runs on its submitter alone before the workers are asked
+// to help: about what waking one and sharing the work with it costs.
+constexpr auto kRunAlone = std::chrono::microseconds(10);
 } // namespace
 
 bool ThreadPool::ownsCurrentThread() const { return current_pool == this; }
@@ -78,28 +81,28 @@ void ThreadPool::parallelFor(uint64_t count, RangeFunction function,
   // the shared counter from becoming the bottleneck.
   uint64_t threads = threads_.size() + 1;
   job.chunk = std::max<uint64_t>(1, count / (threads * 16));
-  // Chunks for the others: as many workers may help, and no more sleeping
-  // ones are woken than the watching ones leave work for.
-  uint64_t chunks = (count + job.chunk - 1) / job.chunk;
-  unsigned to_wake;
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    jobs_.push_back(&job);
-    work_added_.fetch_add(1, std::memory_order_release);
-    unsigned watching = watching_.load(std::memory_order_relaxed);
-    uint64_t wanted = chunks - 1;
-    // Two at first; each worker that joins wakes two more while chunks
-    // remain (workerLoop), so a large launch has every worker within a few
-    // wake-ups, and a small one that is done before they arrive wakes few.
-    to_wake = wanted > watching
-                  ? static_cast<unsigned>(std::min<uint64_t>(
-                        {sleeping_, wanted - watching, kWakeFanOut}))
-                  : 0;
-  }
-  for (unsigned i = 0; i < to_wake; ++i)
-    wake_.notify_one();
 
-  runChunks(job);
+  // The submitter starts alone, and asks the workers for help only once the
+  // launch has run longer than a helper costs: a small launch never wakes
+  // anyone nor shares its cache lines with other cores, whatever the
+  // number of workers; a long one loses that much time at most.
+  auto start = std::chrono::steady_clock::now();
+  bool published = false;
+  for (;;) {
+    uint64_t first = job.next.fetch_add(job.chunk, std::memory_order_relaxed);
+    if (first >= job.count)
+      break;
+    uint64_t last = std::min(job.count, first + job.chunk);
+    job.function(job.state, first, last);
+    job.finished.fetch_add(last - first, std::memory_order_acq_rel);
+    if (published || last >= job.count ||
+        std::chrono::steady_clock::now() - start < kRunAlone)
+      continue;
+    published = true;
+    publish(job);
+  }
+  if (!published)
+    return; // every index ran here
   {
     std::lock_guard<std::mutex> lock(mutex_);
     jobs_.erase(std::find(jobs_.begin(), jobs_.end(), &job));
@@ -110,6 +113,29 @@ void ThreadPool::parallelFor(uint64_t count, RangeFunction function,
     return job.users == 0 &&
            job.finished.load(std::memory_order_acquire) == job.count;
   });
+}
+
+// Lets the workers take chunks of `job`: watching workers see it at once,
+// and as many sleeping ones as chunks remain for are woken (the launch has
+// shown it is long enough to pay for them). Each worker that joins also
+// wakes two more while chunks remain (workerLoop), in case a wake-up is
+// slow to arrive.
+void ThreadPool::publish(Job &job) {
+  uint64_t left =
+      job.count - std::min(job.count, job.next.load(std::memory_order_relaxed));
+  uint64_t wanted = (left + job.chunk - 1) / job.chunk;
+  unsigned to_wake;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    jobs_.push_back(&job);
+    work_added_.fetch_add(1, std::memory_order_release);
+    unsigned watching = watching_.load(std::memory_order_relaxed);
+    to_wake = wanted > watching ? static_cast<unsigned>(std::min<uint64_t>(
+                                      sleeping_, wanted - watching))
+                                : 0;
+  }
+  for (unsigned i = 0; i < to_wake; ++i)
+    wake_.notify_one();
 }
 
 void ThreadPool::post(std::function<void()> task) {

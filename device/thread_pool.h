@@ -1,11 +1,12 @@
 // The worker threads that run work-groups. A launch is split into chunks of
 // work-groups that idle workers take with one atomic increment each, so an
 // uneven kernel still keeps every core busy; the thread that submits a launch
-// works on it too, and a launch small enough runs on that thread alone
-// without waking anyone. A launch wakes no more sleeping workers than it has
-// chunks for the others; and a worker that ran out of work watches for more
-// for a few tens of microseconds before it sleeps, so a stream of small
-// launches finds its workers awake instead of paying a wake-up each.
+// works on it too, alone until the launch has run for longer than a helper
+// costs (so a small launch wakes no one, however many workers there are);
+// then it wakes a few workers, and each one that joins wakes a few more. A
+// worker that ran out of work watches for more for a few tens of
+// microseconds before it sleeps, so a stream of launches finds its workers
+// awake instead of paying a wake-up each.
 #pragma once
 #include "device/cpu_topology.h"
 
@@ -60,6 +61,7 @@ public:
 private:
   struct Job;
   void workerLoop();
+  void publish(Job &job);
   static void runChunks(Job &job);
 
   const CpuSet cpus_; // empty: wherever the process may run

@@ -159,9 +159,12 @@ compiler::DeviceDescription Device::compilerDescription() const {
 ThreadPool &Device::pool() {
   std::call_once(pool_once_, [this] {
     // The root's pool goes wherever the process may run; a sub-device's
-    // keeps to its CPUs.
-    pool_ = std::make_unique<ThreadPool>(properties_.compute_units,
-                                         isRoot() ? CpuSet{} : cpus_);
+    // keeps to its CPUs. The thread that submits a launch works on it too,
+    // so one worker fewer than CPUs keeps a launch at one thread per CPU:
+    // one more would be preempted in the middle of its chunk of work-groups
+    // and hold the whole launch up by a time slice.
+    unsigned workers = std::max(1u, properties_.compute_units - 1);
+    pool_ = std::make_unique<ThreadPool>(workers, isRoot() ? CpuSet{} : cpus_);
   });
   return *pool_;
 }
