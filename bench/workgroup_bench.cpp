@@ -1,7 +1,10 @@
 // Work-group execution (issue 3) on Weft and PoCL side by side: kernels with
 // barriers over __local memory (tiled SGEMM, tree reduction) and barrier-free
-// ones (SAXPY, Mandelbrot), each checked against a host reference.
+// ones (naive SGEMM, SAXPY, Mandelbrot, n-body), each checked against a host
+// reference.
 #include "kernel_bench.h"
+
+#include <cmath>
 
 static const char *kSgemm = R"CLC(
 #define TS 16
@@ -58,6 +61,139 @@ static Benchmark sgemm() {
     in.verify = [&d, bc](int) {
       return compareExact(readBack<float>(d, bc, expected.size()), expected,
                           "elements of C");
+    };
+    return true;
+  };
+  return bm;
+}
+
+static const char *kSgemmNaive = R"CLC(
+// C = A * B for n x n row-major matrices, one element per work-item, no
+// local memory: the textbook kernel.
+kernel void sgemm_naive(global const float *a, global const float *b,
+                        global float *c, int n) {
+  int col = get_global_id(0), row = get_global_id(1);
+  float acc = 0.0f;
+  for (int k = 0; k < n; ++k)
+    acc += a[row * n + k] * b[k * n + col];
+  c[row * n + col] = acc;
+}
+)CLC";
+
+static Benchmark sgemmNaive() {
+  const int n = 768;
+  static std::vector<float> a, b, expected;
+  a = smallIntegers(size_t(n) * n, 6, 4);
+  b = smallIntegers(size_t(n) * n, 7, 4);
+  expected.assign(size_t(n) * n, 0.0f);
+  for (int i = 0; i < n; ++i)
+    for (int k = 0; k < n; ++k) {
+      float aik = a[size_t(i) * n + k];
+      for (int j = 0; j < n; ++j)
+        expected[size_t(i) * n + j] += aik * b[size_t(k) * n + j];
+    }
+  Benchmark bm;
+  bm.name = "sgemm 768, naive";
+  bm.unit = "GFLOP/s";
+  bm.work = 2.0 * n * n * n;
+  bm.setup = [n](const Driver &d, Instance &in, std::string &error) {
+    if (!prepare(d, in, kSgemmNaive, "sgemm_naive", error))
+      return false;
+    cl_mem ba = bufferWith(d, a), bb = bufferWith(d, b),
+           bc = bufferOf(d, a.size() * 4);
+    in.buffers = {ba, bb, bc};
+    clSetKernelArg(in.kernel, 0, sizeof(cl_mem), &ba);
+    clSetKernelArg(in.kernel, 1, sizeof(cl_mem), &bb);
+    clSetKernelArg(in.kernel, 2, sizeof(cl_mem), &bc);
+    clSetKernelArg(in.kernel, 3, sizeof(int), &n);
+    in.dims = 2;
+    in.global[0] = in.global[1] = n;
+    in.local[0] = in.local[1] = 16;
+    in.verify = [&d, bc](int) {
+      return compareExact(readBack<float>(d, bc, expected.size()), expected,
+                          "elements of C");
+    };
+    return true;
+  };
+  return bm;
+}
+
+static const char *kNbody = R"CLC(
+// Each body's acceleration from all others (softened), float4 positions
+// with the mass in w: the all-pairs loop of an n-body step.
+kernel void nbody(global const float4 *pos, global float4 *acc, int n,
+                  float soften) {
+  float4 p = pos[get_global_id(0)];
+  float3 a = (float3)(0.0f);
+  for (int j = 0; j < n; ++j) {
+    float4 q = pos[j];
+    float3 d = q.xyz - p.xyz;
+    float inv = rsqrt(dot(d, d) + soften);
+    a += d * (q.w * inv * inv * inv);
+  }
+  acc[get_global_id(0)] = (float4)(a, 0.0f);
+}
+)CLC";
+
+static Benchmark nbody() {
+  const int n = 8192;
+  const float soften = 0.01f;
+  static std::vector<float> pos, expected;
+  pos.resize(size_t(n) * 4);
+  unsigned x = 12345;
+  for (float &v : pos) {
+    x = x * 1664525u + 1013904223u;
+    v = float((x >> 8) % 20000) / 1000.0f - 10.0f;
+  }
+  for (int i = 0; i < n; ++i)
+    pos[size_t(i) * 4 + 3] = 1.0f + float(i % 7); // masses
+  expected.assign(size_t(n) * 4, 0.0f);
+  for (int i = 0; i < n; ++i) {
+    double a[3] = {0, 0, 0};
+    for (int j = 0; j < n; ++j) {
+      double d[3], r2 = soften;
+      for (int c = 0; c < 3; ++c) {
+        d[c] = double(pos[size_t(j) * 4 + c]) - pos[size_t(i) * 4 + c];
+        r2 += d[c] * d[c];
+      }
+      double s = pos[size_t(j) * 4 + 3] / (r2 * std::sqrt(r2));
+      for (int c = 0; c < 3; ++c)
+        a[c] += d[c] * s;
+    }
+    for (int c = 0; c < 3; ++c)
+      expected[size_t(i) * 4 + c] = float(a[c]);
+  }
+  Benchmark bm;
+  bm.name = "nbody 8192, float4 rsqrt";
+  bm.unit = "GFLOP/s"; // 20 flops per interaction, the usual count
+  bm.work = 20.0 * n * n;
+  bm.setup = [=](const Driver &d, Instance &in, std::string &error) {
+    if (!prepare(d, in, kNbody, "nbody", error))
+      return false;
+    cl_mem bp = bufferWith(d, pos), ba = bufferOf(d, pos.size() * 4);
+    in.buffers = {bp, ba};
+    clSetKernelArg(in.kernel, 0, sizeof(cl_mem), &bp);
+    clSetKernelArg(in.kernel, 1, sizeof(cl_mem), &ba);
+    clSetKernelArg(in.kernel, 2, sizeof(int), &n);
+    clSetKernelArg(in.kernel, 3, sizeof(float), &soften);
+    in.global[0] = n;
+    in.local[0] = 64;
+    in.verify = [&d, ba](int) {
+      // rsqrt and the summation order differ from the host's double
+      // reference: each component within 1e-3 of the vector's size.
+      std::vector<float> got = readBack<float>(d, ba, expected.size());
+      for (size_t i = 0; i < expected.size(); i += 4) {
+        double size =
+            1e-3 + std::sqrt(double(expected[i]) * expected[i] +
+                             double(expected[i + 1]) * expected[i + 1] +
+                             double(expected[i + 2]) * expected[i + 2]);
+        for (int c = 0; c < 3; ++c)
+          if (!(std::fabs(got[i + c] - expected[i + c]) <= 1e-3 * size))
+            return "body " + std::to_string(i / 4) + " component " +
+                   std::to_string(c) + ": got " + std::to_string(got[i + c]) +
+                   ", expected " + std::to_string(expected[i + c]);
+      }
+      return std::string();
     };
     return true;
   };
@@ -230,7 +366,8 @@ int main(int argc, char **argv) {
               "launch; throughput per second; ratio = first driver's "
               "throughput / second's\n");
   runner.header();
-  for (Benchmark (*make)() : {sgemm, reduction, saxpy, mandelbrot})
+  for (Benchmark (*make)() :
+       {sgemm, sgemmNaive, reduction, saxpy, mandelbrot, nbody})
     runner.run(make());
   return runner.exitStatus("workgroup_bench");
 }

@@ -7,7 +7,11 @@
 
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/DenseSet.h>
+#include <llvm/Analysis/AssumptionCache.h>
 #include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/ScalarEvolution.h>
+#include <llvm/Analysis/ScalarEvolutionExpressions.h>
+#include <llvm/Analysis/TargetLibraryInfo.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/GetElementPtrTypeIterator.h>
@@ -18,9 +22,11 @@
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Passes/PassBuilder.h>
+#include <llvm/TargetParser/Triple.h>
 #include <llvm/Transforms/InstCombine/InstCombine.h>
 #include <llvm/Transforms/Scalar/EarlyCSE.h>
 #include <llvm/Transforms/Scalar/SROA.h>
+#include <llvm/Transforms/Scalar/Scalarizer.h>
 #include <llvm/Transforms/Scalar/SimplifyCFG.h>
 #include <llvm/Transforms/Utils/Cloning.h>
 #include <llvm/Transforms/Utils/LCSSA.h>
@@ -65,6 +71,14 @@ void prepare(llvm::Function &f) {
   llvm::PassBuilder builder;
   AnalysisManagers analyses(builder);
   llvm::FunctionPassManager passes;
+  addCleanupPasses(passes);
+  // OpenCL C's vector types (an n-body step's float4 positions, float3
+  // arithmetic) become one value per element: widened across work-items,
+  // each element is then a vector of lanes, which the widener handles.
+  llvm::ScalarizerPassOptions elements;
+  elements.ScalarizeLoadStore = true;
+  elements.ScalarizeVariableInsertExtract = true;
+  passes.addPass(llvm::ScalarizerPass(elements));
   addCleanupPasses(passes);
   passes.addPass(llvm::LoopSimplifyPass());
   passes.addPass(llvm::LCSSAPass());
@@ -271,6 +285,46 @@ bool hasDivergentLoop(llvm::Function &f, llvm::LoopInfo &loops,
   return !divergent.empty();
 }
 
+// Whether an innermost loop reads or writes memory at addresses that do not
+// follow its induction variable one element at a time: LLVM's loop
+// vectorizer, which widens only innermost loops, then needs gathers and
+// leaves the loop scalar (a matrix column walked down, b[k * n + col]; the
+// elements of float4 values, 16 bytes apart). Neighbouring work-items
+// usually touch neighbouring or equal addresses there instead, so widening
+// across work-items pays even though every work-item runs the loop as many
+// times.
+bool hasStridedInnermostAccess(llvm::Function &f, llvm::LoopInfo &loops,
+                               llvm::DominatorTree &dominators) {
+  llvm::AssumptionCache assumptions(f);
+  llvm::TargetLibraryInfoImpl library_info(
+      llvm::Triple(f.getParent()->getTargetTriple()));
+  llvm::TargetLibraryInfo library(library_info);
+  llvm::ScalarEvolution evolution(f, library, assumptions, dominators, loops);
+  const llvm::DataLayout &layout = f.getParent()->getDataLayout();
+  for (Loop *loop : loops.getLoopsInPreorder()) {
+    if (!loop->isInnermost())
+      continue;
+    for (BasicBlock *block : loop->blocks())
+      for (Instruction &inst : *block) {
+        Value *address = llvm::getLoadStorePointerOperand(&inst);
+        if (!address)
+          continue;
+        const llvm::SCEV *where = evolution.getSCEV(address);
+        if (evolution.isLoopInvariant(where, loop))
+          continue; // the same address every iteration: hoisted
+        auto *recurrence = llvm::dyn_cast<llvm::SCEVAddRecExpr>(where);
+        auto *step = recurrence && recurrence->getLoop() == loop
+                         ? llvm::dyn_cast<llvm::SCEVConstant>(
+                               recurrence->getStepRecurrence(evolution))
+                         : nullptr;
+        uint64_t size = layout.getTypeStoreSize(llvm::getLoadStoreType(&inst));
+        if (!step || step->getAPInt().abs() != size)
+          return true;
+      }
+  }
+  return false;
+}
+
 class Widener {
 public:
   Widener(llvm::Function &scalar, llvm::LoopInfo &loops, llvm::Function &vector,
@@ -401,6 +455,12 @@ private:
       default:
         break;
       }
+    } else if (auto *trunc = llvm::dyn_cast<llvm::TruncInst>(v)) {
+      // An id narrowed to int (`int col = get_global_id(0)`): neighbouring
+      // work-items stay neighbours unless the ids pass 2^31, where OpenCL C's
+      // int arithmetic on them would overflow anyway.
+      if (trunc->getType()->getIntegerBitWidth() >= 32)
+        stride = laneStride(trunc->getOperand(0));
     } else if (auto *ext = llvm::dyn_cast<llvm::SExtInst>(v)) {
       // Sign extension keeps the steps when the narrow sum cannot wrap.
       auto *narrow =
@@ -761,10 +821,12 @@ llvm::Function *vectorizeWorkItems(llvm::Function &body, std::string &why) {
     why = "irreducible control flow";
     ok = false;
   }
-  if (ok && !hasDivergentLoop(*scalar, loops, dominators,
-                              scalar->getArg(body.arg_size() - 3))) {
-    why = "every loop runs as many times for all work-items (LLVM's loop "
-          "vectorizer covers it)";
+  if (ok &&
+      !hasDivergentLoop(*scalar, loops, dominators,
+                        scalar->getArg(body.arg_size() - 3)) &&
+      !hasStridedInnermostAccess(*scalar, loops, dominators)) {
+    why = "every loop runs as many times for all work-items and walks "
+          "memory element by element (LLVM's loop vectorizer covers it)";
     ok = false;
   }
   llvm::Function *vector = nullptr;

@@ -1,15 +1,22 @@
 // weft-widen-work-items: a work-item with a loop of its own is widened 16
 // work-items at a time; a body LLVM's loop vectorizer covers keeps the
-// plain loop, and the plan says why.
+// plain loop, and the plan says why. A loop every work-item runs as many
+// times is widened too when it walks memory other than element by element
+// (a matrix column, the elements of float4 values), which LLVM's loop
+// vectorizer leaves scalar.
 // On an AVX-512 target: 16 lanes.
 // RUN: %weft-cl %s --target-cpu=skylake-avx512 -passes='weft-kernel-pipeline,print<weft-kernels>' -o %t.ll > %t.plan
 // RUN: FileCheck %s --check-prefix=PLAN < %t.plan
 // RUN: FileCheck %s --check-prefix=IR < %t.ll
 // RUN: FileCheck %s --check-prefix=HALF < %t.ll
+// RUN: FileCheck %s --check-prefix=COLUMN < %t.ll
+// RUN: FileCheck %s --check-prefix=BODIES < %t.ll
 
 // PLAN: kernel mandel: widened
 // PLAN: kernel saxpy: work-item loop (no loop in the work-item (LLVM's loop vectorizer covers it))
-// PLAN: kernel uniform_loop: work-item loop (every loop runs as many times for all work-items (LLVM's loop vectorizer covers it))
+// PLAN: kernel uniform_loop: work-item loop (every loop runs as many times for all work-items and walks memory element by element (LLVM's loop vectorizer covers it))
+// PLAN: kernel column_walk: widened
+// PLAN: kernel float4_bodies: widened
 // Half values widen too (as <16 x half>).
 // PLAN: kernel mandel_half: widened
 // HALF-LABEL: define internal void @__weft_body_mandel_half.simd(
@@ -27,6 +34,14 @@
 // IR-LABEL: define void @__weft_group_saxpy(
 // IR-NOT: .simd
 // IR: call void @__weft_body_saxpy(
+// Sixteen work-items' elements of the column per k. (They are gathered:
+// the widener takes every loop variable as varying, so it cannot see that
+// they are neighbours; loads of one vector would be faster still.)
+// COLUMN-LABEL: define internal void @__weft_body_column_walk.simd(
+// COLUMN: <16 x float> @llvm.masked.gather.v16f32
+// The float4 positions, split into their elements, 16 work-items at once.
+// BODIES-LABEL: define internal void @__weft_body_float4_bodies.simd(
+// BODIES: <16 x float>
 
 kernel void mandel(global int *out, int max_iter) {
   size_t i = get_global_id(0);
@@ -51,6 +66,32 @@ kernel void uniform_loop(global float *y, int n) {
   for (int k = 0; k < n; ++k)
     sum += y[k];
   y[get_global_id(0)] = sum;
+}
+
+// The naive matrix product: every work-item runs the k loop n times, walking
+// a column of b (n elements apart).
+kernel void column_walk(global const float *a, global const float *b,
+                        global float *c, int n) {
+  int col = get_global_id(0), row = get_global_id(1);
+  float acc = 0.0f;
+  for (int k = 0; k < n; ++k)
+    acc += a[row * n + k] * b[k * n + col];
+  c[row * n + col] = acc;
+}
+
+// An n-body step: float4 values, which the widener takes element by
+// element.
+kernel void float4_bodies(global const float4 *pos, global float4 *acc,
+                          int n) {
+  float4 p = pos[get_global_id(0)];
+  float3 a = (float3)(0.0f);
+  for (int j = 0; j < n; ++j) {
+    float4 q = pos[j];
+    float3 d = q.xyz - p.xyz;
+    float inv = rsqrt(dot(d, d) + 0.01f);
+    a += d * (q.w * inv * inv * inv);
+  }
+  acc[get_global_id(0)] = (float4)(a, 0.0f);
 }
 
 #pragma OPENCL EXTENSION cl_khr_fp16 : enable
