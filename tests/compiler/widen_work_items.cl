@@ -11,6 +11,12 @@
 // RUN: FileCheck %s --check-prefix=HALF < %t.ll
 // RUN: FileCheck %s --check-prefix=COLUMN < %t.ll
 // RUN: FileCheck %s --check-prefix=BODIES < %t.ll
+// On an AVX2 CPU, where gathers cost more than the scalar loop, the loops
+// every work-item runs as often stay with LLVM's loop vectorizer.
+// RUN: %weft-cl %s --target-cpu=znver3 -passes='weft-kernel-pipeline,print<weft-kernels>' -o /dev/null | FileCheck %s --check-prefix=AVX2
+// AVX2: kernel column_walk: work-item loop (every loop runs as many times for all work-items (LLVM's loop vectorizer covers it; without AVX-512, gathers would cost more))
+// AVX2: kernel float4_bodies: work-item loop (every loop runs as many times for all work-items (LLVM's loop vectorizer covers it; without AVX-512, gathers would cost more))
+// AVX2: kernel mandel_half: widened
 
 // PLAN: kernel mandel: widened
 // PLAN: kernel saxpy: work-item loop (no loop in the work-item (LLVM's loop vectorizer covers it))
