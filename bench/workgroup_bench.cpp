@@ -5,6 +5,7 @@
 #include "kernel_bench.h"
 
 #include <cmath>
+#include <memory>
 
 static const char *kSgemm = R"CLC(
 #define TS 16
@@ -28,28 +29,32 @@ void sgemm(global const float *a, global const float *b, global float *c,
 }
 )CLC";
 
-static Benchmark sgemm() {
+// C = A * B, n x n, in 16x16 groups, by `kernel` of `source` (arguments a,
+// b, c, n), checked against the host's product.
+static Benchmark matrixProduct(const char *name, const char *source,
+                               const char *kernel, unsigned seed) {
   const int n = 768;
-  static std::vector<float> a, b, expected;
-  a = smallIntegers(size_t(n) * n, 1, 4);
-  b = smallIntegers(size_t(n) * n, 2, 4);
+  auto a = std::make_shared<std::vector<float>>(
+      smallIntegers(size_t(n) * n, seed, 4));
+  auto b = std::make_shared<std::vector<float>>(
+      smallIntegers(size_t(n) * n, seed + 1, 4));
   // i-k-j order so the host reference vectorizes; exact, see smallIntegers.
-  expected.assign(size_t(n) * n, 0.0f);
+  auto expected = std::make_shared<std::vector<float>>(size_t(n) * n, 0.0f);
   for (int i = 0; i < n; ++i)
     for (int k = 0; k < n; ++k) {
-      float aik = a[size_t(i) * n + k];
+      float aik = (*a)[size_t(i) * n + k];
       for (int j = 0; j < n; ++j)
-        expected[size_t(i) * n + j] += aik * b[size_t(k) * n + j];
+        (*expected)[size_t(i) * n + j] += aik * (*b)[size_t(k) * n + j];
     }
   Benchmark bm;
-  bm.name = "sgemm 768, 16x16 tiles";
+  bm.name = name;
   bm.unit = "GFLOP/s";
   bm.work = 2.0 * n * n * n;
-  bm.setup = [n](const Driver &d, Instance &in, std::string &error) {
-    if (!prepare(d, in, kSgemm, "sgemm", error))
+  bm.setup = [=](const Driver &d, Instance &in, std::string &error) {
+    if (!prepare(d, in, source, kernel, error))
       return false;
-    cl_mem ba = bufferWith(d, a), bb = bufferWith(d, b),
-           bc = bufferOf(d, a.size() * 4);
+    cl_mem ba = bufferWith(d, *a), bb = bufferWith(d, *b),
+           bc = bufferOf(d, a->size() * 4);
     in.buffers = {ba, bb, bc};
     clSetKernelArg(in.kernel, 0, sizeof(cl_mem), &ba);
     clSetKernelArg(in.kernel, 1, sizeof(cl_mem), &bb);
@@ -58,13 +63,17 @@ static Benchmark sgemm() {
     in.dims = 2;
     in.global[0] = in.global[1] = n;
     in.local[0] = in.local[1] = 16;
-    in.verify = [&d, bc](int) {
-      return compareExact(readBack<float>(d, bc, expected.size()), expected,
+    in.verify = [&d, bc, expected](int) {
+      return compareExact(readBack<float>(d, bc, expected->size()), *expected,
                           "elements of C");
     };
     return true;
   };
   return bm;
+}
+
+static Benchmark sgemm() {
+  return matrixProduct("sgemm 768, 16x16 tiles", kSgemm, "sgemm", 1);
 }
 
 static const char *kSgemmNaive = R"CLC(
@@ -81,41 +90,7 @@ kernel void sgemm_naive(global const float *a, global const float *b,
 )CLC";
 
 static Benchmark sgemmNaive() {
-  const int n = 768;
-  static std::vector<float> a, b, expected;
-  a = smallIntegers(size_t(n) * n, 6, 4);
-  b = smallIntegers(size_t(n) * n, 7, 4);
-  expected.assign(size_t(n) * n, 0.0f);
-  for (int i = 0; i < n; ++i)
-    for (int k = 0; k < n; ++k) {
-      float aik = a[size_t(i) * n + k];
-      for (int j = 0; j < n; ++j)
-        expected[size_t(i) * n + j] += aik * b[size_t(k) * n + j];
-    }
-  Benchmark bm;
-  bm.name = "sgemm 768, naive";
-  bm.unit = "GFLOP/s";
-  bm.work = 2.0 * n * n * n;
-  bm.setup = [n](const Driver &d, Instance &in, std::string &error) {
-    if (!prepare(d, in, kSgemmNaive, "sgemm_naive", error))
-      return false;
-    cl_mem ba = bufferWith(d, a), bb = bufferWith(d, b),
-           bc = bufferOf(d, a.size() * 4);
-    in.buffers = {ba, bb, bc};
-    clSetKernelArg(in.kernel, 0, sizeof(cl_mem), &ba);
-    clSetKernelArg(in.kernel, 1, sizeof(cl_mem), &bb);
-    clSetKernelArg(in.kernel, 2, sizeof(cl_mem), &bc);
-    clSetKernelArg(in.kernel, 3, sizeof(int), &n);
-    in.dims = 2;
-    in.global[0] = in.global[1] = n;
-    in.local[0] = in.local[1] = 16;
-    in.verify = [&d, bc](int) {
-      return compareExact(readBack<float>(d, bc, expected.size()), expected,
-                          "elements of C");
-    };
-    return true;
-  };
-  return bm;
+  return matrixProduct("sgemm 768, naive", kSgemmNaive, "sgemm_naive", 6);
 }
 
 static const char *kNbody = R"CLC(

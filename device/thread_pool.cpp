@@ -52,15 +52,21 @@ ThreadPool::~ThreadPool() {
     t.join();
 }
 
+// Runs the next chunk of `job`; false when none was left. `last` is where
+// the chunk ended.
+bool ThreadPool::runNextChunk(Job &job, uint64_t &last) {
+  uint64_t first = job.next.fetch_add(job.chunk, std::memory_order_relaxed);
+  if (first >= job.count)
+    return false;
+  last = std::min(job.count, first + job.chunk);
+  job.function(job.state, first, last);
+  job.finished.fetch_add(last - first, std::memory_order_acq_rel);
+  return true;
+}
+
 // Takes chunks until none is left.
 void ThreadPool::runChunks(Job &job) {
-  for (;;) {
-    uint64_t first = job.next.fetch_add(job.chunk, std::memory_order_relaxed);
-    if (first >= job.count)
-      break;
-    uint64_t last = std::min(job.count, first + job.chunk);
-    job.function(job.state, first, last);
-    job.finished.fetch_add(last - first, std::memory_order_acq_rel);
+  for (uint64_t last; runNextChunk(job, last);) {
   }
 }
 
@@ -88,13 +94,7 @@ void ThreadPool::parallelFor(uint64_t count, RangeFunction function,
   // number of workers; a long one loses that much time at most.
   auto start = std::chrono::steady_clock::now();
   bool published = false;
-  for (;;) {
-    uint64_t first = job.next.fetch_add(job.chunk, std::memory_order_relaxed);
-    if (first >= job.count)
-      break;
-    uint64_t last = std::min(job.count, first + job.chunk);
-    job.function(job.state, first, last);
-    job.finished.fetch_add(last - first, std::memory_order_acq_rel);
+  for (uint64_t last; runNextChunk(job, last);) {
     if (published || last >= job.count ||
         std::chrono::steady_clock::now() - start < kRunAlone)
       continue;

@@ -62,6 +62,7 @@ private:
   struct Job;
   void workerLoop();
   void publish(Job &job);
+  static bool runNextChunk(Job &job, uint64_t &last);
   static void runChunks(Job &job);
 
   const CpuSet cpus_; // empty: wherever the process may run

@@ -107,6 +107,23 @@ cl_name_version nameVersion(const char *name, cl_version version) {
   return entry;
 }
 
+// cl_khr_spirv_queries, reported with the translator only.
+cl_int spirvQuery(cl_device_info param, InfoWriter &out) {
+  if (!weft::spirvProgramsSupported())
+    return CL_INVALID_VALUE;
+  switch (param) {
+  case CL_DEVICE_SPIRV_EXTENDED_INSTRUCTION_SETS_KHR:
+    return out.array(weft::kSpirvExtendedInstructionSets,
+                     std::size(weft::kSpirvExtendedInstructionSets));
+  case CL_DEVICE_SPIRV_EXTENSIONS_KHR:
+    return out.array(weft::kSpirvModuleExtensions,
+                     std::size(weft::kSpirvModuleExtensions));
+  default:
+    return out.array(weft::kSpirvCapabilities,
+                     std::size(weft::kSpirvCapabilities));
+  }
+}
+
 // Each case answers once through `out`; queries sharing a type and value
 // share a case, so unsupported features (images, pipes, SVM, device-side
 // enqueue, sub-groups) read as one block each.
@@ -178,22 +195,10 @@ cl_int deviceInfo(Device &device, cl_device_info param, InfoWriter &out) {
         list.push_back(nameVersion("SPIR-V", CL_MAKE_VERSION(1, minor, 0)));
     return out.array(list);
   }
-  // cl_khr_spirv_queries, reported with the translator.
   case CL_DEVICE_SPIRV_EXTENDED_INSTRUCTION_SETS_KHR:
-    if (!weft::spirvProgramsSupported())
-      return CL_INVALID_VALUE;
-    return out.array(weft::kSpirvExtendedInstructionSets,
-                     std::size(weft::kSpirvExtendedInstructionSets));
   case CL_DEVICE_SPIRV_EXTENSIONS_KHR:
-    if (!weft::spirvProgramsSupported())
-      return CL_INVALID_VALUE;
-    return out.array(weft::kSpirvModuleExtensions,
-                     std::size(weft::kSpirvModuleExtensions));
   case CL_DEVICE_SPIRV_CAPABILITIES_KHR:
-    if (!weft::spirvProgramsSupported())
-      return CL_INVALID_VALUE;
-    return out.array(weft::kSpirvCapabilities,
-                     std::size(weft::kSpirvCapabilities));
+    return spirvQuery(param, out);
   case CL_DEVICE_BUILT_IN_KERNELS:
     return out.string("");
   case CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION:

@@ -55,6 +55,17 @@ struct SpirvProgramFixture : WeftFixture {
   }
   ~SpirvProgramFixture() { clReleaseProgram(program); }
 
+  // An image of `desc`'s shape: filled from `texels` when given.
+  cl_mem image(const cl_image_format &format, const cl_image_desc &desc,
+               cl_mem_flags flags, void *texels = nullptr) {
+    cl_int err;
+    cl_mem m =
+        clCreateImage(context, flags | (texels ? CL_MEM_COPY_HOST_PTR : 0),
+                      &format, &desc, texels, &err);
+    REQUIRE(err == CL_SUCCESS);
+    return m;
+  }
+
   template <typename T> cl_mem input(const std::vector<T> &data) {
     return buffer(data.size() * sizeof(T), const_cast<T *>(data.data()));
   }
@@ -338,12 +349,8 @@ TEST_CASE_METHOD(SpirvProgramFixture,
     desc.image_type = CL_MEM_OBJECT_IMAGE2D;
     desc.image_width = kW;
     desc.image_height = kH;
-    cl_mem src = clCreateImage(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                               &rgba_float, &desc, texels.data(), &err);
-    REQUIRE(err == CL_SUCCESS);
-    cl_mem dst = clCreateImage(context, CL_MEM_WRITE_ONLY, &rgba_float, &desc,
-                               nullptr, &err);
-    REQUIRE(err == CL_SUCCESS);
+    cl_mem src = image(rgba_float, desc, CL_MEM_READ_ONLY, texels.data());
+    cl_mem dst = image(rgba_float, desc, CL_MEM_WRITE_ONLY);
     const cl_sampler_properties linear_props[] = {CL_SAMPLER_NORMALIZED_COORDS,
                                                   CL_FALSE,
                                                   CL_SAMPLER_ADDRESSING_MODE,
@@ -452,12 +459,8 @@ TEST_CASE_METHOD(SpirvProgramFixture,
     cl_image_desc desc = {};
     desc.image_type = CL_MEM_OBJECT_IMAGE1D;
     desc.image_width = kN;
-    cl_mem src = clCreateImage(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                               &rgba_float, &desc, texels.data(), &err);
-    REQUIRE(err == CL_SUCCESS);
-    cl_mem dst = clCreateImage(context, CL_MEM_WRITE_ONLY, &rgba_float, &desc,
-                               nullptr, &err);
-    REQUIRE(err == CL_SUCCESS);
+    cl_mem src = image(rgba_float, desc, CL_MEM_READ_ONLY, texels.data());
+    cl_mem dst = image(rgba_float, desc, CL_MEM_WRITE_ONLY);
     cl_sampler nearest = clCreateSampler(context, CL_FALSE, CL_ADDRESS_NONE,
                                          CL_FILTER_NEAREST, &err);
     REQUIRE(err == CL_SUCCESS);
