@@ -463,7 +463,7 @@ LaunchResult runNDRange(ThreadPool &pool, const NDRangeLaunch &launch) {
     watch = watchLaunch(launch.settings.kernel_timeout_seconds, onLaunchTimeout,
                         &state);
   }
-  pool.parallelFor(total, runGroups, &state);
+  pool.parallelFor(total, runGroups, &state, launch.group_nanoseconds);
   if (watch)
     endWatch(watch);
   if (state.faulted || state.timed_out) {

@@ -5,6 +5,7 @@
 #include "device/launch_abi.h"
 #include "device/printf_abi.h"
 #include "device/settings.h"
+#include <atomic>
 
 #include <cstdint>
 #include <string>
@@ -39,6 +40,9 @@ struct NDRangeLaunch {
   // The kernel library's code (device/kernel_faults.h): where the watchdog
   // may interrupt a work-group.
   uintptr_t code_begin = 0, code_end = 0;
+  // The kernel's work-group time at its last launch, which sizes the help
+  // the next one asks for (ThreadPool::parallelFor); null: no history.
+  std::atomic<uint64_t> *group_nanoseconds = nullptr;
 };
 
 // Frames above this run on a pooled fiber stack instead of the stack of the

@@ -10,8 +10,9 @@ namespace {
 thread_local const ThreadPool *current_pool = nullptr;
 // Sleeping workers each worker joining a launch wakes.
 constexpr uint64_t kWakeFanOut = 2;
-// How long a launch runs on its submitter alone before the workers are asked
-// to help: about what waking one and sharing the work with it costs.
+// The work a launch may have for its submitter alone, and how long such a
+// launch runs alone before the workers are asked in after all: about what
+// waking one and sharing the work with it costs.
 constexpr auto kRunAlone = std::chrono::microseconds(10);
 } // namespace
 
@@ -24,6 +25,8 @@ struct ThreadPool::Job {
   void *state = nullptr;
   std::atomic<uint64_t> next{0};     // first index not yet taken
   std::atomic<uint64_t> finished{0}; // indices whose work has returned
+  // The time the threads spent taking and running chunks.
+  std::atomic<uint64_t> busy_nanoseconds{0};
   // Workers that hold a pointer to this job; it lives on the submitter's
   // stack, so the submitter waits for them to let go before returning.
   uint32_t users = 0; // guarded by done_mutex
@@ -64,14 +67,28 @@ bool ThreadPool::runNextChunk(Job &job, uint64_t &last) {
   return true;
 }
 
+// Adds the time since `start` to the job's busy time.
+void ThreadPool::addBusyTime(Job &job,
+                             std::chrono::steady_clock::time_point start) {
+  job.busy_nanoseconds.fetch_add(
+      static_cast<uint64_t>(
+          std::chrono::duration_cast<std::chrono::nanoseconds>(
+              std::chrono::steady_clock::now() - start)
+              .count()),
+      std::memory_order_relaxed);
+}
+
 // Takes chunks until none is left.
 void ThreadPool::runChunks(Job &job) {
+  auto start = std::chrono::steady_clock::now();
   for (uint64_t last; runNextChunk(job, last);) {
   }
+  addBusyTime(job, start);
 }
 
 void ThreadPool::parallelFor(uint64_t count, RangeFunction function,
-                             void *state) {
+                             void *state,
+                             std::atomic<uint64_t> *index_nanoseconds) {
   if (count == 0)
     return;
   // One index runs here without waking anyone: the common tiny launch.
@@ -88,12 +105,19 @@ void ThreadPool::parallelFor(uint64_t count, RangeFunction function,
   uint64_t threads = threads_.size() + 1;
   job.chunk = std::max<uint64_t>(1, count / (threads * 16));
 
-  // The submitter starts alone, and asks the workers for help only once the
-  // launch has run longer than a helper costs: a small launch never wakes
-  // anyone nor shares its cache lines with other cores, whatever the
-  // number of workers; a long one loses that much time at most.
+  // A launch known to be small runs here alone: it wakes no one and shares
+  // no cache lines with other cores, whatever the number of workers. Should
+  // it run longer than a helper costs after all, the workers are asked in.
+  // Any other launch asks them at once (a few long work-groups must not
+  // wait for one another).
+  uint64_t per_index = index_nanoseconds
+                           ? index_nanoseconds->load(std::memory_order_relaxed)
+                           : 0;
+  bool published = !(per_index != 0 &&
+                     per_index * count < uint64_t(kRunAlone.count()) * 1000);
+  if (published)
+    publish(job);
   auto start = std::chrono::steady_clock::now();
-  bool published = false;
   for (uint64_t last; runNextChunk(job, last);) {
     if (published || last >= job.count ||
         std::chrono::steady_clock::now() - start < kRunAlone)
@@ -101,18 +125,24 @@ void ThreadPool::parallelFor(uint64_t count, RangeFunction function,
     published = true;
     publish(job);
   }
-  if (!published)
-    return; // every index ran here
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    jobs_.erase(std::find(jobs_.begin(), jobs_.end(), &job));
+  addBusyTime(job, start);
+  if (published) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      jobs_.erase(std::find(jobs_.begin(), jobs_.end(), &job));
+    }
+    // No new worker can find the job now; wait for the ones that did.
+    std::unique_lock<std::mutex> lock(job.done_mutex);
+    job.done.wait(lock, [&] {
+      return job.users == 0 &&
+             job.finished.load(std::memory_order_acquire) == job.count;
+    });
   }
-  // No new worker can find the job now; wait for the ones that did.
-  std::unique_lock<std::mutex> lock(job.done_mutex);
-  job.done.wait(lock, [&] {
-    return job.users == 0 &&
-           job.finished.load(std::memory_order_acquire) == job.count;
-  });
+  if (index_nanoseconds)
+    index_nanoseconds->store(
+        std::max<uint64_t>(
+            1, job.busy_nanoseconds.load(std::memory_order_relaxed) / count),
+        std::memory_order_relaxed);
 }
 
 // Lets the workers take chunks of `job`: watching workers see it at once,

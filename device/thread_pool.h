@@ -1,16 +1,18 @@
 // The worker threads that run work-groups. A launch is split into chunks of
 // work-groups that idle workers take with one atomic increment each, so an
 // uneven kernel still keeps every core busy; the thread that submits a launch
-// works on it too, alone until the launch has run for longer than a helper
-// costs (so a small launch wakes no one, however many workers there are);
-// then it wakes a few workers, and each one that joins wakes a few more. A
-// worker that ran out of work watches for more for a few tens of
-// microseconds before it sleeps, so a stream of launches finds its workers
-// awake instead of paying a wake-up each.
+// works on it too. A launch its last run showed to be small (a few
+// microseconds in all) runs on that thread alone until it has taken longer
+// than a helper costs, so it wakes no one however many workers there are;
+// any other wakes the workers it has chunks for at once, and each one that
+// joins wakes a few more. A worker that ran out of work watches for more
+// for a few tens of microseconds before it sleeps, so a stream of launches
+// finds its workers awake instead of paying a wake-up each.
 #pragma once
 #include "device/cpu_topology.h"
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
@@ -38,7 +40,10 @@ public:
     return static_cast<unsigned>(threads_.size());
   }
 
-  void parallelFor(uint64_t count, RangeFunction function, void *state);
+  // `index_nanoseconds`, when given, holds what one index took at the last
+  // such call (and is updated): an index cheap enough runs here alone.
+  void parallelFor(uint64_t count, RangeFunction function, void *state,
+                   std::atomic<uint64_t> *index_nanoseconds = nullptr);
 
   // Runs `task` on a worker, in the background (event callbacks, off the
   // application's thread).
@@ -63,6 +68,8 @@ private:
   void workerLoop();
   void publish(Job &job);
   static bool runNextChunk(Job &job, uint64_t &last);
+  static void addBusyTime(Job &job,
+                          std::chrono::steady_clock::time_point start);
   static void runChunks(Job &job);
 
   const CpuSet cpus_; // empty: wherever the process may run

@@ -425,6 +425,7 @@ cl_int Kernel::makeLaunch(Queue &queue, cl_uint work_dim, const size_t *offset,
       });
   NDRangeLaunch &launch = snapshot->launch;
   launch.kernel_name = description_.name.c_str();
+  launch.group_nanoseconds = &group_nanoseconds_;
   launch.group_entry = description_.entry;
   launch.work_item_entry = description_.work_item_entry;
   launch.reaches_barrier = description_.plan.reachesBarrier();

@@ -5,6 +5,7 @@
 #include "runtime/command.h"
 #include "runtime/object.h"
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -99,6 +100,10 @@ private:
   // Owns the description and the code.
   std::shared_ptr<const ProgramExecutable> executable_;
   const compiler::KernelDescription &description_;
+
+  // One work-group's time at the last launch (device/ndrange.h); atomic,
+  // launches on several queues update it.
+  std::atomic<uint64_t> group_nanoseconds_{0};
 
   mutable std::mutex mutex_;
   std::vector<unsigned char> block_;  // guarded by mutex_

@@ -105,18 +105,48 @@ void record(void *state, uint64_t first, uint64_t last) {
 // one must still reach them all (each worker that joins wakes others).
 TEST_CASE("a launch wakes the workers it can use", "[device]") {
   weft::ThreadPool pool(8);
-  // Let every worker stop watching and sleep.
-  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  auto settle = [] { // every worker stops watching and sleeps
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  };
+  settle();
+  // Without history, four indices wake at most the three workers they
+  // could use (the pool used to wake all eight for any launch of more
+  // than two chunks).
   uint64_t before = pool.wakeUps();
   Recorder small;
-  pool.parallelFor(4, record, &small);
-  std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  // Four quick indices: a few workers woken, not all eight (which the pool
-  // did before, for any launch of more than two chunks).
-  CHECK(pool.wakeUps() - before <= 4);
+  std::atomic<uint64_t> history{0};
+  pool.parallelFor(4, record, &small, &history);
+  settle();
+  CHECK(pool.wakeUps() - before <= 3);
+  CHECK(history.load() > 0); // the launch's cost per index, measured
+  // Known to be small, the same launch now runs alone: ten of them wake
+  // no one (a launch the machine preempts past 10 us may ask for help).
+  before = pool.wakeUps();
+  for (int i = 0; i < 10; ++i)
+    pool.parallelFor(4, record, &small, &history);
+  settle();
+  CHECK(pool.wakeUps() - before < 10);
 
   Recorder large;
   large.spin_us = 10;
-  pool.parallelFor(10000, record, &large); // about 100 ms of work
-  CHECK(large.threads.size() == 9);        // every worker and the submitter
+  pool.parallelFor(10000, record, &large, &history); // about 100 ms of work
+  CHECK(large.threads.size() == 9);                  // every worker and this
+}
+
+// Work-groups that each take long, fewer than the workers: all start at
+// once, on the first launch and on those after it.
+TEST_CASE("a few long indices run at the same time", "[device]") {
+  weft::ThreadPool pool(4);
+  std::atomic<uint64_t> history{0}; // a kernel's first launch
+  Recorder slow;
+  slow.spin_us = 20000;
+  for (int launch = 0; launch < 2; ++launch) {
+    auto start = std::chrono::steady_clock::now();
+    pool.parallelFor(4, record, &slow, &history);
+    auto took = std::chrono::steady_clock::now() - start;
+    // One after another they would take 80 ms; together about 20, plus
+    // wake-ups (or 40 on a machine with two cores).
+    CHECK(took < std::chrono::milliseconds(60));
+    CHECK(history.load() >= 20000000); // what each index took
+  }
 }
