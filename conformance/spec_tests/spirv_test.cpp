@@ -44,13 +44,7 @@ struct SpirvProgramFixture : WeftFixture {
     REQUIRE(err == CL_SUCCESS);
     cl_int status =
         clBuildProgram(program, 1, &device, "-cl-std=CL2.0", nullptr, nullptr);
-    size_t size = 0;
-    clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, nullptr,
-                          &size);
-    std::string log(size, '\0');
-    clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, size,
-                          log.data(), nullptr);
-    INFO(log);
+    INFO(buildLog(program));
     REQUIRE(status == CL_SUCCESS);
   }
   ~SpirvProgramFixture() { clReleaseProgram(program); }

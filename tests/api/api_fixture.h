@@ -50,13 +50,18 @@ struct WeftFixture {
     REQUIRE(err == CL_SUCCESS);
     cl_int status =
         clBuildProgram(program, 1, &device, options, nullptr, nullptr);
+    log = buildLog(program);
+    return status;
+  }
+
+  std::string buildLog(cl_program program) {
     size_t size = 0;
     clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, nullptr,
                           &size);
-    log.assign(size, '\0');
+    std::string text(size, '\0');
     clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, size,
-                          log.data(), nullptr);
-    return status;
+                          text.data(), nullptr);
+    return text;
   }
 
   cl_kernel kernel(const char *source, const char *name,

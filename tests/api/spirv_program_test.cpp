@@ -34,15 +34,7 @@ struct SpirvFixture : WeftFixture {
     REQUIRE(err == CL_SUCCESS);
     return program;
   }
-  std::string log(cl_program program) {
-    size_t size = 0;
-    clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, nullptr,
-                          &size);
-    std::string text(size, '\0');
-    clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, size,
-                          text.data(), nullptr);
-    return text;
-  }
+  std::string log(cl_program program) { return buildLog(program); }
   std::vector<cl_int> runInts(cl_program program, const char *name,
                               std::vector<cl_int> data) {
     cl_int err;
