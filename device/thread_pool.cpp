@@ -8,8 +8,6 @@ namespace weft {
 namespace {
 // The pool the calling thread works for, if any.
 thread_local const ThreadPool *current_pool = nullptr;
-// Sleeping workers each worker joining a launch wakes.
-constexpr uint64_t kWakeFanOut = 2;
 // The work a launch may have for its submitter alone, and how long such a
 // launch runs alone before the workers are asked in after all: about what
 // waking one and sharing the work with it costs.
@@ -113,8 +111,10 @@ void ThreadPool::parallelFor(uint64_t count, RangeFunction function,
   uint64_t per_index = index_nanoseconds
                            ? index_nanoseconds->load(std::memory_order_relaxed)
                            : 0;
-  bool published = !(per_index != 0 &&
-                     per_index * count < uint64_t(kRunAlone.count()) * 1000);
+  constexpr uint64_t kRunAloneNanoseconds =
+      std::chrono::duration_cast<std::chrono::nanoseconds>(kRunAlone).count();
+  bool published =
+      !(per_index != 0 && count < kRunAloneNanoseconds / per_index);
   if (published)
     publish(job);
   auto start = std::chrono::steady_clock::now();
@@ -146,10 +146,7 @@ void ThreadPool::parallelFor(uint64_t count, RangeFunction function,
 }
 
 // Lets the workers take chunks of `job`: watching workers see it at once,
-// and as many sleeping ones as chunks remain for are woken (the launch has
-// shown it is long enough to pay for them). Each worker that joins also
-// wakes two more while chunks remain (workerLoop), in case a wake-up is
-// slow to arrive.
+// and as many sleeping ones as chunks remain for are woken.
 void ThreadPool::publish(Job &job) {
   uint64_t left =
       job.count - std::min(job.count, job.next.load(std::memory_order_relaxed));
@@ -275,17 +272,7 @@ void ThreadPool::workerLoop() {
         std::lock_guard<std::mutex> done_lock(job->done_mutex);
         ++job->users;
       }
-      // More chunks than this worker's next few: pass the wake-up on.
-      uint64_t left =
-          job->count -
-          std::min(job->count, job->next.load(std::memory_order_relaxed));
-      unsigned to_wake = left / job->chunk > 1
-                             ? static_cast<unsigned>(
-                                   std::min<uint64_t>(sleeping_, kWakeFanOut))
-                             : 0;
       lock.unlock();
-      for (unsigned i = 0; i < to_wake; ++i)
-        wake_.notify_one();
       runChunks(*job);
       {
         std::lock_guard<std::mutex> done_lock(job->done_mutex);

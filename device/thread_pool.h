@@ -4,10 +4,10 @@
 // works on it too. A launch its last run showed to be small (a few
 // microseconds in all) runs on that thread alone until it has taken longer
 // than a helper costs, so it wakes no one however many workers there are;
-// any other wakes the workers it has chunks for at once, and each one that
-// joins wakes a few more. A worker that ran out of work watches for more
-// for a few tens of microseconds before it sleeps, so a stream of launches
-// finds its workers awake instead of paying a wake-up each.
+// any other wakes the workers it has chunks for at once. A worker that ran out
+// of work watches for more for a few tens of microseconds before it sleeps, so
+// a stream of launches finds its workers awake instead of paying a wake-up
+// each.
 #pragma once
 #include "device/cpu_topology.h"
 

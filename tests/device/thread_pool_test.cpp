@@ -102,7 +102,7 @@ void record(void *state, uint64_t first, uint64_t last) {
 } // namespace
 
 // Issue 19: a small launch must not wake every sleeping worker, and a large
-// one must still reach them all (each worker that joins wakes others).
+// one must still reach them all.
 TEST_CASE("a launch wakes the workers it can use", "[device]") {
   weft::ThreadPool pool(8);
   auto settle = [] { // every worker stops watching and sleeps
