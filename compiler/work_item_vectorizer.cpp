@@ -460,6 +460,21 @@ private:
         if (a && c && c->getZExtValue() < 32)
           stride = *a << c->getZExtValue();
         break;
+      case Instruction::AShr: {
+        // ashr (shl v, k), m with m <= k: v sign-extended from its low
+        // bits, times 2^(k - m), as InstCombine writes sext (trunc v) and
+        // the scaling of an index (an id narrowed to int, see TruncInst
+        // below).
+        auto *inner = llvm::dyn_cast<llvm::BinaryOperator>(op->getOperand(0));
+        auto *k = inner && inner->getOpcode() == Instruction::Shl
+                      ? llvm::dyn_cast<llvm::ConstantInt>(inner->getOperand(1))
+                      : nullptr;
+        if (c && k && c->getZExtValue() <= k->getZExtValue() &&
+            op->getType()->getIntegerBitWidth() - k->getZExtValue() >= 32)
+          if (auto v = laneStride(inner->getOperand(0)))
+            stride = *v << (k->getZExtValue() - c->getZExtValue());
+        break;
+      }
       default:
         break;
       }
@@ -470,10 +485,12 @@ private:
       if (trunc->getType()->getIntegerBitWidth() >= 32)
         stride = laneStride(trunc->getOperand(0));
     } else if (auto *ext = llvm::dyn_cast<llvm::SExtInst>(v)) {
-      // Sign extension keeps the steps when the narrow sum cannot wrap.
+      // Sign extension keeps the steps when the narrow sum cannot wrap, or
+      // of an id narrowed to int (see TruncInst above).
       auto *narrow =
           llvm::dyn_cast<llvm::OverflowingBinaryOperator>(ext->getOperand(0));
-      if (narrow && narrow->hasNoSignedWrap())
+      if ((narrow && narrow->hasNoSignedWrap()) ||
+          llvm::isa<llvm::TruncInst>(ext->getOperand(0)))
         stride = laneStride(ext->getOperand(0));
     } else if (auto *gep = llvm::dyn_cast<llvm::GetElementPtrInst>(v)) {
       stride = laneStride(gep->getPointerOperand());

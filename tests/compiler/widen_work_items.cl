@@ -11,6 +11,7 @@
 // RUN: FileCheck %s --check-prefix=HALF < %t.ll
 // RUN: FileCheck %s --check-prefix=COLUMN < %t.ll
 // RUN: FileCheck %s --check-prefix=BODIES < %t.ll
+// RUN: FileCheck %s --check-prefix=INTID < %t.ll
 // On an AVX2 CPU, where gathers cost more than the scalar loop, the loops
 // every work-item runs as often stay with LLVM's loop vectorizer.
 // RUN: %weft-cl %s --target-cpu=znver3 -passes='weft-kernel-pipeline,print<weft-kernels>' -o /dev/null | FileCheck %s --check-prefix=AVX2
@@ -72,6 +73,25 @@ kernel void uniform_loop(global float *y, int n) {
   for (int k = 0; k < n; ++k)
     sum += y[k];
   y[get_global_id(0)] = sum;
+}
+
+// An id narrowed to int indexes neighbours: the store is one masked vector
+// store, not a scatter (InstCombine writes the index as ashr (shl id, 32),
+// 30, which the lane strides see through).
+// INTID-LABEL: define internal void @__weft_body_int_ids.simd(
+// INTID-NOT: masked.scatter
+// INTID: call void @llvm.masked.store.v16i32
+// INTID-NOT: masked.scatter
+// INTID: ret void
+kernel void int_ids(global int *out, int max_iter) {
+  int i = get_global_id(0);
+  float cr = i * 0.001f, zr = 0;
+  int n = 0;
+  while (n < max_iter && zr < 4.0f) {
+    zr = zr * zr + cr;
+    n++;
+  }
+  out[i] = n;
 }
 
 // The naive matrix product: every work-item runs the k loop n times, walking
