@@ -3,8 +3,9 @@
 // straight-line kernels of 100, 1,000 and 10,000 lines with every cache off
 // (run it with WEFT_CACHE_DIR=off POCL_KERNEL_CACHE=0; bench/run.sh does),
 // alternating the drivers, median of the runs; each built kernel is run
-// once and checked against the host. Then one program built from OpenCL C
-// and from SPIR-V, on the drivers that take SPIR-V.
+// once and checked against the host. Then an application's program of 24
+// kernels (issue 19: build and first result), and one program built from
+// OpenCL C and from SPIR-V, on the drivers that take SPIR-V.
 #include "kernel_bench.h"
 
 #include <fstream>
@@ -160,9 +161,94 @@ bool spirvAgainstSource(const std::vector<Driver> &drivers) {
   return !failed;
 }
 
+// A typical application's program (bench/kernels/application.cl: 280
+// lines, 24 kernels, OpenCL 1.2): seconds from clCreateProgramWithSource
+// to the end of clBuildProgram, and to the first checked result of its
+// saxpy (PoCL compiles a kernel's work-group function at its first launch,
+// Weft every kernel in clBuildProgram); negative, with `error`, on failure.
+struct ColdTimes {
+  double build = -1, first_result = -1;
+};
+
+ColdTimes applicationFirstResult(const Driver &d, const std::string &source,
+                                 std::string &error) {
+  ColdTimes times;
+  constexpr size_t kElements = size_t{1} << 20;
+  std::vector<float> x(kElements), y(kElements), want(kElements);
+  for (size_t i = 0; i < kElements; ++i) {
+    x[i] = float(i % 1000);
+    y[i] = float(i % 7);
+    want[i] = 2.0f * x[i] + y[i];
+  }
+  double t0 = nowSeconds();
+  const char *text = source.c_str();
+  cl_int err;
+  cl_program program =
+      clCreateProgramWithSource(d.context, 1, &text, nullptr, &err);
+  err = clBuildProgram(program, 1, &d.device, "", nullptr, nullptr);
+  times.build = nowSeconds() - t0;
+  if (err != CL_SUCCESS) {
+    error = "clBuildProgram: error " + std::to_string(err);
+    clReleaseProgram(program);
+    return {};
+  }
+  cl_kernel kernel = clCreateKernel(program, "saxpy", &err);
+  cl_mem bx = bufferWith(d, x), by = bufferWith(d, y);
+  float a = 2.0f;
+  clSetKernelArg(kernel, 0, sizeof bx, &bx);
+  clSetKernelArg(kernel, 1, sizeof by, &by);
+  clSetKernelArg(kernel, 2, sizeof a, &a);
+  size_t global = kElements;
+  clEnqueueNDRangeKernel(d.queue, kernel, 1, nullptr, &global, nullptr, 0,
+                         nullptr, nullptr);
+  std::vector<float> got = readBack<float>(d, by, kElements);
+  times.first_result = nowSeconds() - t0;
+  error = compareExact(got, want, "saxpy results");
+  clReleaseMemObject(bx);
+  clReleaseMemObject(by);
+  clReleaseKernel(kernel);
+  clReleaseProgram(program);
+  return error.empty() ? times : ColdTimes{};
+}
+
+bool applicationProgram(const std::vector<Driver> &drivers) {
+  std::string source = readFile(WEFT_BENCH_KERNELS_DIR "/application.cl");
+  std::printf("\nCold build of an application's program (application.cl, "
+              "280 lines, 24 kernels): median seconds of 5, drivers "
+              "alternating, from clCreateProgramWithSource to the end of "
+              "clBuildProgram and to saxpy's first checked result\n");
+  std::printf("%-8s %12s %16s\n", "driver", "build s", "first result s");
+  bool failed = false;
+  std::vector<std::vector<double>> build(drivers.size()), first(drivers.size());
+  for (int r = 0; r < 5; ++r)
+    for (size_t i = 0; i < drivers.size(); ++i) {
+      std::string error;
+      ColdTimes t = applicationFirstResult(drivers[i], source, error);
+      if (!error.empty() || t.build < 0) {
+        std::fprintf(stderr, "ERROR: %s: %s\n", drivers[i].label.c_str(),
+                     error.c_str());
+        failed = true;
+        continue;
+      }
+      build[i].push_back(t.build);
+      first[i].push_back(t.first_result);
+    }
+  for (size_t i = 0; i < drivers.size(); ++i)
+    std::printf("%-8s %12.3f %16.3f\n", drivers[i].label.c_str(),
+                build[i].empty() ? -1.0 : median(build[i]),
+                first[i].empty() ? -1.0 : median(first[i]));
+  if (drivers.size() == 2 && !build[0].empty() && !build[1].empty())
+    std::printf("%s/%s: build %.2fx, first result %.2fx\n",
+                drivers[1].label.c_str(), drivers[0].label.c_str(),
+                median(build[1]) / median(build[0]),
+                median(first[1]) / median(first[0]));
+  std::fflush(stdout);
+  return !failed;
+}
+
 } // namespace
 
-// build_bench [--lines N[,N...]] [driver names]
+// build_bench [--lines N[,N...]] [driver names]   (--lines 0: none)
 int main(int argc, char **argv) {
   std::vector<int> line_counts = {100, 1000, 10000};
   if (argc > 2 && std::string(argv[1]) == "--lines") {
@@ -192,6 +278,8 @@ int main(int argc, char **argv) {
   std::printf("\n");
   bool failed = false;
   for (int lines : line_counts) {
+    if (lines <= 0)
+      continue;
     std::string source = kernelOfLines(lines);
     std::vector<int> want = expected(in, lines);
     // PoCL takes minutes for 10,000 lines: one build each there.
@@ -217,6 +305,8 @@ int main(int argc, char **argv) {
     std::printf("   (median of %d)\n", runs);
     std::fflush(stdout);
   }
+  if (!applicationProgram(drivers))
+    failed = true;
   if (!spirvAgainstSource(drivers))
     failed = true;
   return failed ? 1 : 0;

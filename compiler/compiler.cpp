@@ -464,10 +464,10 @@ void ClangCompiler::finishExecutable(std::unique_ptr<llvm::Module> module,
   eraseKernelRecords(*module);
   for (KernelDescription &k : kernels)
     k.preferred_work_group_multiple = preferredMultiple();
-  std::vector<char> object;
-  if (!emitObject(*module, kernels, optimize, settings_.dump_ir_directory,
-                  object, error) ||
-      !linkSharedObject(object, settings_.temporary_directory,
+  std::vector<std::vector<char>> objects;
+  if (!emitObjects(*module, kernels, optimize, settings_.dump_ir_directory,
+                   settings_.compile_threads, objects, error) ||
+      !linkSharedObject(objects, settings_.temporary_directory,
                         result.shared_object, error)) {
     result.status = BuildResult::Status::LinkError;
     result.log += error;

@@ -25,6 +25,9 @@ struct CompilerSettings {
   // WEFT_TARGET_CPU: the CPU kernels are compiled for, by LLVM's name
   // (empty: the host's).
   std::string target_cpu;
+  // WEFT_COMPILE_THREADS: the most threads one build compiles its kernels
+  // on (1: the build's own thread only).
+  size_t compile_threads = 1;
 };
 
 // What the compiler needs to know of the device it compiles for.

@@ -1,9 +1,12 @@
 #include "compiler/native_code.h"
 
 #include "compiler/analysis_managers.h"
+#include "compiler/kernel_partitions.h"
 #include "compiler/pipeline.h"
 
 #include <llvm/ADT/SmallVector.h>
+#include <llvm/Bitcode/BitcodeReader.h>
+#include <llvm/Bitcode/BitcodeWriter.h>
 #include <llvm/Demangle/Demangle.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Module.h>
@@ -14,14 +17,17 @@
 #include <llvm/Support/DynamicLibrary.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
+#include <llvm/Support/thread.h>
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/Target/TargetOptions.h>
 #include <llvm/TargetParser/Host.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <memory>
 #include <mutex>
+#include <set>
 
 namespace weft::compiler {
 namespace {
@@ -51,15 +57,14 @@ void optimize(llvm::Module &module, llvm::TargetMachine &machine, bool full) {
 }
 
 // For compiler work: WEFT_DUMP_IR=<directory> writes each program's module
-// before and after optimization, as <first kernel>.<stage>.ll.
-void dumpModule(const llvm::Module &module,
-                const std::vector<KernelDescription> &kernels,
+// before optimization, as <first kernel>.pre.ll, and after, as <first
+// kernel>.opt.ll, one file for each part a split build compiled.
+void dumpModule(const llvm::Module &module, const std::string &name,
                 const std::string &directory, const char *stage) {
-  if (directory.empty() || kernels.empty())
+  if (directory.empty() || name.empty())
     return;
   std::error_code error;
-  llvm::raw_fd_ostream out(
-      directory + "/" + kernels[0].name + "." + stage + ".ll", error);
+  llvm::raw_fd_ostream out(directory + "/" + name + "." + stage + ".ll", error);
   if (!error)
     module.print(out, nullptr);
 }
@@ -113,7 +118,8 @@ std::string &chosenCpu() {
 // The features LLVM gives `cpu`, as "+name,..."; empty for an unknown CPU.
 std::string featuresOfCpu(const std::string &cpu) {
   std::string error, triple = "x86_64-unknown-linux-gnu";
-  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, error);
   if (!target)
     return "";
   std::unique_ptr<llvm::MCSubtargetInfo> info(
@@ -155,8 +161,7 @@ const HostTarget &hostTarget() {
       for (const auto &feature : features) {
         if (!t.cpu_features.empty())
           t.cpu_features += ",";
-        t.cpu_features +=
-            (feature.second ? "+" : "-") + feature.first().str();
+        t.cpu_features += (feature.second ? "+" : "-") + feature.first().str();
       }
     }
     // AMD's gathers and scatters are slower than the scalar loads and
@@ -214,18 +219,19 @@ size_t largestFunctionSize(const llvm::Module &module) {
 
 } // namespace
 
-bool emitObject(llvm::Module &module,
-                const std::vector<KernelDescription> &kernels,
-                bool full_optimization, const std::string &dump_ir_directory,
-                std::vector<char> &object, std::string &error) {
+namespace {
+
+// Optimizes `module` and emits its object code; `name` names the dump.
+bool compileToObject(llvm::Module &module, const std::string &name,
+                     bool full_optimization,
+                     const std::string &dump_ir_directory,
+                     std::vector<char> &object, std::string &error) {
   std::unique_ptr<llvm::TargetMachine> machine =
       targetModuleToHost(module, full_optimization, error);
   if (!machine)
     return false;
-
-  dumpModule(module, kernels, dump_ir_directory, "pre");
   optimize(module, *machine, full_optimization);
-  dumpModule(module, kernels, dump_ir_directory, "opt");
+  dumpModule(module, name, dump_ir_directory, "opt");
   if (!checkResolvable(module, error))
     return false;
 
@@ -249,6 +255,100 @@ bool emitObject(llvm::Module &module,
   codegen.run(module);
   object.assign(buffer.begin(), buffer.end());
   return true;
+}
+
+// Each part is written as bitcode and read back into an LLVM context of its
+// own: a context may be used by one thread at a time.
+struct PartJob {
+  std::string name;
+  llvm::SmallVector<char, 0> bitcode;
+  std::vector<char> object;
+  std::string error;
+  bool compiled = false;
+};
+
+void compilePart(PartJob &job, bool full_optimization,
+                 const std::string &dump_ir_directory) {
+  llvm::LLVMContext context;
+  llvm::Expected<std::unique_ptr<llvm::Module>> module = llvm::parseBitcodeFile(
+      llvm::MemoryBufferRef(
+          llvm::StringRef(job.bitcode.data(), job.bitcode.size()), job.name),
+      context);
+  if (!module) {
+    job.error = "error: reading back a part of the program failed: " +
+                llvm::toString(module.takeError()) + "\n";
+    return;
+  }
+  job.compiled = compileToObject(**module, job.name, full_optimization,
+                                 dump_ir_directory, job.object, job.error);
+}
+
+// The stack each compiling thread reserves: LLVM recurses over the code as
+// on the build's own thread (compiler/compiler.cpp).
+constexpr unsigned kPartStackBytes = 512u << 20;
+
+// Compiles the parts on up to `threads` threads, the calling one among
+// them, each taking the next part left; the log lines of all parts, each
+// once.
+bool compileParts(std::vector<ModulePart> parts, size_t threads,
+                  bool full_optimization, const std::string &dump_ir_directory,
+                  std::vector<std::vector<char>> &objects, std::string &error) {
+  std::vector<PartJob> jobs(parts.size());
+  for (size_t i = 0; i < parts.size(); ++i) {
+    jobs[i].name = parts[i].kernels.front();
+    llvm::raw_svector_ostream stream(jobs[i].bitcode);
+    llvm::WriteBitcodeToFile(*parts[i].module, stream);
+    parts[i].module.reset();
+  }
+  std::atomic<size_t> next{0};
+  auto compileRemaining = [&] {
+    for (size_t i; (i = next.fetch_add(1)) < jobs.size();)
+      compilePart(jobs[i], full_optimization, dump_ir_directory);
+  };
+  std::vector<llvm::thread> helpers;
+  for (size_t i = 1; i < std::min(threads, jobs.size()); ++i)
+    helpers.emplace_back(std::optional<unsigned>(kPartStackBytes),
+                         compileRemaining);
+  compileRemaining();
+  for (llvm::thread &helper : helpers)
+    helper.join();
+  std::set<std::string> lines;
+  bool compiled = true;
+  for (PartJob &job : jobs) {
+    compiled = compiled && job.compiled;
+    llvm::SmallVector<llvm::StringRef, 4> split;
+    llvm::StringRef(job.error).split(split, '\n', -1, false);
+    for (llvm::StringRef line : split)
+      if (lines.insert(line.str()).second)
+        error += line.str() + "\n";
+    objects.push_back(std::move(job.object));
+  }
+  return compiled;
+}
+
+} // namespace
+
+bool emitObjects(llvm::Module &module,
+                 const std::vector<KernelDescription> &kernels,
+                 bool full_optimization, const std::string &dump_ir_directory,
+                 size_t compile_threads,
+                 std::vector<std::vector<char>> &objects, std::string &error) {
+  std::string name = kernels.empty() ? "" : kernels[0].name;
+  dumpModule(module, name, dump_ir_directory, "pre");
+  std::vector<std::string> names;
+  for (const KernelDescription &k : kernels)
+    names.push_back(k.name);
+  // Twice as many parts as threads: instruction counts before optimization
+  // foretell a kernel's compile time only roughly, and a thread that
+  // finishes early takes the next part.
+  std::vector<ModulePart> parts =
+      splitByKernel(module, names, compile_threads * 2);
+  if (!parts.empty())
+    return compileParts(std::move(parts), compile_threads, full_optimization,
+                        dump_ir_directory, objects, error);
+  objects.emplace_back();
+  return compileToObject(module, name, full_optimization, dump_ir_directory,
+                         objects.back(), error);
 }
 
 } // namespace weft::compiler

@@ -26,14 +26,18 @@ const HostTarget &hostTarget();
 bool chooseTargetCpu(const std::string &cpu, std::string &error);
 
 // Optimizes a module whose entry points alone are external
-// (weft-internalize-entries) with O3, or O1 for -cl-opt-disable, and emits an
-// ELF object for the host CPU. Fails with a log line per builtin the program
-// calls that Weft does not provide. With a `dump_ir_directory`, writes the
-// module there before and after optimization.
-bool emitObject(llvm::Module &module,
-                const std::vector<KernelDescription> &kernels,
-                bool full_optimization, const std::string &dump_ir_directory,
-                std::vector<char> &object, std::string &error);
+// (weft-internalize-entries) with O3, or O1 for -cl-opt-disable, and emits
+// ELF objects for the host CPU: one, or one per part of its kernels
+// compiled on up to `compile_threads` threads (compiler/kernel_partitions.h)
+// when the program is large enough. Fails with a log line per builtin the
+// program calls that Weft does not provide. With a `dump_ir_directory`,
+// writes the module there before and after optimization. The module is
+// changed and not usable afterwards.
+bool emitObjects(llvm::Module &module,
+                 const std::vector<KernelDescription> &kernels,
+                 bool full_optimization, const std::string &dump_ir_directory,
+                 size_t compile_threads,
+                 std::vector<std::vector<char>> &objects, std::string &error);
 
 // The optimization of emitObject alone, for weft-opt --optimize.
 bool optimizeForHost(llvm::Module &module, bool full_optimization,

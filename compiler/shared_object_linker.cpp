@@ -39,7 +39,8 @@ std::string loadedLibraryPath(const char *soname) {
 const std::vector<std::string> &runtimeLibraries() {
   static const std::vector<std::string> libraries = [] {
     std::vector<std::string> found;
-    for (const char *soname : {"libc.so.6", "libm.so.6", "libgcc_s.so.1", "libsleef.so.3"}) {
+    for (const char *soname :
+         {"libc.so.6", "libm.so.6", "libgcc_s.so.1", "libsleef.so.3"}) {
       std::string path = loadedLibraryPath(soname);
       if (!path.empty())
         found.push_back(path);
@@ -51,7 +52,7 @@ const std::vector<std::string> &runtimeLibraries() {
 
 } // namespace
 
-bool linkSharedObject(const std::vector<char> &object,
+bool linkSharedObject(const std::vector<std::vector<char>> &objects,
                       const std::string &temporary_directory,
                       std::vector<unsigned char> &shared_object,
                       std::string &error) {
@@ -60,35 +61,29 @@ bool linkSharedObject(const std::vector<char> &object,
     error = "error: cannot create a temporary directory for linking\n";
     return false;
   }
-  std::string input = scratch.file("program.o");
+  std::vector<std::string> inputs;
   std::string output = scratch.file("program.so");
-  {
-    std::ofstream out(input, std::ios::binary);
+  for (const std::vector<char> &object : objects) {
+    inputs.push_back(
+        scratch.file("part" + std::to_string(inputs.size()) + ".o"));
+    std::ofstream out(inputs.back(), std::ios::binary);
     out.write(object.data(), static_cast<std::streamsize>(object.size()));
     if (!out) {
-      error = "error: cannot write " + input + "\n";
+      error = "error: cannot write " + inputs.back() + "\n";
       return false;
     }
   }
 
-  std::vector<const char *> args = {"ld.lld",
-                                    "-shared",
-                                    "--no-undefined",
-                                    "--as-needed",
-                                    "-z",
-                                    "now",
-                                    "-z",
-                                    "relro",
-                                    "--hash-style=gnu",
-                                    "--build-id=none",
-                                    // Written from memory, not through an
-                                    // mmap'ed temporary file: LLVM keeps a
-                                    // node per temporary file forever in
-                                    // its remove-on-signal list.
-                                    "--no-mmap-output-file",
-                                    "-o",
-                                    output.c_str(),
-                                    input.c_str()};
+  std::vector<const char *> args = {
+      "ld.lld", "-shared", "--no-undefined", "--as-needed", "-z", "now", "-z",
+      "relro", "--hash-style=gnu", "--build-id=none",
+      // Written from memory, not through an
+      // mmap'ed temporary file: LLVM keeps a
+      // node per temporary file forever in
+      // its remove-on-signal list.
+      "--no-mmap-output-file", "-o", output.c_str()};
+  for (const std::string &input : inputs)
+    args.push_back(input.c_str());
   for (const std::string &library : runtimeLibraries())
     args.push_back(library.c_str());
 

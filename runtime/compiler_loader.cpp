@@ -1,6 +1,7 @@
 #include "runtime/compiler_loader.h"
 
 #include "compiler/compiler_interface.h"
+#include "device/cpu_info.h"
 #include "runtime/settings.h"
 
 #include <dlfcn.h>
@@ -105,6 +106,9 @@ compiler::Compiler *loadCompiler(std::string &error) {
     compiler_settings.temporary_directory = settings().temporaryDirectory();
     compiler_settings.target_cpu =
         settings().target_cpu.value_or(std::string());
+    compiler_settings.compile_threads = settings().compile_threads.value
+                                            ? settings().compile_threads.value
+                                            : hostCpuInfo().cores;
     loaded.instance = create(&compiler_settings, &loaded.error);
   });
   error = loaded.error;

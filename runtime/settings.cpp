@@ -98,6 +98,17 @@ const char *acceptedValues(const Bytes *) {
   return "a number of bytes, or of KiB/MiB/GiB/TiB with K, M, G or T";
 }
 
+bool parseValue(const char *text, Count &out) {
+  char *end = nullptr;
+  errno = 0;
+  unsigned long long value = std::strtoull(text, &end, 10);
+  if (end == text || *text == '-' || *end != '\0' || errno == ERANGE)
+    return false;
+  out.value = value;
+  return true;
+}
+const char *acceptedValues(const Count *) { return "a whole number"; }
+
 bool parseValue(const char *text, BarrierPath &out) {
   if (strcasecmp(text, "regions") == 0)
     out = BarrierPath::Regions;

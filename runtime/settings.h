@@ -23,6 +23,10 @@ struct Seconds {
 struct Bytes {
   uint64_t value = 0;
 };
+// A whole number (0: none given).
+struct Count {
+  uint64_t value = 0;
+};
 
 enum class SettingOrigin {
   Weft,   // Weft's own switch, listed in README.md

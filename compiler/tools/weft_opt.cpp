@@ -8,6 +8,7 @@
 //       the whole build; prints each kernel's description (plan, frames)
 #include "compiler/compiler.h"
 #include "compiler/kernel_metadata.h"
+#include "compiler/kernel_partitions.h"
 #include "compiler/native_code.h"
 #include "compiler/pipeline.h"
 #include "compiler/spirv_translator.h"
@@ -65,6 +66,12 @@ static cl::opt<bool> spirv_conventions(
     "spirv-conventions",
     cl::desc("the input is what the SPIR-V translator wrote: give it the "
              "frontend's conventions first, as a SPIR-V build does"));
+static cl::opt<unsigned> split_parts(
+    "split-kernels",
+    cl::desc("after the passes, split the module into up to this many parts "
+             "of whole kernels as a build on that many threads would "
+             "(whatever their size), and print each part"),
+    cl::init(0));
 static cl::opt<bool> disable_output("disable-output",
                                     cl::desc("print no module"));
 static cl::opt<bool> text_output("S", cl::desc("print the module as text "
@@ -185,6 +192,27 @@ int main(int argc, char **argv) {
   if (llvm::verifyModule(*module, &llvm::errs())) {
     llvm::errs() << "weft-opt: the module is not valid after the passes\n";
     return 1;
+  }
+  if (split_parts > 0) {
+    std::vector<ModulePart> parts =
+        splitByKernel(*module, kernelsWithEntries(*module), split_parts,
+                      /*smallest_part=*/0);
+    for (size_t i = 0; i < parts.size(); ++i) {
+      output.os() << "; part " << i << ":";
+      for (const std::string &kernel : parts[i].kernels)
+        output.os() << " " << kernel;
+      output.os() << "\n";
+      if (llvm::verifyModule(*parts[i].module, &llvm::errs())) {
+        llvm::errs() << "weft-opt: part " << i << " is not valid\n";
+        return 1;
+      }
+      if (!disable_output)
+        parts[i].module->print(output.os(), nullptr);
+    }
+    if (parts.empty())
+      output.os() << "; not split\n";
+    output.keep();
+    return 0;
   }
   if (!disable_output)
     module->print(output.os(), nullptr);
