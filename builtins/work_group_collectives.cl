@@ -32,6 +32,11 @@
 // (compiler/kernel_bodies.cpp). In no named address space of the kernel's;
 // __global keeps it apart from __local memory (weft-separate-local-memory).
 __global ulong *__weft_collective_slots(void);
+// Whether the calling work-item has the group's highest local linear id.
+// The loop over the work-items of a region knows it without a test: it runs
+// the others apart from the last (compiler/barrier_regions.cpp), so the
+// loop that leaves every value in its slot has no branch and vectorizes.
+bool __weft_last_in_group(void);
 
 static size_t group_items(void) {
   return get_local_size(0) * get_local_size(1) * get_local_size(2);
@@ -47,14 +52,14 @@ static __global void *slots_of_size(__global ulong *slots, size_t items,
 // Leaves the calling work-item's VALUE in its slot; `last` says whether it
 // is the last of its group to arrive. Without a count of arrivals in memory
 // the loop over the work-items keeps no chain of loads and stores through
-// one address, and the compiler may peel the last work-item off it.
+// one address, and the compiler peels the last work-item off it.
 #define ARRIVE(T, VALUE)                                                       \
   __global ulong *slots = __weft_collective_slots();                           \
   size_t items = group_items();                                                \
   size_t me = get_local_linear_id();                                           \
   __global T *values = (__global T *)slots_of_size(slots, items, sizeof(T));   \
   values[me] = VALUE;                                                          \
-  bool last = me == items - 1;
+  bool last = __weft_last_in_group();
 
 #define RESULT(T) (*(__global T *)(slots + 1))
 
@@ -94,7 +99,8 @@ static __global void *slots_of_size(__global ulong *slots, size_t items,
 
 // Scans rewrite the slots in place, so each work-item reads back its own.
 // Each vector of eight becomes its own inclusive prefix, then takes the
-// running total of the vectors before it.
+// running total of the vectors before it; the total grows by the prefix's
+// last lane, so the chain from one vector to the next is one operation.
 #define SCAN(KIND, NAME, T, M, COMBINE, IDENTITY, INPUT, EXCLUSIVE)            \
   OVERLOADABLE T work_group_scan_##KIND##_##NAME(T x) {                        \
     ARRIVE(T, INPUT(x))                                                        \
@@ -107,10 +113,11 @@ static __global void *slots_of_size(__global ulong *slots, size_t items,
         v = COMBINE(v, SHIFT_UP(v, fill, 1, M));                               \
         v = COMBINE(v, SHIFT_UP(v, fill, 2, M));                               \
         v = COMBINE(v, SHIFT_UP(v, fill, 4, M));                               \
-        v = COMBINE((T##8)(running), v);                                       \
-        vstore8(EXCLUSIVE ? SHIFT_UP(v, (T##8)(running), 1, M) : v, 0,         \
+        T##8 before = (T##8)(running);                                         \
+        T##8 total = COMBINE(before, v);                                       \
+        vstore8(EXCLUSIVE ? SHIFT_UP(total, before, 1, M) : total, 0,          \
                 values + i);                                                   \
-        running = v.s7;                                                        \
+        running = COMBINE(running, v.s7);                                      \
       }                                                                        \
       for (; i < items; ++i) {                                                 \
         T value = values[i];                                                   \

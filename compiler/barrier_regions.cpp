@@ -5,6 +5,7 @@
 
 #include "compiler/async_copy_followers.h"
 #include "compiler/context_access.h"
+#include "compiler/kernel_bodies.h"
 #include "device/launch_abi.h"
 
 #include <llvm/ADT/DenseMap.h>
@@ -24,6 +25,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <vector>
 
 namespace weft::compiler {
@@ -38,6 +40,16 @@ bool makesAsyncCopies(llvm::ArrayRef<BasicBlock *> blocks) {
   for (BasicBlock *block : blocks)
     for (llvm::Instruction &inst : *block)
       if (calledBuiltin(inst) == Builtin::AsyncCopyEngine)
+        return true;
+  return false;
+}
+
+// Whether any of `blocks` asks if its work-item is the group's last
+// (__weft_last_in_group, as weft-kernel-bodies lowered it).
+bool asksLastInGroup(llvm::ArrayRef<BasicBlock *> blocks) {
+  for (BasicBlock *block : blocks)
+    for (llvm::Instruction &inst : *block)
+      if (inst.getMetadata(kLastInGroupMetadata))
         return true;
   return false;
 }
@@ -298,9 +310,16 @@ private:
   }
 
   void emitStorage(const std::vector<llvm::AllocaInst *> &per_item);
+  // `last_in_group`: the answer to __weft_last_in_group for every
+  // work-item the run covers, when it is known.
   void emitRegion(unsigned r, const std::vector<llvm::AllocaInst *> &shared,
                   const std::vector<llvm::AllocaInst *> &per_item,
-                  BasicBlock *after, bool follower);
+                  BasicBlock *after, bool follower,
+                  std::optional<bool> last_in_group = std::nullopt);
+  void emitRegionPeelingLast(unsigned r,
+                             const std::vector<llvm::AllocaInst *> &shared,
+                             const std::vector<llvm::AllocaInst *> &per_item,
+                             BasicBlock *after);
   void emitRegionWithCopies(unsigned r,
                             const std::vector<llvm::AllocaInst *> &shared,
                             const std::vector<llvm::AllocaInst *> &per_item,
@@ -383,7 +402,8 @@ void RegionEmitter::emitStorage(
 void RegionEmitter::emitRegion(unsigned r,
                                const std::vector<llvm::AllocaInst *> &shared,
                                const std::vector<llvm::AllocaInst *> &per_item,
-                               BasicBlock *after, bool follower) {
+                               BasicBlock *after, bool follower,
+                               std::optional<bool> last_in_group) {
   llvm::LLVMContext &ctx = work_.getContext();
   llvm::Function *entry = values_.entry;
   Value *const *sizes = values_.local_size;
@@ -441,6 +461,13 @@ void RegionEmitter::emitRegion(unsigned r,
         llvm::remapInstructionsInBlocks(copies, map);
         if (follower)
           makeFollowerCode(copies);
+        if (last_in_group)
+          for (BasicBlock *copy : copies)
+            for (llvm::Instruction &inst : llvm::make_early_inc_range(*copy))
+              if (inst.getMetadata(kLastInGroupMetadata)) {
+                inst.replaceAllUsesWith(b_.getInt1(*last_in_group));
+                inst.eraseFromParent();
+              }
         b_.CreateBr(copies.front());
         for (BasicBlock *copy : copies) {
           // Edges from blocks of other regions do not exist in this copy.
@@ -512,6 +539,60 @@ void RegionEmitter::emitRegionWithCopies(
   emitRegion(r, shared, per_item, next_box, /*follower=*/true);
 }
 
+// A region that asks whether its work-item is the group's last (the
+// work-group collectives: the last to arrive combines the values), while
+// the work-items agree: the loops run every work-item but the last, where
+// the answer is no, and then the last alone. The group splits into four
+// boxes: the planes before the last, the rows of the last plane before its
+// last row, the last row but its last work-item, and that one. After a
+// divergent barrier a run is one work-item, which computes the answer.
+void RegionEmitter::emitRegionPeelingLast(
+    unsigned r, const std::vector<llvm::AllocaInst *> &shared,
+    const std::vector<llvm::AllocaInst *> &per_item, BasicBlock *after) {
+  llvm::LLVMContext &ctx = work_.getContext();
+  llvm::Function *entry = values_.entry;
+  Value *const *sizes = values_.local_size;
+  std::string name = std::to_string(r);
+  auto *one_item = BasicBlock::Create(ctx, "one_item" + name, entry);
+  auto *boxes = BasicBlock::Create(ctx, "boxes" + name, entry);
+  b_.CreateCondBr(b_.CreateLoad(b_.getInt1Ty(), diverged_), one_item, boxes);
+  b_.SetInsertPoint(one_item);
+  emitRegion(r, shared, per_item, after, /*follower=*/false);
+
+  b_.SetInsertPoint(boxes);
+  Value *zero = b_.getInt64(0), *one = b_.getInt64(1);
+  Value *final[3];
+  for (unsigned d = 0; d < 3; ++d)
+    final[d] = b_.CreateSub(sizes[d], one);
+  Value *const firsts[4][3] = {{zero, zero, zero},
+                               {zero, zero, final[2]},
+                               {zero, final[1], final[2]},
+                               {final[0], final[1], final[2]}};
+  Value *const lasts[4][3] = {{sizes[0], sizes[1], final[2]},
+                              {sizes[0], final[1], sizes[2]},
+                              {final[0], sizes[1], sizes[2]},
+                              {sizes[0], sizes[1], sizes[2]}};
+  for (unsigned box = 0; box < 4; ++box) {
+    bool is_last = box == 3;
+    auto *run = BasicBlock::Create(
+        ctx, "run_box" + std::to_string(box) + "_" + name, entry);
+    BasicBlock *next =
+        is_last ? after
+                : BasicBlock::Create(
+                      ctx, "box" + std::to_string(box + 1) + "_" + name, entry);
+    Value *empty = b_.getFalse();
+    for (unsigned d = 0; d < 3; ++d)
+      empty =
+          b_.CreateOr(empty, b_.CreateICmpUGE(firsts[box][d], lasts[box][d]));
+    b_.CreateCondBr(empty, next, run);
+    b_.SetInsertPoint(run);
+    setBounds(firsts[box], lasts[box]);
+    emitRegion(r, shared, per_item, next, /*follower=*/false, is_last);
+    if (!is_last)
+      b_.SetInsertPoint(next);
+  }
+}
+
 void RegionEmitter::emit(const std::vector<llvm::AllocaInst *> &shared,
                          const std::vector<llvm::AllocaInst *> &per_item) {
   llvm::LLVMContext &ctx = work_.getContext();
@@ -562,6 +643,8 @@ void RegionEmitter::emit(const std::vector<llvm::AllocaInst *> &shared,
     b_.SetInsertPoint(start);
     if (makesAsyncCopies(regions_.blocks[r]))
       emitRegionWithCopies(r, shared, per_item, after);
+    else if (asksLastInGroup(regions_.blocks[r]))
+      emitRegionPeelingLast(r, shared, per_item, after);
     else
       emitRegion(r, shared, per_item, after, /*follower=*/false);
   }

@@ -123,6 +123,20 @@ Value *answerQuery(Builtin query, IRBuilder<> &b, const BodyValues &body,
     }
     return linear;
   }
+  case Builtin::LastInGroup: {
+    Value *linear = b.getInt64(0), *items = b.getInt64(1);
+    for (int d = 2; d >= 0; --d) {
+      Value *size = fieldAt(b, body, offsetof(WorkGroupContext, local_size), d);
+      linear = b.CreateAdd(b.CreateMul(linear, size), body.local_id[d]);
+      items = b.CreateMul(items, size);
+    }
+    Value *last = b.CreateICmpEQ(linear, b.CreateSub(items, b.getInt64(1)),
+                                 "last_in_group");
+    if (auto *compare = llvm::dyn_cast<llvm::Instruction>(last))
+      compare->setMetadata(kLastInGroupMetadata,
+                           llvm::MDNode::get(b.getContext(), {}));
+    return b.CreateZExtOrTrunc(last, call.getType());
+  }
   case Builtin::GroupContext:
     return body.context;
   case Builtin::CollectiveSlots:

@@ -11,6 +11,11 @@
 
 namespace weft::compiler {
 
+// The metadata on the compare that __weft_last_in_group() becomes (local
+// linear id == work-items - 1): weft-barrier-regions replaces it by its
+// answer in the loops that run the other work-items apart from the last.
+inline constexpr const char *kLastInGroupMetadata = "weft.last_in_group";
+
 class KernelBodiesPass : public llvm::PassInfoMixin<KernelBodiesPass> {
 public:
   llvm::PreservedAnalyses run(llvm::Module &module,
