@@ -106,7 +106,12 @@ static __global void *slots_of_size(__global ulong *slots, size_t items,
     ARRIVE(T, INPUT(x))                                                        \
     if (last) {                                                                \
       T running = IDENTITY;                                                    \
-      T##8 fill = (T##8)(IDENTITY);                                            \
+      /* A shift that fills with a constant zero becomes an AVX-512 expand  */ \
+      /* instruction, which AMD's Zen 4 and 5 run slowly (the scan took     */ \
+      /* twice as long): the fill is read from a volatile variable, and the */ \
+      /* shifts are two-input permutes.                                     */ \
+      volatile T identity = IDENTITY;                                          \
+      T##8 fill = (T##8)(identity);                                            \
       size_t i = 0;                                                            \
       for (; i + 8 <= items; i += 8) {                                         \
         T##8 v = vload8(0, values + i);                                        \
