@@ -7,6 +7,7 @@
 
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/DenseSet.h>
+#include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/Analysis/AssumptionCache.h>
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/ScalarEvolution.h>
@@ -333,6 +334,20 @@ bool hasStridedInnermostAccess(llvm::Function &f, llvm::LoopInfo &loops,
   return false;
 }
 
+// Whether `f` gathers or scatters (what a widened access to elements that
+// are not neighbours becomes) in a loop; once per work-item costs little.
+bool gathersInLoops(llvm::Function &f) {
+  llvm::DominatorTree dominators(f);
+  llvm::LoopInfo loops(dominators);
+  for (Instruction &inst : llvm::instructions(f))
+    if (const auto *call = llvm::dyn_cast<llvm::IntrinsicInst>(&inst))
+      if ((call->getIntrinsicID() == llvm::Intrinsic::masked_gather ||
+           call->getIntrinsicID() == llvm::Intrinsic::masked_scatter) &&
+          loops.getLoopFor(inst.getParent()))
+        return true;
+  return false;
+}
+
 class Widener {
 public:
   Widener(llvm::Function &scalar, llvm::LoopInfo &loops, llvm::Function &vector,
@@ -363,28 +378,62 @@ public:
 
 private:
   // Values that may differ between work-items: the x id and what depends on
-  // it, every phi (control flow may differ), loads other than invariant
-  // ones from uniform addresses, and divisions (their masked-off lanes must
-  // not trap). The rest is computed once, as scalars.
+  // it, phis (control flow may differ) other than those of loops every
+  // work-item goes round as often, loads from addresses that differ (or
+  // volatile and atomic ones), and divisions (their masked-off lanes must
+  // not trap). The rest is computed once, as scalars: a loop's counter and
+  // what it alone addresses, say `a[row * n + k]` in a loop over k, is one
+  // load and a broadcast instead of a gather of one address.
   void findVarying() {
-    varying_.insert(x_);
-    for (bool grew = true; grew;) {
-      grew = false;
-      for (Instruction &inst : llvm::instructions(scalar_)) {
-        if (varying_.count(&inst) || inst.getType()->isVoidTy())
-          continue;
-        bool varies = llvm::isa<PHINode>(inst);
-        if (const auto *load = llvm::dyn_cast<llvm::LoadInst>(&inst))
-          varies |= !load->hasMetadata(llvm::LLVMContext::MD_invariant_load);
-        if (const auto *op = llvm::dyn_cast<llvm::BinaryOperator>(&inst))
-          varies |= op->isIntDivRem();
-        for (Value *operand : inst.operands())
-          varies |= varying_.count(operand) != 0;
-        if (varies) {
-          varying_.insert(&inst);
-          grew = true;
+    // Loops whose exits no work-item takes apart from the others, found
+    // optimistically: a loop leaves the set when an exit's condition turns
+    // out to vary, and the search starts again.
+    for (Loop *loop : loops_.getLoopsInPreorder())
+      if (loop->getLoopPreheader() && loop->getLoopLatch())
+        uniform_loops_.insert(loop);
+    for (;;) {
+      varying_.clear();
+      varying_.insert(x_);
+      for (bool grew = true; grew;) {
+        grew = false;
+        for (Instruction &inst : llvm::instructions(scalar_)) {
+          if (varying_.count(&inst) || inst.getType()->isVoidTy())
+            continue;
+          bool varies = false;
+          if (auto *phi = llvm::dyn_cast<PHINode>(&inst)) {
+            Loop *loop = loops_.getLoopFor(phi->getParent());
+            varies = !loop || loop->getHeader() != phi->getParent() ||
+                     !uniform_loops_.count(loop);
+          }
+          if (const auto *load = llvm::dyn_cast<llvm::LoadInst>(&inst))
+            varies |= !load->isSimple();
+          if (const auto *op = llvm::dyn_cast<llvm::BinaryOperator>(&inst))
+            varies |= op->isIntDivRem();
+          for (Value *operand : inst.operands())
+            varies |= varying_.count(operand) != 0;
+          if (varies) {
+            varying_.insert(&inst);
+            grew = true;
+          }
         }
       }
+      Loop *divergent = nullptr;
+      for (Loop *loop : uniform_loops_) {
+        llvm::SmallVector<BasicBlock *, 4> exiting;
+        loop->getExitingBlocks(exiting);
+        for (BasicBlock *block : exiting) {
+          auto *branch =
+              llvm::dyn_cast<llvm::BranchInst>(block->getTerminator());
+          if (!branch || (branch->isConditional() &&
+                          varying_.count(branch->getCondition())))
+            divergent = loop;
+        }
+        if (divergent)
+          break;
+      }
+      if (!divergent)
+        return;
+      uniform_loops_.erase(divergent);
     }
   }
 
@@ -394,6 +443,11 @@ private:
     return llvm::FixedVectorType::get(t, kVectorWidth);
   }
   llvm::Type *maskType() { return vectorOf(b_.getInt1Ty()); }
+
+  Value *anyLane(Value *mask) {
+    return b_.CreateICmpNE(b_.CreateBitCast(mask, b_.getIntNTy(kVectorWidth)),
+                           b_.getIntN(kVectorWidth, 0));
+  }
 
   Value *uniform(Value *v) {
     if (llvm::isa<llvm::Constant>(v))
@@ -416,7 +470,10 @@ private:
     Value *scalar = uniform(v);
     llvm::IRBuilderBase::InsertPointGuard keep(b_);
     if (auto *inst = llvm::dyn_cast<Instruction>(scalar)) {
-      if (Instruction *next = inst->getNextNode())
+      if (llvm::isa<PHINode>(inst)) // a loop's counter: after all its phis
+        b_.SetInsertPoint(inst->getParent(),
+                          inst->getParent()->getFirstInsertionPt());
+      else if (Instruction *next = inst->getNextNode())
         b_.SetInsertPoint(next);
       else
         b_.SetInsertPoint(inst->getParent()); // the block being written
@@ -533,8 +590,28 @@ private:
       Instruction *copy = inst.clone();
       for (unsigned i = 0; i < operands.size(); ++i)
         copy->setOperand(i, operands[i]);
+      auto *load = llvm::dyn_cast<llvm::LoadInst>(&inst);
+      if (!load || load->hasMetadata(llvm::LLVMContext::MD_invariant_load)) {
+        b_.Insert(copy, inst.getName());
+        uniform_[&inst] = copy;
+        return;
+      }
+      // A load of one address for all: made only when some work-item is
+      // on this path, as its scalar code would.
+      llvm::LLVMContext &ctx = vector_fn_.getContext();
+      BasicBlock *before = b_.GetInsertBlock();
+      BasicBlock *load_block =
+          BasicBlock::Create(ctx, "wi.uniform_load", &vector_fn_);
+      BasicBlock *after = BasicBlock::Create(ctx, "wi.loaded", &vector_fn_);
+      b_.CreateCondBr(anyLane(mask), load_block, after);
+      b_.SetInsertPoint(load_block);
       b_.Insert(copy, inst.getName());
-      uniform_[&inst] = copy;
+      b_.CreateBr(after);
+      b_.SetInsertPoint(after);
+      PHINode *value = b_.CreatePHI(inst.getType(), 2, inst.getName());
+      value->addIncoming(copy, load_block);
+      value->addIncoming(llvm::PoisonValue::get(inst.getType()), before);
+      uniform_[&inst] = value;
       return;
     }
     Value *result = nullptr;
@@ -654,7 +731,7 @@ private:
     Value *mask = block_mask_.at(block);
     for (Instruction &inst : *block) {
       if (auto *phi = llvm::dyn_cast<PHINode>(&inst)) {
-        if (!vector_.count(phi)) // loop headers made theirs already
+        if (!vector_.count(phi) && !uniform_.count(phi)) // loop headers'
           emitJoin(*phi, block);
       } else if (inst.isTerminator()) {
         emitTerminator(block, mask);
@@ -759,8 +836,16 @@ private:
       left.back()->addIncoming(llvm::Constant::getNullValue(maskType()),
                                before);
     }
-    std::vector<std::pair<PHINode *, PHINode *>> carried, kept;
+    std::vector<std::pair<PHINode *, PHINode *>> carried, kept, counters;
     for (PHINode &phi : header->phis()) {
+      if (!varies(&phi)) { // the loop's own counter, one for all
+        PHINode *s = b_.CreatePHI(phi.getType(), 2, phi.getName());
+        s->addIncoming(uniform(phi.getIncomingValueForBlock(preheader)),
+                       before);
+        uniform_[&phi] = s;
+        counters.push_back({&phi, s});
+        continue;
+      }
       PHINode *v = b_.CreatePHI(vectorOf(phi.getType()), 2, phi.getName());
       v->addIncoming(widened(phi.getIncomingValueForBlock(preheader)), before);
       vector_[&phi] = v;
@@ -794,6 +879,8 @@ private:
     }
     for (auto [phi, v] : carried)
       v->addIncoming(widened(phi->getIncomingValueForBlock(latch)), end);
+    for (auto [phi, s] : counters)
+      s->addIncoming(uniform(phi->getIncomingValueForBlock(latch)), end);
     Value *again = edgeMask(latch, header);
     mask->addIncoming(again, end);
     Value *any =
@@ -813,6 +900,7 @@ private:
   const llvm::DataLayout &layout_;
   Value *x_ = nullptr;
   llvm::DenseSet<Value *> varying_;
+  llvm::SmallPtrSet<Loop *, 8> uniform_loops_;
   llvm::DenseMap<Value *, Value *> uniform_, vector_, splats_;
   llvm::DenseMap<Value *, std::optional<int64_t>> strides_;
   llvm::DenseMap<BasicBlock *, Value *> block_mask_;
@@ -846,20 +934,14 @@ llvm::Function *vectorizeWorkItems(llvm::Function &body, std::string &why) {
     why = "irreducible control flow";
     ok = false;
   }
-  if (ok && !hasDivergentLoop(*scalar, loops, dominators,
-                              scalar->getArg(body.arg_size() - 3))) {
-    // Widened, such a loop's strided accesses become gathers: worth it with
-    // AVX-512's (2.1x PoCL's naive sgemm on a Xeon), a loss with AVX2's
-    // (0.77x on the same Xeon with code for znver3).
-    if (!hasFastGathers(body)) {
-      why = "every loop runs as many times for all work-items (LLVM's loop "
-            "vectorizer covers it; without AVX-512, gathers would cost more)";
-      ok = false;
-    } else if (!hasStridedInnermostAccess(*scalar, loops, dominators)) {
-      why = "every loop runs as many times for all work-items and walks "
-            "memory element by element (LLVM's loop vectorizer covers it)";
-      ok = false;
-    }
+  bool uniform_loops_only =
+      ok && !hasDivergentLoop(*scalar, loops, dominators,
+                              scalar->getArg(body.arg_size() - 3));
+  if (uniform_loops_only &&
+      !hasStridedInnermostAccess(*scalar, loops, dominators)) {
+    why = "every loop runs as many times for all work-items and walks "
+          "memory element by element (LLVM's loop vectorizer covers it)";
+    ok = false;
   }
   llvm::Function *vector = nullptr;
   if (ok) {
@@ -889,6 +971,17 @@ llvm::Function *vectorizeWorkItems(llvm::Function &body, std::string &why) {
     llvm::raw_string_ostream out(problems);
     if (!widened || llvm::verifyFunction(*vector, &out)) {
       why = "internal: the widened function was not valid";
+      vector->eraseFromParent();
+      vector = nullptr;
+    } else if (uniform_loops_only && !hasFastGathers(body) &&
+               gathersInLoops(*vector)) {
+      // Widened, the loop's strided accesses are gathers: worth it with
+      // AVX-512's (2.1x PoCL's naive sgemm on a Xeon), a loss with AVX2's
+      // (0.77x on the same Xeon with code for znver3). Accesses the same
+      // for all work-items or to neighbouring elements need none.
+      why = "every loop runs as many times for all work-items and, widened, "
+            "would gather (LLVM's loop vectorizer covers it; without "
+            "AVX-512, gathers cost more)";
       vector->eraseFromParent();
       vector = nullptr;
     }

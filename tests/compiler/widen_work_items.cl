@@ -12,18 +12,32 @@
 // RUN: FileCheck %s --check-prefix=COLUMN < %t.ll
 // RUN: FileCheck %s --check-prefix=BODIES < %t.ll
 // RUN: FileCheck %s --check-prefix=INTID < %t.ll
-// On an AVX2 CPU, where gathers cost more than the scalar loop, the loops
-// every work-item runs as often stay with LLVM's loop vectorizer.
-// RUN: %weft-cl %s --target-cpu=znver3 -passes='weft-kernel-pipeline,print<weft-kernels>' -o /dev/null | FileCheck %s --check-prefix=AVX2
-// AVX2: kernel column_walk: work-item loop (every loop runs as many times for all work-items (LLVM's loop vectorizer covers it; without AVX-512, gathers would cost more))
-// AVX2: kernel float4_bodies: work-item loop (every loop runs as many times for all work-items (LLVM's loop vectorizer covers it; without AVX-512, gathers would cost more))
+// On an AVX2 CPU, where gathers cost more than the scalar loop, a loop
+// every work-item runs as often is widened only when it needs no gathers:
+// the loop's counter and the loads it alone addresses are one value for
+// all work-items, so a[row * n + k] is one load and b[k * n + col] a vector
+// of neighbours. A loop that would gather stays with LLVM's vectorizer.
+// RUN: %weft-cl %s --target-cpu=znver3 -passes='weft-kernel-pipeline,print<weft-kernels>' -o %t.avx2.ll | FileCheck %s --check-prefix=AVX2
+// RUN: FileCheck %s --check-prefix=AVX2-COLUMN < %t.avx2.ll
+// AVX2: kernel column_walk: widened
+// AVX2: kernel float4_bodies: widened
+// AVX2: kernel strided_rows: work-item loop (every loop runs as many times for all work-items and, widened, would gather (LLVM's loop vectorizer covers it; without AVX-512, gathers cost more))
 // AVX2: kernel mandel_half: widened
+// AVX2-COLUMN-LABEL: define internal void @__weft_body_column_walk.simd(
+// AVX2-COLUMN-NOT: masked.gather
+// AVX2-COLUMN: %k{{.*}} = phi i32
+// AVX2-COLUMN: wi.uniform_load:
+// AVX2-COLUMN-NEXT: load float
+// AVX2-COLUMN: call <16 x float> @llvm.masked.load.v16f32
+// AVX2-COLUMN-NOT: masked.gather
+// AVX2-COLUMN-LABEL: define
 
 // PLAN: kernel mandel: widened
 // PLAN: kernel saxpy: work-item loop (no loop in the work-item (LLVM's loop vectorizer covers it))
 // PLAN: kernel uniform_loop: work-item loop (every loop runs as many times for all work-items and walks memory element by element (LLVM's loop vectorizer covers it))
 // PLAN: kernel column_walk: widened
 // PLAN: kernel float4_bodies: widened
+// PLAN: kernel strided_rows: widened
 // Half values widen too (as <16 x half>).
 // PLAN: kernel mandel_half: widened
 // HALF-LABEL: define internal void @__weft_body_mandel_half.simd(
@@ -41,11 +55,14 @@
 // IR-LABEL: define void @__weft_group_saxpy(
 // IR-NOT: .simd
 // IR: call void @__weft_body_saxpy(
-// Sixteen work-items' elements of the column per k. (They are gathered:
-// the widener takes every loop variable as varying, so it cannot see that
-// they are neighbours; loads of one vector would be faster still.)
+// Sixteen work-items' elements of the column per k, neighbours: one
+// vector load; the row's element, the same for all, one scalar load.
 // COLUMN-LABEL: define internal void @__weft_body_column_walk.simd(
-// COLUMN: <16 x float> @llvm.masked.gather.v16f32
+// COLUMN-NOT: masked.gather
+// COLUMN: wi.uniform_load:
+// COLUMN: <16 x float> @llvm.masked.load.v16f32
+// COLUMN-NOT: masked.gather
+// COLUMN-LABEL: define
 // The float4 positions, split into their elements, 16 work-items at once.
 // BODIES-LABEL: define internal void @__weft_body_float4_bodies.simd(
 // BODIES: <16 x float>
@@ -118,6 +135,16 @@ kernel void float4_bodies(global const float4 *pos, global float4 *acc,
     a += d * (q.w * inv * inv * inv);
   }
   acc[get_global_id(0)] = (float4)(a, 0.0f);
+}
+
+// Each work-item walks its own row: neighbours' elements are n apart, a
+// gather per k.
+kernel void strided_rows(global const float *a, global float *out, int n) {
+  int row = get_global_id(0);
+  float sum = 0.0f;
+  for (int k = 0; k < n; ++k)
+    sum += a[row * n + k] * a[k];
+  out[row] = sum;
 }
 
 #pragma OPENCL EXTENSION cl_khr_fp16 : enable
