@@ -334,6 +334,58 @@ bool hasStridedInnermostAccess(llvm::Function &f, llvm::LoopInfo &loops,
   return false;
 }
 
+// Whether `v` may differ between work-items, seen from its operands alone:
+// it depends on the x id `x`, or on a phi (control flow may differ).
+bool mayDependOnId(Value *v, Value *x, llvm::DenseMap<Value *, bool> &known) {
+  if (v == x)
+    return true;
+  auto *inst = llvm::dyn_cast<Instruction>(v);
+  if (!inst)
+    return false;
+  auto found = known.find(v);
+  if (found != known.end())
+    return found->second;
+  known[v] = true; // cycles go through phis, which count as depending
+  bool depends = llvm::isa<PHINode>(inst);
+  for (Value *operand : inst->operands())
+    depends = depends || mayDependOnId(operand, x, known);
+  known[v] = depends;
+  return depends;
+}
+
+// Whether a loop-free work-item stores to one address for all work-items
+// on a path not every work-item takes (`if (id == k) *flag = 1;`): LLVM's
+// loop vectorizer leaves such a loop over the work-items scalar, and the
+// widener stores once, the last active work-item's value.
+bool storesToOneAddressConditionally(llvm::Function &f, Value *x) {
+  llvm::DenseMap<Value *, bool> known;
+  BasicBlock &entry = f.getEntryBlock();
+  for (BasicBlock &block : f) {
+    bool every_work_item = &block == &entry;
+    if (!every_work_item) {
+      // Reached by a chain of unconditional branches from the entry.
+      BasicBlock *walk = &entry;
+      while (auto *branch =
+                 llvm::dyn_cast<llvm::BranchInst>(walk->getTerminator())) {
+        if (branch->isConditional())
+          break;
+        walk = branch->getSuccessor(0);
+        if (walk == &block) {
+          every_work_item = true;
+          break;
+        }
+      }
+    }
+    if (every_work_item)
+      continue;
+    for (Instruction &inst : block)
+      if (auto *store = llvm::dyn_cast<llvm::StoreInst>(&inst))
+        if (!mayDependOnId(store->getPointerOperand(), x, known))
+          return true;
+  }
+  return false;
+}
+
 // Whether `f` gathers or scatters (what a widened access to elements that
 // are not neighbours becomes) in a loop; once per work-item costs little.
 bool gathersInLoops(llvm::Function &f) {
@@ -580,6 +632,36 @@ private:
     return b_.CreateExtractElement(widened(pointer), uint64_t(0));
   }
 
+  // A store to one address for all: made once, when some work-item is on
+  // this path, of the value of the last of them (work-item order, as the
+  // plain loop over the work-items would leave it).
+  void storeToOneAddress(llvm::StoreInst &store, Value *mask) {
+    llvm::LLVMContext &ctx = vector_fn_.getContext();
+    Value *value = store.getValueOperand();
+    Value *bits = b_.CreateBitCast(mask, b_.getIntNTy(kVectorWidth));
+    BasicBlock *store_block =
+        BasicBlock::Create(ctx, "wi.uniform_store", &vector_fn_);
+    BasicBlock *after = BasicBlock::Create(ctx, "wi.stored", &vector_fn_);
+    b_.CreateCondBr(b_.CreateICmpNE(bits, b_.getIntN(kVectorWidth, 0)),
+                    store_block, after);
+    b_.SetInsertPoint(store_block);
+    Value *stored;
+    if (varies(value)) {
+      Value *leading =
+          b_.CreateBinaryIntrinsic(llvm::Intrinsic::ctlz, bits, b_.getTrue());
+      Value *last =
+          b_.CreateSub(b_.getIntN(kVectorWidth, kVectorWidth - 1), leading);
+      stored = b_.CreateExtractElement(widened(value), last);
+    } else {
+      stored = uniform(value);
+    }
+    llvm::StoreInst *copy = b_.CreateAlignedStore(
+        stored, uniform(store.getPointerOperand()), store.getAlign());
+    copy->copyMetadata(store);
+    b_.CreateBr(after);
+    b_.SetInsertPoint(after);
+  }
+
   void emitInstruction(Instruction &inst, Value *mask) {
     if (ignorable(inst))
       return;
@@ -661,8 +743,12 @@ private:
                    : b_.CreateMaskedGather(vectorOf(t), widened(pointer),
                                            load->getAlign(), mask);
     } else if (auto *store = llvm::dyn_cast<llvm::StoreInst>(&inst)) {
-      Value *value = widened(store->getValueOperand());
       Value *pointer = store->getPointerOperand();
+      if (!varies(pointer)) {
+        storeToOneAddress(*store, mask);
+        return;
+      }
+      Value *value = widened(store->getValueOperand());
       if (consecutive(pointer, store->getValueOperand()->getType()))
         b_.CreateMaskedStore(value, firstLane(pointer), store->getAlign(),
                              mask);
@@ -917,7 +1003,8 @@ llvm::Function *vectorizeWorkItems(llvm::Function &body, std::string &why) {
   llvm::DominatorTree dominators(*scalar);
   llvm::LoopInfo loops(dominators);
   bool ok = true;
-  if (loops.empty()) {
+  if (loops.empty() && !storesToOneAddressConditionally(
+                           *scalar, scalar->getArg(body.arg_size() - 3))) {
     why = "no loop in the work-item (LLVM's loop vectorizer covers it)";
     ok = false;
   }
@@ -935,8 +1022,9 @@ llvm::Function *vectorizeWorkItems(llvm::Function &body, std::string &why) {
     ok = false;
   }
   bool uniform_loops_only =
-      ok && !hasDivergentLoop(*scalar, loops, dominators,
-                              scalar->getArg(body.arg_size() - 3));
+      ok && !loops.empty() &&
+      !hasDivergentLoop(*scalar, loops, dominators,
+                        scalar->getArg(body.arg_size() - 3));
   if (uniform_loops_only &&
       !hasStridedInnermostAccess(*scalar, loops, dominators)) {
     why = "every loop runs as many times for all work-items and walks "

@@ -346,3 +346,46 @@ kernel void hinted(global int *data, int n) {
   clReleaseMemObject(m);
   clReleaseKernel(k);
 }
+
+TEST_CASE_METHOD(WeftFixture,
+                 "a store to one address under a condition, widened",
+                 "[api][compiler]") {
+  // The work-item loop is widened (weft-widen-work-items stores once, the
+  // last active work-item's value): one match leaves its index, several
+  // leave one of theirs, none leaves the flag untouched.
+  const char *source = R"(
+    kernel void find(global const int *in, int key, global int *found) {
+      int i = get_global_id(0);
+      if (in[i] == key)
+        *found = i;
+    })";
+  cl_kernel k = kernel(source, "find");
+  constexpr int kItems = 1000;
+  std::vector<int> in(kItems);
+  for (int i = 0; i < kItems; ++i)
+    in[i] = i % 250;
+  cl_mem input = buffer(sizeof(int) * kItems, in.data());
+  auto run = [&](int key) {
+    int found = -1;
+    cl_mem out = buffer(sizeof found, &found);
+    clSetKernelArg(k, 0, sizeof input, &input);
+    clSetKernelArg(k, 1, sizeof key, &key);
+    clSetKernelArg(k, 2, sizeof out, &out);
+    size_t global = kItems, local = 100;
+    REQUIRE(runAndWait(k, 1, &global, &local) == CL_SUCCESS);
+    REQUIRE(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, sizeof found, &found,
+                                0, nullptr, nullptr) == CL_SUCCESS);
+    clReleaseMemObject(out);
+    return found;
+  };
+  for (int key : {0, 17, 249}) {
+    int found = run(key);
+    INFO("key " << key << " found at " << found);
+    REQUIRE(found >= 0);
+    CHECK(found < kItems);
+    CHECK(in[found] == key);
+  }
+  CHECK(run(250) == -1);
+  clReleaseMemObject(input);
+  clReleaseKernel(k);
+}

@@ -12,6 +12,7 @@
 // RUN: FileCheck %s --check-prefix=COLUMN < %t.ll
 // RUN: FileCheck %s --check-prefix=BODIES < %t.ll
 // RUN: FileCheck %s --check-prefix=INTID < %t.ll
+// RUN: FileCheck %s --check-prefix=FIND < %t.ll
 // On an AVX2 CPU, where gathers cost more than the scalar loop, a loop
 // every work-item runs as often is widened only when it needs no gathers:
 // the loop's counter and the loads it alone addresses are one value for
@@ -38,6 +39,7 @@
 // PLAN: kernel column_walk: widened
 // PLAN: kernel float4_bodies: widened
 // PLAN: kernel strided_rows: widened
+// PLAN: kernel find_key: widened
 // Half values widen too (as <16 x half>).
 // PLAN: kernel mandel_half: widened
 // HALF-LABEL: define internal void @__weft_body_mandel_half.simd(
@@ -145,6 +147,20 @@ kernel void strided_rows(global const float *a, global float *out, int n) {
   for (int k = 0; k < n; ++k)
     sum += a[row * n + k] * a[k];
   out[row] = sum;
+}
+
+// No loop, but a store to one address under a condition, which LLVM's loop
+// vectorizer cannot vectorize: widened, it stores once, the value of the
+// last work-item that takes the path (its lane: 15 - ctlz of the mask).
+// FIND-LABEL: define internal void @__weft_body_find_key.simd(
+// FIND: wi.uniform_store:
+// FIND-NEXT: call i16 @llvm.ctlz.i16
+// FIND: extractelement <16 x i32>
+// FIND: store i32
+kernel void find_key(global const int *in, int key, global int *found) {
+  int i = get_global_id(0);
+  if (in[i] == key)
+    *found = i;
 }
 
 #pragma OPENCL EXTENSION cl_khr_fp16 : enable
