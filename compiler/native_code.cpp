@@ -17,14 +17,16 @@
 #include <llvm/Support/DynamicLibrary.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
-#include <llvm/Support/thread.h>
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/Target/TargetOptions.h>
 #include <llvm/TargetParser/Host.h>
 
+#include <pthread.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -283,9 +285,30 @@ void compilePart(PartJob &job, bool full_optimization,
                                  dump_ir_directory, job.object, job.error);
 }
 
-// The stack each compiling thread reserves: LLVM recurses over the code as
-// on the build's own thread (compiler/compiler.cpp).
-constexpr unsigned kPartStackBytes = 512u << 20;
+// The stack each helper thread reserves (only the pages touched are
+// committed). Optimization and code generation recurse far less than
+// Clang's parser, for which the build's own thread reserves 512 MiB
+// (compiler/compiler.cpp); a smaller reservation keeps helpers affordable
+// under address-space limits.
+constexpr size_t kPartStackBytes = size_t{64} << 20;
+
+// Runs `work` on a new thread with that stack; false when the system gives
+// none (address space limits, say), and the caller does without it.
+bool startHelper(pthread_t &thread, std::function<void()> &work) {
+  pthread_attr_t attributes;
+  if (pthread_attr_init(&attributes) != 0)
+    return false;
+  bool started = pthread_attr_setstacksize(&attributes, kPartStackBytes) == 0 &&
+                 pthread_create(
+                     &thread, &attributes,
+                     [](void *argument) -> void * {
+                       (*static_cast<std::function<void()> *>(argument))();
+                       return nullptr;
+                     },
+                     &work) == 0;
+  pthread_attr_destroy(&attributes);
+  return started;
+}
 
 // Compiles the parts on up to `threads` threads, the calling one among
 // them, each taking the next part left; the log lines of all parts, each
@@ -305,13 +328,17 @@ bool compileParts(std::vector<ModulePart> parts, size_t threads,
     for (size_t i; (i = next.fetch_add(1)) < jobs.size();)
       compilePart(jobs[i], full_optimization, dump_ir_directory);
   };
-  std::vector<llvm::thread> helpers;
-  for (size_t i = 1; i < std::min(threads, jobs.size()); ++i)
-    helpers.emplace_back(std::optional<unsigned>(kPartStackBytes),
-                         compileRemaining);
-  compileRemaining();
-  for (llvm::thread &helper : helpers)
-    helper.join();
+  std::function<void()> work = compileRemaining;
+  std::vector<pthread_t> helpers;
+  for (size_t i = 1; i < std::min(threads, jobs.size()); ++i) {
+    pthread_t helper;
+    if (!startHelper(helper, work))
+      break;
+    helpers.push_back(helper);
+  }
+  work();
+  for (pthread_t helper : helpers)
+    pthread_join(helper, nullptr);
   std::set<std::string> lines;
   bool compiled = true;
   for (PartJob &job : jobs) {
