@@ -251,8 +251,8 @@ bool sharedByWorkItems(llvm::AllocaInst &alloca, const Regions &regions) {
 
 // z { y { x { ... } } } over the local ids in [first, last) per dimension.
 // `body` fills the innermost block (it gets the ids and the latch every path
-// must end at).
-void emitWorkItemLoops(
+// must end at). Returns the branch back to the x loop's start.
+llvm::BranchInst *emitWorkItemLoops(
     IRBuilder<> &b, Value *const first[3], Value *const last[3],
     const std::function<void(Value *const id[3], BasicBlock *latch)> &body) {
   llvm::Function *f = b.GetInsertBlock()->getParent();
@@ -274,14 +274,41 @@ void emitWorkItemLoops(
   }
   Value *const id_values[3] = {ids[0], ids[1], ids[2]};
   body(id_values, latches[0]);
+  llvm::BranchInst *x_back_edge = nullptr;
   for (unsigned d = 0; d < 3; ++d) {
     b.SetInsertPoint(latches[d]);
     Value *next = b.CreateAdd(ids[d], b.getInt64(1), "", true, true);
     ids[d]->addIncoming(next, latches[d]);
-    b.CreateCondBr(b.CreateICmpULT(next, last[d]), headers[d],
-                   d < 2 ? latches[d + 1] : exit);
+    llvm::BranchInst *back =
+        b.CreateCondBr(b.CreateICmpULT(next, last[d]), headers[d],
+                       d < 2 ? latches[d + 1] : exit);
+    if (d == 0)
+      x_back_edge = back;
   }
   b.SetInsertPoint(exit);
+  return x_back_edge;
+}
+
+// Marks the x loop of a region's work-items as parallel: between barriers
+// the work-items of a group do not depend on each other (a work-item that
+// reads what another writes without a barrier races, which OpenCL C leaves
+// undefined), so LLVM may vectorize the loop without proving it, as it
+// cannot for `scratch[lid] += scratch[lid + step]` with `step` loaded per
+// work-item. Every access to memory in the loop joins one access group.
+void markParallel(llvm::BranchInst &back_edge,
+                  llvm::ArrayRef<llvm::Instruction *> accesses) {
+  llvm::LLVMContext &ctx = back_edge.getContext();
+  llvm::MDNode *group = llvm::MDNode::getDistinct(ctx, {});
+  for (llvm::Instruction *access : accesses)
+    access->setMetadata(llvm::LLVMContext::MD_access_group, group);
+  llvm::Metadata *parallel[] = {
+      llvm::MDString::get(ctx, "llvm.loop.parallel_accesses"), group};
+  llvm::TempMDTuple placeholder = llvm::MDNode::getTemporary(ctx, {});
+  llvm::Metadata *loop[] = {placeholder.get(),
+                            llvm::MDNode::get(ctx, parallel)};
+  llvm::MDNode *id = llvm::MDNode::getDistinct(ctx, loop);
+  id->replaceOperandWith(0, id);
+  back_edge.setMetadata(llvm::LLVMContext::MD_loop, id);
 }
 
 // The group entry's scheduling. While every work-item leaves each region at
@@ -412,7 +439,11 @@ void RegionEmitter::emitRegion(unsigned r,
     first[d] = b_.CreateLoad(b_.getInt64Ty(), first_[d]);
     last[d] = b_.CreateLoad(b_.getInt64Ty(), last_[d]);
   }
-  emitWorkItemLoops(
+  // The x loop is parallel unless the region uses a variable all
+  // work-items share (sharedByWorkItems: each uses it in turn).
+  std::vector<llvm::Instruction *> accesses;
+  bool parallel = true;
+  llvm::BranchInst *back_edge = emitWorkItemLoops(
       b_, first, last, [&](Value *const id[3], BasicBlock *latch) {
         Value *linear = b_.CreateAdd(
             b_.CreateMul(b_.CreateAdd(b_.CreateMul(id[2], sizes[1]), id[1]),
@@ -438,7 +469,7 @@ void RegionEmitter::emitRegion(unsigned r,
           auto *leave = BasicBlock::Create(ctx, name, entry);
           IRBuilder<>::InsertPointGuard guard(b_);
           b_.SetInsertPoint(leave);
-          b_.CreateStore(b_.getInt32(next), state_slot);
+          accesses.push_back(b_.CreateStore(b_.getInt32(next), state_slot));
           b_.CreateBr(latch);
           return leave;
         };
@@ -468,6 +499,16 @@ void RegionEmitter::emitRegion(unsigned r,
                 inst.replaceAllUsesWith(b_.getInt1(*last_in_group));
                 inst.eraseFromParent();
               }
+        llvm::SmallPtrSet<Value *, 8> shared_memory;
+        for (llvm::AllocaInst *alloca : shared)
+          shared_memory.insert(shared_copies_[alloca]);
+        for (BasicBlock *copy : copies)
+          for (llvm::Instruction &inst : *copy) {
+            for (Value *operand : inst.operands())
+              parallel = parallel && !shared_memory.count(operand);
+            if (inst.mayReadOrWriteMemory())
+              accesses.push_back(&inst);
+          }
         b_.CreateBr(copies.front());
         for (BasicBlock *copy : copies) {
           // Edges from blocks of other regions do not exist in this copy.
@@ -482,6 +523,8 @@ void RegionEmitter::emitRegion(unsigned r,
           }
         }
       });
+  if (parallel)
+    markParallel(*back_edge, accesses);
   b_.CreateBr(after);
 }
 
