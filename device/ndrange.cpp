@@ -303,6 +303,17 @@ FiberRunStatus runGroup(const NDRangeLaunch &launch, WorkGroupContext &context,
   return status;
 }
 
+// The next work-group's coordinates, x fastest (the order of the indices).
+void stepGroup(uint64_t g[3], const LaunchState &state) {
+  if (++g[0] < state.groups[0])
+    return;
+  g[0] = 0;
+  if (++g[1] < state.groups[1])
+    return;
+  g[1] = 0;
+  ++g[2];
+}
+
 void runGroups(void *opaque, uint64_t first, uint64_t last) {
   runner_memory.slot();
   auto &state = *static_cast<LaunchState *>(opaque);
@@ -372,13 +383,16 @@ void runGroups(void *opaque, uint64_t first, uint64_t last) {
   }
   armFaultTrap(trap);
 
-  for (uint64_t index = first; index < last; ++index) {
+  // The group's coordinates step along with its index: three 64-bit
+  // divisions per group cost a short group (256 work-items of saxpy) more
+  // than its own work.
+  uint64_t g[3] = {first % state.groups[0],
+                   (first / state.groups[0]) % state.groups[1],
+                   first / (state.groups[0] * state.groups[1])};
+  for (uint64_t index = first; index < last; ++index, stepGroup(g, state)) {
     if (state.failed || state.overflowed || state.faulted || state.timed_out)
       return; // the launch has already failed
     group_index = index;
-    uint64_t g[3] = {index % state.groups[0],
-                     (index / state.groups[0]) % state.groups[1],
-                     index / (state.groups[0] * state.groups[1])};
     uint64_t items = 1;
     for (unsigned d = 0; d < 3; ++d) {
       context.group_id[d] = g[d];
