@@ -150,6 +150,25 @@ bool rejectRecursion(const llvm::Module &module, std::string &error) {
   return true;
 }
 
+// The stack frames of the kernels' entry points in `shared_object`.
+void setFrameSizes(const std::vector<unsigned char> &shared_object,
+                   std::vector<KernelDescription> &kernels) {
+  std::map<std::string, uint64_t> frames = readStackSizes(shared_object);
+  // A leaf function may also use the 128-byte red zone below its frame.
+  constexpr uint64_t kRedZone = 128;
+  for (KernelDescription &k : kernels) {
+    k.group_entry_frame = std::max(frames[groupEntrySymbol(k.name)],
+                                   frames[readThroughEntrySymbol(k.name)]) +
+                          kRedZone;
+    // A kernel without barriers may still have a work-item entry (async
+    // copies, for the checking mode): its stack must fit that one too.
+    uint64_t item_frame = frames[workItemEntrySymbol(k.name)] + kRedZone;
+    k.private_memory = k.plan.reachesBarrier()
+                           ? item_frame
+                           : std::max(k.group_entry_frame, item_frame);
+  }
+}
+
 } // namespace
 
 ClangCompiler::ClangCompiler(std::unique_ptr<llvm::MemoryBuffer> builtins,
@@ -464,6 +483,12 @@ void ClangCompiler::finishExecutable(std::unique_ptr<llvm::Module> module,
   eraseKernelRecords(*module);
   for (KernelDescription &k : kernels)
     k.preferred_work_group_multiple = preferredMultiple();
+  if (deferKernels(*module, kernels, optimize, settings_.dump_ir_directory,
+                   result.deferred)) {
+    result.kernels = std::move(kernels);
+    result.status = BuildResult::Status::Success;
+    return;
+  }
   std::vector<std::vector<char>> objects;
   if (!emitObjects(*module, kernels, optimize, settings_.dump_ir_directory,
                    settings_.compile_threads, objects, error) ||
@@ -473,22 +498,43 @@ void ClangCompiler::finishExecutable(std::unique_ptr<llvm::Module> module,
     result.log += error;
     return;
   }
-  std::map<std::string, uint64_t> frames = readStackSizes(result.shared_object);
-  // A leaf function may also use the 128-byte red zone below its frame.
-  constexpr uint64_t kRedZone = 128;
-  for (KernelDescription &k : kernels) {
-    k.group_entry_frame = std::max(frames[groupEntrySymbol(k.name)],
-                                   frames[readThroughEntrySymbol(k.name)]) +
-                          kRedZone;
-    // A kernel without barriers may still have a work-item entry (async
-    // copies, for the checking mode): its stack must fit that one too.
-    uint64_t item_frame = frames[workItemEntrySymbol(k.name)] + kRedZone;
-    k.private_memory = k.plan.reachesBarrier()
-                           ? item_frame
-                           : std::max(k.group_entry_frame, item_frame);
-  }
+  setFrameSizes(result.shared_object, kernels);
   result.kernels = std::move(kernels);
   result.status = BuildResult::Status::Success;
+}
+
+std::vector<PartCode>
+ClangCompiler::compileDeferred(const std::vector<DeferredPart> &parts,
+                               std::vector<KernelDescription> &kernels) {
+  return onCompilerStack([&] {
+    std::vector<std::vector<char>> objects;
+    std::vector<std::string> errors;
+    compileDeferredParts(parts, settings_.dump_ir_directory,
+                         settings_.compile_threads, objects, errors);
+    std::vector<PartCode> code(parts.size());
+    for (size_t i = 0; i < parts.size(); ++i) {
+      code[i].log = std::move(errors[i]);
+      if (objects[i].empty() ||
+          !linkSharedObject({objects[i]}, settings_.temporary_directory,
+                            code[i].shared_object, code[i].log)) {
+        code[i].shared_object.clear();
+        continue;
+      }
+      std::vector<KernelDescription> own;
+      for (const KernelDescription &k : kernels)
+        if (std::find(parts[i].kernels.begin(), parts[i].kernels.end(),
+                      k.name) != parts[i].kernels.end())
+          own.push_back(k);
+      setFrameSizes(code[i].shared_object, own);
+      for (KernelDescription &k : kernels)
+        for (const KernelDescription &o : own)
+          if (k.name == o.name) {
+            k.private_memory = o.private_memory;
+            k.group_entry_frame = o.group_entry_frame;
+          }
+    }
+    return code;
+  });
 }
 
 std::vector<unsigned char>

@@ -44,6 +44,9 @@ public:
                const std::vector<SpecializationConstant> &constants,
                const std::string &options,
                const DeviceDescription &device) override;
+  std::vector<PartCode>
+  compileDeferred(const std::vector<DeferredPart> &parts,
+                  std::vector<KernelDescription> &kernels) override;
 
   // `source` compiled, inlined into its kernels and linked with the builtin
   // library, for the host CPU: what the Kernels stage receives. Null, with

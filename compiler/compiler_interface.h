@@ -312,6 +312,17 @@ struct EmbeddedHeader {
   std::string source;
 };
 
+// Kernels of a program whose native code is made when one of them is first
+// used (Compiler::compileDeferred), each part into a shared object of its
+// own: most of a build is optimization and code generation, and an
+// application often runs a few of a program's kernels.
+struct DeferredPart {
+  // Whose entry points it defines: a kernel and its image format variants.
+  std::vector<std::string> kernels;
+  std::vector<unsigned char> bitcode; // ready for optimization
+  bool optimize = true;               // false: -cl-opt-disable
+};
+
 struct BuildResult {
   enum class Status { Success, InvalidOptions, CompileError, LinkError };
   Status status = Status::CompileError;
@@ -319,8 +330,19 @@ struct BuildResult {
   // Set on success. The descriptions have no entry addresses yet: the
   // runtime finds them in the shared object once it has loaded it.
   std::vector<KernelDescription> kernels;
+  // The native code of every kernel, or, when `deferred` is not empty,
+  // none: each part is compiled when first used, and its kernels' frame
+  // sizes (private_memory, group_entry_frame) are known from then on.
   std::vector<unsigned char> shared_object; // an ELF shared object
-  uint64_t global_variable_bytes = 0;       // program-scope __global variables
+  std::vector<DeferredPart> deferred;
+  uint64_t global_variable_bytes = 0; // program-scope __global variables
+};
+
+// A deferred part compiled: its shared object, or, empty, the reason in
+// `log`.
+struct PartCode {
+  std::vector<unsigned char> shared_object;
+  std::string log;
 };
 
 class Compiler {
@@ -353,6 +375,11 @@ public:
   compileSpirv(const std::vector<unsigned char> &il,
                const std::vector<SpecializationConstant> &constants,
                const std::string &options, const DeviceDescription &device) = 0;
+  // Compiles deferred parts (several on threads): one PartCode each, in
+  // order. Fills in the frame sizes of the parts' kernels among `kernels`.
+  virtual std::vector<PartCode>
+  compileDeferred(const std::vector<DeferredPart> &parts,
+                  std::vector<KernelDescription> &kernels) = 0;
 };
 
 } // namespace weft::compiler

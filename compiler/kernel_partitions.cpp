@@ -81,7 +81,7 @@ bool splittable(const llvm::Module &module) {
 }
 
 struct KernelUnit {
-  std::string name;
+  KernelGroup names;
   llvm::SmallVector<const llvm::Function *, 3> entries;
   Reached reached;
   size_t instructions = 0;
@@ -95,6 +95,19 @@ bool mustBeShared(const llvm::GlobalVariable &variable) {
 
 } // namespace
 
+std::vector<KernelGroup>
+kernelGroups(const std::vector<KernelDescription> &kernels) {
+  std::vector<KernelGroup> groups;
+  for (const KernelDescription &k : kernels)
+    if (k.variant_of.empty())
+      groups.push_back({k.name});
+  for (const KernelDescription &k : kernels)
+    for (KernelGroup &group : groups)
+      if (!k.variant_of.empty() && group.front() == k.variant_of)
+        group.push_back(k.name);
+  return groups;
+}
+
 std::vector<std::string> kernelsWithEntries(const llvm::Module &module) {
   const std::string prefix = groupEntrySymbol("");
   std::vector<std::string> kernels;
@@ -104,22 +117,24 @@ std::vector<std::string> kernelsWithEntries(const llvm::Module &module) {
   return kernels;
 }
 
-std::vector<ModulePart> splitByKernel(llvm::Module &module,
-                                      const std::vector<std::string> &kernels,
-                                      size_t most_parts, size_t smallest_part) {
-  if (most_parts < 2 || kernels.size() < 2 || !splittable(module))
+std::vector<ModulePart>
+splitByKernel(llvm::Module &module,
+              const std::vector<KernelGroup> &kernel_groups, size_t most_parts,
+              size_t smallest_part, PartLinkage linkage) {
+  if (most_parts < 2 || kernel_groups.size() < 2 || !splittable(module))
     return {};
   std::vector<KernelUnit> units;
   size_t total = 0;
-  for (const std::string &name : kernels) {
+  for (const KernelGroup &group : kernel_groups) {
     KernelUnit unit;
-    unit.name = name;
-    for (const std::string &symbol :
-         {groupEntrySymbol(name), workItemEntrySymbol(name),
-          readThroughEntrySymbol(name)})
-      if (const llvm::Function *f = module.getFunction(symbol);
-          f && !f->isDeclaration())
-        unit.entries.push_back(f);
+    unit.names = group;
+    for (const std::string &name : group)
+      for (const std::string &symbol :
+           {groupEntrySymbol(name), workItemEntrySymbol(name),
+            readThroughEntrySymbol(name)})
+        if (const llvm::Function *f = module.getFunction(symbol);
+            f && !f->isDeclaration())
+          unit.entries.push_back(f);
     unit.reached = reachedFrom(unit.entries);
     unit.instructions = instructionsOf(unit.reached);
     total += unit.instructions;
@@ -162,14 +177,29 @@ std::vector<ModulePart> splitByKernel(llvm::Module &module,
     for (size_t u : members[part])
       for (const llvm::Function *entry : units[u].entries)
         owner[entry] = part;
+  // Parts loaded on their own cannot share a definition: no change is
+  // made before that is known.
+  auto usersOf = [&](const llvm::GlobalValue &global) {
+    std::vector<size_t> users;
+    for (size_t part = 0; part < parts; ++part)
+      if (reached[part].count(&global))
+        users.push_back(part);
+    return users;
+  };
+  if (linkage == PartLinkage::SeparateObjects) {
+    for (const llvm::GlobalVariable &variable : module.globals())
+      if (!variable.isDeclaration() && usersOf(variable).size() > 1 &&
+          (!variable.hasLocalLinkage() || mustBeShared(variable)))
+        return {};
+    for (const llvm::Function &f : module)
+      if (!f.isDeclaration() && !f.hasLocalLinkage() && !owner.count(&f))
+        return {};
+  }
   unsigned shared_count = 0;
   for (llvm::GlobalVariable &variable : module.globals()) {
     if (variable.isDeclaration())
       continue;
-    std::vector<size_t> users;
-    for (size_t part = 0; part < parts; ++part)
-      if (reached[part].count(&variable))
-        users.push_back(part);
+    std::vector<size_t> users = usersOf(variable);
     if (!variable.hasLocalLinkage()) {
       owner[&variable] = users.empty() ? 0 : users.front();
     } else if (users.size() > 1 && mustBeShared(variable)) {
@@ -190,7 +220,8 @@ std::vector<ModulePart> splitByKernel(llvm::Module &module,
   for (size_t part = 0; part < parts; ++part) {
     ModulePart out;
     for (size_t u : members[part])
-      out.kernels.push_back(units[u].name);
+      out.kernels.insert(out.kernels.end(), units[u].names.begin(),
+                         units[u].names.end());
     llvm::ValueToValueMapTy map;
     out.module =
         llvm::CloneModule(module, map, [&](const llvm::GlobalValue *global) {

@@ -15,6 +15,7 @@
 #include <llvm/MC/TargetRegistry.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/DynamicLibrary.h>
+#include <llvm/Support/MemoryBufferRef.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
@@ -263,25 +264,23 @@ bool compileToObject(llvm::Module &module, const std::string &name,
 // own: a context may be used by one thread at a time.
 struct PartJob {
   std::string name;
-  llvm::SmallVector<char, 0> bitcode;
+  llvm::MemoryBufferRef bitcode;
+  bool full_optimization = true;
   std::vector<char> object;
   std::string error;
   bool compiled = false;
 };
 
-void compilePart(PartJob &job, bool full_optimization,
-                 const std::string &dump_ir_directory) {
+void compilePart(PartJob &job, const std::string &dump_ir_directory) {
   llvm::LLVMContext context;
-  llvm::Expected<std::unique_ptr<llvm::Module>> module = llvm::parseBitcodeFile(
-      llvm::MemoryBufferRef(
-          llvm::StringRef(job.bitcode.data(), job.bitcode.size()), job.name),
-      context);
+  llvm::Expected<std::unique_ptr<llvm::Module>> module =
+      llvm::parseBitcodeFile(job.bitcode, context);
   if (!module) {
     job.error = "error: reading back a part of the program failed: " +
                 llvm::toString(module.takeError()) + "\n";
     return;
   }
-  job.compiled = compileToObject(**module, job.name, full_optimization,
+  job.compiled = compileToObject(**module, job.name, job.full_optimization,
                                  dump_ir_directory, job.object, job.error);
 }
 
@@ -310,25 +309,15 @@ bool startHelper(pthread_t &thread, std::function<void()> &work) {
   return started;
 }
 
-// Compiles the parts on up to `threads` threads, the calling one among
-// them, each taking the next part left; the log lines of all parts, each
-// once.
-bool compileParts(std::vector<ModulePart> parts, size_t threads,
-                  bool full_optimization, const std::string &dump_ir_directory,
-                  std::vector<std::vector<char>> &objects, std::string &error) {
-  std::vector<PartJob> jobs(parts.size());
-  for (size_t i = 0; i < parts.size(); ++i) {
-    jobs[i].name = parts[i].kernels.front();
-    llvm::raw_svector_ostream stream(jobs[i].bitcode);
-    llvm::WriteBitcodeToFile(*parts[i].module, stream);
-    parts[i].module.reset();
-  }
+// Compiles the jobs on up to `threads` threads, the calling one among
+// them, each taking the next job left.
+void compileJobs(std::vector<PartJob> &jobs, size_t threads,
+                 const std::string &dump_ir_directory) {
   std::atomic<size_t> next{0};
-  auto compileRemaining = [&] {
+  std::function<void()> work = [&] {
     for (size_t i; (i = next.fetch_add(1)) < jobs.size();)
-      compilePart(jobs[i], full_optimization, dump_ir_directory);
+      compilePart(jobs[i], dump_ir_directory);
   };
-  std::function<void()> work = compileRemaining;
   std::vector<pthread_t> helpers;
   for (size_t i = 1; i < std::min(threads, jobs.size()); ++i) {
     pthread_t helper;
@@ -339,6 +328,31 @@ bool compileParts(std::vector<ModulePart> parts, size_t threads,
   work();
   for (pthread_t helper : helpers)
     pthread_join(helper, nullptr);
+}
+
+llvm::SmallVector<char, 0> bitcodeOf(const llvm::Module &module) {
+  llvm::SmallVector<char, 0> bitcode;
+  llvm::raw_svector_ostream stream(bitcode);
+  llvm::WriteBitcodeToFile(module, stream);
+  return bitcode;
+}
+
+// Compiles the parts on up to `threads` threads; the log lines of all
+// parts, each once.
+bool compileParts(std::vector<ModulePart> parts, size_t threads,
+                  bool full_optimization, const std::string &dump_ir_directory,
+                  std::vector<std::vector<char>> &objects, std::string &error) {
+  std::vector<llvm::SmallVector<char, 0>> bitcode(parts.size());
+  std::vector<PartJob> jobs(parts.size());
+  for (size_t i = 0; i < parts.size(); ++i) {
+    bitcode[i] = bitcodeOf(*parts[i].module);
+    parts[i].module.reset();
+    jobs[i].name = parts[i].kernels.front();
+    jobs[i].bitcode = llvm::MemoryBufferRef(
+        llvm::StringRef(bitcode[i].data(), bitcode[i].size()), jobs[i].name);
+    jobs[i].full_optimization = full_optimization;
+  }
+  compileJobs(jobs, threads, dump_ir_directory);
   std::set<std::string> lines;
   bool compiled = true;
   for (PartJob &job : jobs) {
@@ -362,20 +376,67 @@ bool emitObjects(llvm::Module &module,
                  std::vector<std::vector<char>> &objects, std::string &error) {
   std::string name = kernels.empty() ? "" : kernels[0].name;
   dumpModule(module, name, dump_ir_directory, "pre");
-  std::vector<std::string> names;
-  for (const KernelDescription &k : kernels)
-    names.push_back(k.name);
   // Twice as many parts as threads: instruction counts before optimization
   // foretell a kernel's compile time only roughly, and a thread that
   // finishes early takes the next part.
   std::vector<ModulePart> parts =
-      splitByKernel(module, names, compile_threads * 2);
+      splitByKernel(module, kernelGroups(kernels), compile_threads * 2);
   if (!parts.empty())
     return compileParts(std::move(parts), compile_threads, full_optimization,
                         dump_ir_directory, objects, error);
   objects.emplace_back();
   return compileToObject(module, name, full_optimization, dump_ir_directory,
                          objects.back(), error);
+}
+
+bool deferKernels(llvm::Module &module,
+                  const std::vector<KernelDescription> &kernels,
+                  bool full_optimization, const std::string &dump_ir_directory,
+                  std::vector<DeferredPart> &parts) {
+  // A call nothing resolves is reported by the build, as without deferral
+  // (optimization may still remove it: the whole module is compiled then).
+  initializeNativeTarget();
+  std::string unresolved;
+  if (!checkResolvable(module, unresolved))
+    return false;
+  std::vector<KernelGroup> groups = kernelGroups(kernels);
+  std::vector<ModulePart> split =
+      splitByKernel(module, groups, groups.size(), /*smallest_part=*/0,
+                    PartLinkage::SeparateObjects);
+  if (split.empty())
+    return false;
+  dumpModule(module, kernels.front().name, dump_ir_directory, "pre");
+  for (ModulePart &part : split) {
+    llvm::SmallVector<char, 0> bitcode = bitcodeOf(*part.module);
+    DeferredPart deferred;
+    deferred.kernels = std::move(part.kernels);
+    deferred.bitcode.assign(bitcode.begin(), bitcode.end());
+    deferred.optimize = full_optimization;
+    parts.push_back(std::move(deferred));
+  }
+  return true;
+}
+
+void compileDeferredParts(const std::vector<DeferredPart> &parts,
+                          const std::string &dump_ir_directory,
+                          size_t compile_threads,
+                          std::vector<std::vector<char>> &objects,
+                          std::vector<std::string> &errors) {
+  std::vector<PartJob> jobs(parts.size());
+  for (size_t i = 0; i < parts.size(); ++i) {
+    jobs[i].name = parts[i].kernels.empty() ? "" : parts[i].kernels.front();
+    jobs[i].bitcode = llvm::MemoryBufferRef(
+        llvm::StringRef(reinterpret_cast<const char *>(parts[i].bitcode.data()),
+                        parts[i].bitcode.size()),
+        jobs[i].name);
+    jobs[i].full_optimization = parts[i].optimize;
+  }
+  compileJobs(jobs, compile_threads, dump_ir_directory);
+  for (PartJob &job : jobs) {
+    objects.push_back(job.compiled ? std::move(job.object)
+                                   : std::vector<char>());
+    errors.push_back(std::move(job.error));
+  }
 }
 
 } // namespace weft::compiler

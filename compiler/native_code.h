@@ -39,6 +39,28 @@ bool emitObjects(llvm::Module &module,
                  size_t compile_threads,
                  std::vector<std::vector<char>> &objects, std::string &error);
 
+// Splits a module ready for emitObjects into one part per kernel (with its
+// image format variants), each compiled into a shared object of its own when
+// one of its kernels is first used (compileDeferredParts): most of a build is
+// optimization and code generation, and applications often run a few of a
+// program's kernels. False, the module unchanged, when the module cannot be
+// split so (kernels sharing a variable: compiler/kernel_partitions.h) or
+// calls what nothing provides (the build reports it as without deferral).
+// With a `dump_ir_directory`, writes the module there before the split.
+bool deferKernels(llvm::Module &module,
+                  const std::vector<KernelDescription> &kernels,
+                  bool full_optimization, const std::string &dump_ir_directory,
+                  std::vector<DeferredPart> &parts);
+
+// Optimizes and emits the objects of deferred parts on up to
+// `compile_threads` threads: objects[i] is parts[i]'s, empty on failure,
+// errors[i] its log lines.
+void compileDeferredParts(const std::vector<DeferredPart> &parts,
+                          const std::string &dump_ir_directory,
+                          size_t compile_threads,
+                          std::vector<std::vector<char>> &objects,
+                          std::vector<std::string> &errors);
+
 // The optimization of emitObject alone, for weft-opt --optimize.
 bool optimizeForHost(llvm::Module &module, bool full_optimization,
                      std::string &error);

@@ -45,8 +45,8 @@ CL_API_ENTRY cl_kernel CL_API_CALL clCreateKernel(cl_program handle,
     setError(errcode_ret, CL_INVALID_PROGRAM_EXECUTABLE);
     return nullptr;
   }
-  for (size_t i = 0; i < executable->kernels.size(); ++i)
-    if (executable->kernels[i].name == kernel_name)
+  for (size_t i = 0; i < executable->kernels().size(); ++i)
+    if (executable->kernels()[i].name == kernel_name)
       return makeKernel(*program, executable, i, errcode_ret);
   setError(errcode_ret, CL_INVALID_KERNEL_NAME);
   return nullptr;
@@ -61,7 +61,7 @@ clCreateKernelsInProgram(cl_program handle, cl_uint num_kernels,
   auto executable = program->executable();
   if (!executable)
     return CL_INVALID_PROGRAM_EXECUTABLE;
-  const auto &descriptions = executable->kernels;
+  const auto &descriptions = executable->kernels();
   if (kernels && num_kernels < descriptions.size())
     return CL_INVALID_VALUE;
   if (kernels) {
@@ -219,8 +219,12 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(
     return out.value(cl_ulong{kernel->localMemorySize()});
   case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
     return out.value(size_t{d.preferred_work_group_multiple});
-  case CL_KERNEL_PRIVATE_MEM_SIZE:
-    return out.value(cl_ulong{d.private_memory});
+  case CL_KERNEL_PRIVATE_MEM_SIZE: {
+    uint64_t bytes = 0;
+    if (cl_int err = kernel->privateMemorySize(bytes))
+      return err;
+    return out.value(cl_ulong{bytes});
+  }
   default:
     return CL_INVALID_VALUE;
   }

@@ -231,9 +231,9 @@ CL_API_ENTRY cl_int CL_API_CALL clGetProgramInfo(cl_program handle,
     if (!executable)
       return CL_INVALID_PROGRAM_EXECUTABLE;
     if (param_name == CL_PROGRAM_NUM_KERNELS)
-      return out.value(executable->kernels.size());
+      return out.value(executable->kernels().size());
     std::string names;
-    for (const auto &kernel : executable->kernels)
+    for (const auto &kernel : executable->kernels())
       names += (names.empty() ? "" : ";") + kernel.name;
     return out.string(names);
   }
@@ -266,7 +266,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetProgramBuildInfo(
   case CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE: {
     auto executable = program->executable();
     return out.value(static_cast<size_t>(
-        executable ? executable->global_variable_bytes : 0));
+        executable ? executable->globalVariableBytes() : 0));
   }
   default:
     return CL_INVALID_VALUE;

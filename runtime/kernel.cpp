@@ -148,8 +148,8 @@ void chooseLocalSize(cl_uint work_dim, const size_t *global,
 Kernel::Kernel(Program &program,
                std::shared_ptr<const ProgramExecutable> executable,
                size_t index)
-    : program_(&program), executable_(std::move(executable)),
-      description_(executable_->kernels[index]),
+    : program_(&program), executable_(std::move(executable)), index_(index),
+      description_(executable_->kernels()[index]),
       block_(description_.argument_block_size),
       set_(description_.arguments.size(), false),
       local_sizes_(description_.arguments.size(), 0),
@@ -161,9 +161,7 @@ Kernel::Kernel(Program &program,
 Kernel::~Kernel() { program_->kernelReleased(); }
 
 Kernel *Kernel::clone() const {
-  size_t index =
-      static_cast<size_t>(&description_ - executable_->kernels.data());
-  auto *copy = new (std::nothrow) Kernel(*program_, executable_, index);
+  auto *copy = new (std::nothrow) Kernel(*program_, executable_, index_);
   if (!copy)
     return nullptr;
   std::lock_guard<std::mutex> lock(mutex_);
@@ -363,6 +361,21 @@ const compiler::KernelDescription::ImageVariant *Kernel::imageVariant() const {
   return nullptr;
 }
 
+cl_int Kernel::prepareCode() const {
+  std::string log;
+  cl_int status = executable_->prepareKernel(index_, log);
+  if (status != CL_SUCCESS)
+    program_->appendToBuildLog(log);
+  return status;
+}
+
+cl_int Kernel::privateMemorySize(uint64_t &bytes) const {
+  if (cl_int err = prepareCode())
+    return err;
+  bytes = description_.private_memory;
+  return CL_SUCCESS;
+}
+
 size_t Kernel::maxWorkGroupSize(size_t device_limit) const {
   if (!description_.plan.reachesBarrier())
     return device_limit;
@@ -376,7 +389,7 @@ size_t Kernel::maxWorkGroupSize(size_t device_limit) const {
   bool on_fibers = description_.plan.path != compiler::ExecutionPath::Regions ||
                    launch.barriers == BarrierPath::Fibers ||
                    launch.check_async_copies;
-  if (!on_fibers)
+  if (!on_fibers || prepareCode() != CL_SUCCESS)
     return device_limit;
   uint64_t stack =
       fiberStackSizeFor(description_.private_memory + kStackReserve);
@@ -413,6 +426,8 @@ cl_int Kernel::enqueue(Queue &queue, cl_uint work_dim, const size_t *offset,
 cl_int Kernel::makeLaunch(Queue &queue, cl_uint work_dim, const size_t *offset,
                           const size_t *global, const size_t *local,
                           std::optional<Command> &out) {
+  if (cl_int err = prepareCode())
+    return err;
   auto snapshot = std::make_shared<LaunchSnapshot>();
   snapshot->kernel = Ref<Kernel>(this);
   ThreadPool &pool = queue.device().pool();
@@ -435,8 +450,8 @@ cl_int Kernel::makeLaunch(Queue &queue, cl_uint work_dim, const size_t *offset,
   launch.work_item_stack = description_.private_memory + kStackReserve;
   launch.group_stack = description_.group_entry_frame + kStackReserve;
   launch.settings = settings().launchSettings();
-  launch.code_begin = executable_->library->codeBegin();
-  launch.code_end = executable_->library->codeEnd();
+  launch.code_begin = executable_->libraryOf(index_).codeBegin();
+  launch.code_end = executable_->libraryOf(index_).codeEnd();
   for (cl_uint d = 0; d < work_dim; ++d) {
     launch.global_offset[d] = offset ? offset[d] : 0;
     launch.global_size[d] = global[d];

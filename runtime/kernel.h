@@ -17,7 +17,7 @@ class Memory;
 class Program;
 class Queue;
 class Event;
-struct ProgramExecutable;
+class ProgramExecutable;
 struct NDRangeLaunch;
 
 // The driver's local size when the application passes none: the kernel's
@@ -61,8 +61,15 @@ public:
   bool allArgumentsSet() const;
   // Bytes of local memory a launch needs: static variables plus arguments.
   uint64_t localMemorySize() const;
+  // Makes the kernel's native code ready: a program's kernels may be
+  // compiled on first use (runtime/program_executable.h). CL_SUCCESS, or
+  // CL_OUT_OF_RESOURCES with the reason added to the program's build log.
+  cl_int prepareCode() const;
+  // CL_KERNEL_PRIVATE_MEM_SIZE, known from the code.
+  cl_int privateMemorySize(uint64_t &bytes) const;
   // CL_KERNEL_WORK_GROUP_SIZE: the device's limit, lowered for kernels whose
-  // work-item fibers need large stacks.
+  // work-item fibers need large stacks (the device's limit when the code
+  // cannot be prepared: launches then fail).
   size_t maxWorkGroupSize(size_t device_limit) const;
 
   // chooseLocalSize for this kernel (groups of up to 256 work-items, fewer
@@ -99,6 +106,7 @@ private:
   Ref<Program> program_;
   // Owns the description and the code.
   std::shared_ptr<const ProgramExecutable> executable_;
+  const size_t index_; // in the executable's kernels
   const compiler::KernelDescription &description_;
 
   // One work-group's time at the last launch (device/ndrange.h); atomic,

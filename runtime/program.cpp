@@ -17,79 +17,6 @@
 namespace weft {
 namespace {
 
-// Moves the kernels the compiler made for image formats
-// (compiler/image_format_variants.h) into their kernel's image_variants:
-// they are not kernels of the program an application can name.
-void foldImageVariants(std::vector<compiler::KernelDescription> &kernels) {
-  for (const compiler::KernelDescription &variant : kernels) {
-    if (variant.variant_of.empty())
-      continue;
-    for (compiler::KernelDescription &kernel : kernels) {
-      if (kernel.name != variant.variant_of)
-        continue;
-      kernel.image_variants.push_back({variant.variant_channel_order,
-                                       variant.variant_channel_type,
-                                       variant.entry, variant.work_item_entry});
-      // A launch may run either: room for the larger frames.
-      kernel.private_memory =
-          std::max(kernel.private_memory, variant.private_memory);
-      kernel.group_entry_frame =
-          std::max(kernel.group_entry_frame, variant.group_entry_frame);
-    }
-  }
-  kernels.erase(std::remove_if(kernels.begin(), kernels.end(),
-                               [](const compiler::KernelDescription &k) {
-                                 return !k.variant_of.empty();
-                               }),
-                kernels.end());
-}
-
-// Loads the native code of an image and finds every kernel's entry points.
-std::shared_ptr<ProgramExecutable>
-instantiate(const ProgramImage &image, std::vector<unsigned char> binary,
-            std::string &error) {
-  auto executable = std::make_shared<ProgramExecutable>();
-  executable->library = KernelLibrary::load(
-      image.shared_object, settings().temporaryDirectory(), error);
-  if (!executable->library) {
-    error = "error: cannot load the program's native code: " + error + "\n";
-    return nullptr;
-  }
-  executable->kernels = image.kernels;
-  executable->global_variable_bytes = image.global_variable_bytes;
-  for (compiler::KernelDescription &kernel : executable->kernels) {
-    kernel.entry = reinterpret_cast<WorkGroupFunction>(
-        executable->library->symbol(compiler::groupEntrySymbol(kernel.name)));
-    // Also kernels with async copies have one (for the checking mode).
-    kernel.work_item_entry =
-        reinterpret_cast<WorkItemFunction>(executable->library->symbol(
-            compiler::workItemEntrySymbol(kernel.name)));
-    if (kernel.plan.read_through)
-      kernel.read_through_entry =
-          reinterpret_cast<WorkGroupFunction>(executable->library->symbol(
-              compiler::readThroughEntrySymbol(kernel.name)));
-    if (!kernel.entry ||
-        (kernel.plan.work_item_entry && !kernel.work_item_entry) ||
-        (kernel.plan.read_through && !kernel.read_through_entry)) {
-      error = "error: the program's native code lacks kernel '" + kernel.name +
-              "'\n";
-      return nullptr;
-    }
-  }
-  foldImageVariants(executable->kernels);
-  executable->binary = std::move(binary);
-  if (debugLogEnabled())
-    for (const compiler::KernelDescription &kernel : executable->kernels) {
-      debugLog("kernel %s: %s; %llu bytes of private memory per work-item",
-               kernel.name.c_str(), compiler::describePlan(kernel.plan).c_str(),
-               static_cast<unsigned long long>(kernel.private_memory));
-      if (!kernel.plan.read_through_note.empty())
-        debugLog("kernel %s: async copies: %s", kernel.name.c_str(),
-                 kernel.plan.read_through_note.c_str());
-    }
-  return executable;
-}
-
 // What a successful build from source or link is stored and returned as.
 ProgramImage executableImage(const Device &device, const std::string &options,
                              compiler::BuildResult &result) {
@@ -98,14 +25,23 @@ ProgramImage executableImage(const Device &device, const std::string &options,
   image.build_options = options;
   image.build_log = result.log;
   image.kernels = std::move(result.kernels);
-  image.shared_object = std::move(result.shared_object);
   image.global_variable_bytes = result.global_variable_bytes;
+  if (result.deferred.empty()) {
+    ProgramImagePart whole;
+    for (const compiler::KernelDescription &k : image.kernels)
+      whole.kernels.push_back(k.name);
+    whole.shared_object = std::move(result.shared_object);
+    image.parts.push_back(std::move(whole));
+  }
+  for (compiler::DeferredPart &deferred : result.deferred)
+    image.parts.push_back({std::move(deferred.kernels),
+                           {},
+                           std::move(deferred.bitcode),
+                           deferred.optimize});
   return image;
 }
 
 } // namespace
-
-ProgramExecutable::~ProgramExecutable() = default;
 
 Program::Program(Context &context, std::string source)
     : context_(&context), source_(std::move(source)), from_binary_(false) {}
@@ -196,7 +132,7 @@ cl_int Program::build(const std::string &options) {
                          "linked with clLinkProgram\n",
                          nullptr);
     std::string error;
-    auto executable = instantiate(binary_image_, given_binary_, error);
+    auto executable = ProgramExecutable::load(binary_image_, "", error);
     if (!executable)
       return finishBuild(CL_INVALID_BINARY, error, nullptr);
     debugLog("program %p loaded from a binary", static_cast<void *>(this));
@@ -226,10 +162,11 @@ Program::buildFromSource(const std::string &options, std::string &log,
     if (cache.lookup(key, binary) &&
         parseProgramImage(binary.data(), binary.size(), image, why) &&
         image.target == device.codeTarget()) {
-      executable = instantiate(image, std::move(binary), why);
+      std::string cached_log = image.build_log;
+      executable = ProgramExecutable::load(std::move(image), key, why);
       if (executable) {
         debugLog("program %p loaded from the cache", static_cast<void *>(this));
-        log = image.build_log;
+        log = std::move(cached_log);
         return CL_SUCCESS;
       }
     }
@@ -256,8 +193,10 @@ Program::buildFromSource(const std::string &options, std::string &log,
   }
 
   ProgramImage image = executableImage(device, options, result);
-  std::vector<unsigned char> binary = serializeProgramImage(image);
-  executable = instantiate(image, binary, error);
+  std::vector<unsigned char> binary;
+  if (!key.empty())
+    binary = serializeProgramImage(image);
+  executable = ProgramExecutable::load(std::move(image), key, error);
   if (!executable) {
     log += error;
     return CL_BUILD_PROGRAM_FAILURE;
@@ -370,8 +309,7 @@ Program *Program::link(Context &context, const std::vector<Program *> &inputs,
     return program;
   }
   ProgramImage image = executableImage(device, options, result);
-  std::vector<unsigned char> binary = serializeProgramImage(image);
-  auto executable = instantiate(image, std::move(binary), why);
+  auto executable = ProgramExecutable::load(std::move(image), "", why);
   error = executable ? CL_SUCCESS : CL_LINK_PROGRAM_FAILURE;
   program->finishBuild(error, executable ? result.log : result.log + why,
                        std::move(executable));
@@ -398,10 +336,21 @@ cl_program_binary_type Program::binaryType() const {
   return binary_type_;
 }
 
-std::vector<unsigned char> Program::binary() const {
+void Program::appendToBuildLog(const std::string &text) {
   std::lock_guard<std::mutex> lock(mutex_);
-  if (executable_)
-    return executable_->binary;
+  log_ += text;
+}
+
+std::vector<unsigned char> Program::binary() {
+  std::shared_ptr<const ProgramExecutable> executable = this->executable();
+  if (executable) {
+    std::string log;
+    std::vector<unsigned char> binary = executable->binary(log);
+    if (!log.empty())
+      appendToBuildLog(log);
+    return binary;
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
   if (!bitcode_.empty()) {
     ProgramImage image;
     image.kind = binary_type_ == CL_PROGRAM_BINARY_TYPE_LIBRARY

@@ -6,6 +6,7 @@
 #include "compiler/compiler_interface.h"
 #include "runtime/object.h"
 #include "runtime/program_binary.h"
+#include "runtime/program_executable.h"
 #include "runtime/spirv_module.h"
 
 #include <atomic>
@@ -18,17 +19,6 @@
 namespace weft {
 
 class Context;
-class KernelLibrary;
-
-// What a successful build gives. Kernels share it, so it outlives a rebuild
-// or a release of the program while they are in use.
-struct ProgramExecutable {
-  ~ProgramExecutable();
-  std::vector<compiler::KernelDescription> kernels; // with entry addresses
-  std::vector<unsigned char> binary; // what CL_PROGRAM_BINARIES returns
-  uint64_t global_variable_bytes = 0;
-  std::unique_ptr<KernelLibrary> library;
-};
 
 class Program : public Object<_cl_program, ObjectKind::Program> {
 public:
@@ -75,10 +65,14 @@ public:
 
   cl_build_status buildStatus() const;
   std::string buildLog() const;
+  // A kernel compiled on first use failed: the log says why.
+  void appendToBuildLog(const std::string &text);
   std::string buildOptions() const;
   cl_program_binary_type binaryType() const;
-  // The binary of the built (or loaded) program; empty when there is none.
-  std::vector<unsigned char> binary() const;
+  // The binary of the built (or loaded) program; empty when there is none
+  // (or its kernels compiled on first use fail to compile: the build log
+  // then says why).
+  std::vector<unsigned char> binary();
   // Null until a build succeeded.
   std::shared_ptr<const ProgramExecutable> executable() const;
 

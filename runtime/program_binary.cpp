@@ -5,6 +5,7 @@
 #include <elf.h>
 
 #include <cstring>
+#include <map>
 #include <type_traits>
 
 namespace weft {
@@ -18,7 +19,7 @@ using compiler::KernelDescription;
 
 constexpr char kMagic[8] = {'W', 'E', 'F', 'T', 'P', 'R', 'G', '\0'};
 // Bump when the payload layout or the launch ABI changes.
-constexpr uint32_t kFormatVersion = 17;
+constexpr uint32_t kFormatVersion = 18;
 
 struct Header {
   char magic[8];
@@ -201,6 +202,43 @@ bool isHostSharedObject(const std::vector<unsigned char> &so) {
          header.e_machine == EM_X86_64;
 }
 
+bool isBitcode(const std::vector<unsigned char> &bitcode) {
+  return bitcode.size() >= 4 && bitcode[0] == 'B' && bitcode[1] == 'C' &&
+         bitcode[2] == 0xc0 && bitcode[3] == 0xde;
+}
+
+// Each part native code or bitcode, and each kernel in exactly one part.
+bool validParts(const ProgramImage &image, std::string &why) {
+  if (image.parts.empty()) {
+    why = "the program binary holds no native code";
+    return false;
+  }
+  std::map<std::string, int> parts_of;
+  for (const KernelDescription &k : image.kernels)
+    parts_of[k.name] = 0;
+  for (const ProgramImagePart &part : image.parts) {
+    if (part.deferred() ? !isBitcode(part.bitcode)
+                        : !isHostSharedObject(part.shared_object) ||
+                              !part.bitcode.empty()) {
+      why = "the program binary holds no x86-64 shared object";
+      return false;
+    }
+    for (const std::string &name : part.kernels) {
+      auto found = parts_of.find(name);
+      if (found == parts_of.end() || ++found->second > 1) {
+        why = "malformed kernel table";
+        return false;
+      }
+    }
+  }
+  for (const auto &[name, parts] : parts_of)
+    if (parts != 1) {
+      why = "the program binary lacks the code of kernel '" + name + "'";
+      return false;
+    }
+  return true;
+}
+
 uint64_t checksum(const unsigned char *data, size_t size) {
   Hash128 hash;
   hash.add(data, size);
@@ -221,7 +259,15 @@ std::vector<unsigned char> serializeProgramImage(const ProgramImage &image) {
   w.scalar<uint32_t>(static_cast<uint32_t>(image.kernels.size()));
   for (const KernelDescription &k : image.kernels)
     compiler::forEachField(k, FieldWriter{w});
-  w.bytes(image.shared_object.data(), image.shared_object.size());
+  w.scalar<uint32_t>(static_cast<uint32_t>(image.parts.size()));
+  for (const ProgramImagePart &part : image.parts) {
+    w.scalar<uint32_t>(static_cast<uint32_t>(part.kernels.size()));
+    for (const std::string &name : part.kernels)
+      w.string(name);
+    w.bytes(part.shared_object.data(), part.shared_object.size());
+    w.bytes(part.bitcode.data(), part.bitcode.size());
+    w.scalar<uint8_t>(part.optimize);
+  }
 
   std::vector<unsigned char> &out = w.result();
   Header header{};
@@ -283,19 +329,31 @@ bool parseProgramImage(const unsigned char *data, size_t size,
     if (!validKernel(k, why))
       return false;
   }
-  image.shared_object = r.bytes();
+  uint32_t part_count = r.scalar<uint32_t>();
+  if (!r.ok() || part_count > count + 1) {
+    why = "malformed program binary";
+    return false;
+  }
+  image.parts.resize(part_count);
+  for (ProgramImagePart &part : image.parts) {
+    uint32_t names = r.scalar<uint32_t>();
+    if (!r.ok() || names > count) {
+      why = "malformed program binary";
+      return false;
+    }
+    for (uint32_t i = 0; i < names; ++i)
+      part.kernels.push_back(r.string());
+    part.shared_object = r.bytes();
+    part.bitcode = r.bytes();
+    part.optimize = r.scalar<uint8_t>() != 0;
+  }
   if (!r.ok() || !r.atEnd()) {
     why = "malformed program binary";
     return false;
   }
-  if (image.kind == ProgramImageKind::Executable) {
-    if (!isHostSharedObject(image.shared_object)) {
-      why = "the program binary holds no x86-64 shared object";
-      return false;
-    }
-  } else if (image.bitcode.size() < 4 || image.bitcode[0] != 'B' ||
-             image.bitcode[1] != 'C' || image.bitcode[2] != 0xc0 ||
-             image.bitcode[3] != 0xde) {
+  if (image.kind == ProgramImageKind::Executable)
+    return validParts(image, why);
+  if (!isBitcode(image.bitcode)) {
     why = "the program binary holds no LLVM bitcode";
     return false;
   }

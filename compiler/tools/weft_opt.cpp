@@ -72,6 +72,11 @@ static cl::opt<unsigned> split_parts(
              "of whole kernels as a build on that many threads would "
              "(whatever their size), and print each part"),
     cl::init(0));
+static cl::opt<bool> split_separately(
+    "split-separately",
+    cl::desc("with --split-kernels: parts for separate shared objects, as "
+             "deferred compilation makes them (a module whose parts would "
+             "share a definition is not split)"));
 static cl::opt<bool> disable_output("disable-output",
                                     cl::desc("print no module"));
 static cl::opt<bool> text_output("S", cl::desc("print the module as text "
@@ -150,6 +155,16 @@ int main(int argc, char **argv) {
       llvm::errs() << result.log;
       if (result.status != BuildResult::Status::Success)
         return 1;
+      // What a program's first launches compile: every deferred part.
+      if (!result.deferred.empty()) {
+        output.os() << "; deferred parts: " << result.deferred.size() << "\n";
+        for (const PartCode &code :
+             compiler->compileDeferred(result.deferred, result.kernels))
+          if (code.shared_object.empty()) {
+            llvm::errs() << code.log;
+            return 1;
+          }
+      }
       for (const KernelDescription &k : result.kernels)
         printDescription(output.os(), k);
       output.keep();
@@ -194,9 +209,13 @@ int main(int argc, char **argv) {
     return 1;
   }
   if (split_parts > 0) {
+    std::vector<KernelGroup> groups;
+    for (const std::string &kernel : kernelsWithEntries(*module))
+      groups.push_back({kernel});
     std::vector<ModulePart> parts =
-        splitByKernel(*module, kernelsWithEntries(*module), split_parts,
-                      /*smallest_part=*/0);
+        splitByKernel(*module, groups, split_parts, /*smallest_part=*/0,
+                      split_separately ? PartLinkage::SeparateObjects
+                                       : PartLinkage::OneObject);
     for (size_t i = 0; i < parts.size(); ++i) {
       output.os() << "; part " << i << ":";
       for (const std::string &kernel : parts[i].kernels)

@@ -3,6 +3,8 @@
 // private memory (and a kernel with barriers gets its work-item frame).
 // RUN: %weft-opt --build %s | FileCheck %s
 
+// A program of three kernels is compiled one part per kernel, on first use.
+// CHECK: ; deferred parts: 3
 // CHECK-LABEL: kernel small: widened
 // CHECK: private_memory: [[SMALL:[0-9]+]]
 // CHECK-LABEL: kernel big_private: work-item loop (a private array)
