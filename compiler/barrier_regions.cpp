@@ -5,6 +5,7 @@
 
 #include "compiler/async_copy_followers.h"
 #include "compiler/context_access.h"
+#include "compiler/group_uniform_variables.h"
 #include "compiler/kernel_bodies.h"
 #include "device/launch_abi.h"
 
@@ -23,6 +24,7 @@
 #include <llvm/Transforms/Utils/Local.h>
 #include <llvm/Transforms/Utils/PromoteMemToReg.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <functional>
 #include <optional>
@@ -322,10 +324,17 @@ void markParallel(llvm::BranchInst &back_edge,
 // finished.
 class RegionEmitter {
 public:
+  // `uniform`: which of the per-item variables hold one value for the
+  // whole group (compiler/group_uniform_variables.h).
   RegionEmitter(llvm::Function &work, const Regions &regions, IRBuilder<> &b,
-                const GroupEntryValues &values)
+                const GroupEntryValues &values,
+                const GroupUniformity &uniformity, std::vector<bool> uniform)
       : work_(work), regions_(regions), b_(b), values_(values),
-        layout_(work.getParent()->getDataLayout()) {}
+        layout_(work.getParent()->getDataLayout()), uniformity_(uniformity),
+        uniform_(std::move(uniform)) {}
+
+  // Whether every region's uniform slice can be cut (emitUniformSlice).
+  bool slicesPossible() const;
 
   void emit(const std::vector<llvm::AllocaInst *> &shared,
             const std::vector<llvm::AllocaInst *> &per_item);
@@ -336,6 +345,8 @@ private:
   }
 
   void emitStorage(const std::vector<llvm::AllocaInst *> &per_item);
+  void emitUniformSlice(unsigned r,
+                        const std::vector<llvm::AllocaInst *> &per_item);
   // `last_in_group`: the answer to __weft_last_in_group for every
   // work-item the run covers, when it is known.
   void emitRegion(unsigned r, const std::vector<llvm::AllocaInst *> &shared,
@@ -359,16 +370,40 @@ private:
   Value *stateAt(Value *linear) {
     return b_.CreateInBoundsGEP(b_.getInt32Ty(), states_, linear);
   }
+  Value *itemSlot(size_t variable, Value *linear) {
+    return b_.CreateInBoundsGEP(
+        b_.getInt8Ty(), item_bases_[variable],
+        b_.CreateMul(linear, b_.getInt64(item_strides_[variable])));
+  }
+  // Group-uniform variables between region runs (see emit): after a run,
+  // the value each left for the next region becomes the current one; after
+  // a divergent barrier, each work-item's own slot takes over.
+  void copyUniform(const std::vector<llvm::AllocaInst *> &per_item,
+                   const std::function<Value *(size_t)> &from,
+                   const std::function<Value *(size_t)> &to) {
+    for (size_t i = 0; i < per_item.size(); ++i)
+      if (uniform_[i])
+        b_.CreateStore(b_.CreateLoad(per_item[i]->getAllocatedType(), from(i)),
+                       to(i));
+  }
 
   llvm::Function &work_;
   const Regions &regions_;
   IRBuilder<> &b_;
   const GroupEntryValues &values_;
   const llvm::DataLayout &layout_;
+  const GroupUniformity &uniformity_;
   Value *items_ = nullptr;
   Value *states_ = nullptr; // i32 per work-item: the region it resumes at
   std::vector<Value *> item_bases_; // per per-item alloca: its array
   std::vector<uint64_t> item_strides_;
+  // Per per-item alloca: whether it is group-uniform, and then its group
+  // copies: the value at the start of the region run (`current`), the
+  // value the run leaves for the next (`next`), and a work-item's own copy
+  // within one run (`temporary`, promoted to a register).
+  std::vector<bool> uniform_;
+  std::vector<Value *> uniform_current_, uniform_next_;
+  std::vector<llvm::AllocaInst *> uniform_temporary_;
   llvm::DenseMap<llvm::AllocaInst *, Value *> shared_copies_;
   // The group's own variables (promoted to registers by mem2reg).
   llvm::AllocaInst *first_[3] = {}, *last_[3] = {}; // bounds of the next run
@@ -396,6 +431,17 @@ void RegionEmitter::emitStorage(
     offsets.push_back(start);
     end = b_.CreateAdd(start, b_.CreateMul(items_, b_.getInt64(stride)));
   }
+  // Two 64-byte lines per group-uniform variable: its current and next
+  // values.
+  std::vector<Value *> uniform_offsets;
+  for (size_t i = 0; i < per_item.size(); ++i)
+    if (uniform_[i]) {
+      Value *start = b_.CreateAnd(b_.CreateAdd(end, b_.getInt64(63)),
+                                  b_.getInt64(~uint64_t(63)));
+      uniform_offsets.push_back(start);
+      end = b_.CreateAdd(start,
+                         b_.getInt64(128 * ((item_strides_[i] + 63) / 64)));
+    }
   Value *allocate = loadContextField(
       b_, values_.context, offsetof(WorkGroupContext, work_item_storage),
       b_.getPtrTy());
@@ -423,6 +469,163 @@ void RegionEmitter::emitStorage(
                   llvm::MaybeAlign(64));
   for (Value *offset : offsets)
     item_bases_.push_back(b_.CreateInBoundsGEP(b_.getInt8Ty(), base, offset));
+  size_t next_uniform = 0;
+  uniform_current_.assign(per_item.size(), nullptr);
+  uniform_next_.assign(per_item.size(), nullptr);
+  for (size_t i = 0; i < per_item.size(); ++i)
+    if (uniform_[i]) {
+      Value *current = b_.CreateInBoundsGEP(b_.getInt8Ty(), base,
+                                            uniform_offsets[next_uniform++]);
+      uniform_current_[i] = current;
+      uniform_next_[i] = b_.CreateInBoundsGEP(
+          b_.getInt8Ty(), current,
+          b_.getInt64(64 * ((item_strides_[i] + 63) / 64)));
+    }
+}
+
+// The blocks of region `r` every work-item that runs it runs.
+std::vector<BasicBlock *> blocksForAll(const Regions &regions, unsigned r,
+                                       const GroupUniformity &uniformity) {
+  std::vector<BasicBlock *> kept;
+  for (BasicBlock *block : regions.blocks[r])
+    if (!uniformity.someItemsOnly(block))
+      kept.push_back(block);
+  return kept;
+}
+
+bool RegionEmitter::slicesPossible() const {
+  for (unsigned r = 0; r < regions_.blocks.size(); ++r) {
+    if (uniformity_.someItemsOnly(regions_.starts[r]))
+      return false;
+    std::vector<BasicBlock *> kept = blocksForAll(regions_, r, uniformity_);
+    llvm::SmallPtrSet<BasicBlock *, 16> in_region(regions_.blocks[r].begin(),
+                                                  regions_.blocks[r].end());
+    llvm::SmallPtrSet<BasicBlock *, 16> in_slice(kept.begin(), kept.end());
+    for (BasicBlock *block : kept) {
+      // Where the paths of a varying branch meet must be in the slice too.
+      if (uniformity_.branchesOnVarying(block)) {
+        BasicBlock *join = uniformity_.joinAfter(block);
+        if (join && in_region.count(join) && !in_slice.count(join))
+          return false;
+      } else {
+        for (BasicBlock *successor : llvm::successors(block))
+          if (in_region.count(successor) && !in_slice.count(successor))
+            return false;
+      }
+      // What the slice keeps is computed within it.
+      for (llvm::Instruction &inst : *block) {
+        if (inst.getType()->isVoidTy() || uniformity_.varying(&inst) ||
+            llvm::isa<llvm::PHINode>(inst))
+          continue;
+        for (Value *operand : inst.operands())
+          if (auto *def = llvm::dyn_cast<llvm::Instruction>(operand))
+            if (!llvm::isa<llvm::AllocaInst>(def) &&
+                !in_slice.count(def->getParent()))
+              return false;
+      }
+    }
+  }
+  return true;
+}
+
+// What a region run leaves in the group-uniform variables, computed once
+// before the run: a copy of the region reduced to the instructions every
+// work-item computes alike, on the path they all take (a branch on a
+// varying value goes straight to where its paths meet). The work-items'
+// own copies of that computation then leave their loop, which LLVM can
+// vectorize, and no work-item stores the group's values.
+void RegionEmitter::emitUniformSlice(
+    unsigned r, const std::vector<llvm::AllocaInst *> &per_item) {
+  if (std::find(uniform_.begin(), uniform_.end(), true) == uniform_.end())
+    return;
+  llvm::LLVMContext &ctx = work_.getContext();
+  llvm::Function *entry = values_.entry;
+  std::string suffix = ".u" + std::to_string(r);
+  copyUniform(
+      per_item, [&](size_t i) { return uniform_current_[i]; },
+      [&](size_t i) { return uniform_temporary_[i]; });
+  auto *end = BasicBlock::Create(ctx, "uniform_slice_end" + suffix, entry);
+
+  llvm::ValueToValueMapTy map;
+  unsigned n = values_.arguments.size();
+  for (unsigned i = 0; i < n; ++i)
+    map[work_.getArg(i)] = values_.arguments[i];
+  map[work_.getArg(n)] = values_.context;
+  for (unsigned d = 0; d < 3; ++d)
+    map[work_.getArg(n + 1 + d)] =
+        llvm::PoisonValue::get(work_.getArg(n + 1 + d)->getType());
+  for (size_t i = 0; i < per_item.size(); ++i)
+    if (uniform_[i])
+      map[per_item[i]] = uniform_temporary_[i];
+  std::vector<BasicBlock *> kept = blocksForAll(regions_, r, uniformity_);
+  llvm::SmallPtrSet<BasicBlock *, 16> in_slice(kept.begin(), kept.end());
+  for (BasicBlock *block : kept)
+    for (BasicBlock *successor : llvm::successors(block))
+      if (!in_slice.count(successor))
+        map[successor] = end;
+  std::vector<BasicBlock *> copies;
+  for (BasicBlock *block : kept) {
+    BasicBlock *copy = llvm::CloneBasicBlock(block, map, suffix, entry);
+    map[block] = copy;
+    copies.push_back(copy);
+  }
+  llvm::remapInstructionsInBlocks(copies, map);
+  b_.CreateBr(llvm::cast<BasicBlock>(map[regions_.starts[r]]));
+
+  std::vector<llvm::Instruction *> dropped;
+  for (size_t c = 0; c < kept.size(); ++c) {
+    BasicBlock *original = kept[c], *copy = copies[c];
+    auto copied = copy->begin();
+    for (llvm::Instruction &inst : *original) {
+      llvm::Instruction &twin = *copied++;
+      if (inst.isTerminator())
+        continue;
+      bool keep;
+      if (auto *store = llvm::dyn_cast<llvm::StoreInst>(&inst)) {
+        auto *alloca =
+            llvm::dyn_cast<llvm::AllocaInst>(store->getPointerOperand());
+        keep = alloca && uniformity_.uniformVariable(alloca);
+      } else {
+        keep = !inst.getType()->isVoidTy() && !uniformity_.varying(&inst);
+      }
+      if (!keep)
+        dropped.push_back(&twin);
+    }
+    llvm::Instruction *terminator = copy->getTerminator();
+    BasicBlock *target = nullptr;
+    if (llvm::isa<llvm::ReturnInst>(terminator)) {
+      target = end;
+    } else if (uniformity_.branchesOnVarying(original)) {
+      BasicBlock *join = uniformity_.joinAfter(original);
+      target =
+          join && in_slice.count(join)
+              ? copies[std::find(kept.begin(), kept.end(), join) - kept.begin()]
+              : end;
+    }
+    if (target) {
+      terminator->eraseFromParent();
+      llvm::BranchInst::Create(target, copy);
+    }
+  }
+  for (llvm::Instruction *inst : dropped)
+    if (!inst->getType()->isVoidTy())
+      inst->replaceAllUsesWith(llvm::PoisonValue::get(inst->getType()));
+  for (llvm::Instruction *inst : dropped)
+    inst->eraseFromParent();
+  // Edges the slice does not have: from blocks it left out, or branches it
+  // sent elsewhere.
+  for (BasicBlock *copy : copies)
+    for (llvm::PHINode &phi : llvm::make_early_inc_range(copy->phis())) {
+      llvm::SmallPtrSet<BasicBlock *, 4> predecessors(llvm::pred_begin(copy),
+                                                      llvm::pred_end(copy));
+      for (unsigned i = phi.getNumIncomingValues(); i-- > 0;)
+        if (!predecessors.count(phi.getIncomingBlock(i)))
+          phi.removeIncomingValue(i, false);
+    }
+  b_.SetInsertPoint(end);
+  copyUniform(
+      per_item, [&](size_t i) { return uniform_temporary_[i]; },
+      [&](size_t i) { return uniform_next_[i]; });
 }
 
 void RegionEmitter::emitRegion(unsigned r,
@@ -438,6 +641,14 @@ void RegionEmitter::emitRegion(unsigned r,
     first[d] = b_.CreateLoad(b_.getInt64Ty(), first_[d]);
     last[d] = b_.CreateLoad(b_.getInt64Ty(), last_[d]);
   }
+  // The group-uniform variables' values at the start of the run, loaded
+  // before the loops (in the loop LLVM could not tell the load from the
+  // stores of resume states into the same storage).
+  std::vector<Value *> current(per_item.size(), nullptr);
+  for (size_t i = 0; i < per_item.size(); ++i)
+    if (uniform_[i])
+      current[i] =
+          b_.CreateLoad(per_item[i]->getAllocatedType(), uniform_current_[i]);
   // The x loop is parallel unless the region uses a variable all
   // work-items share (sharedByWorkItems: each uses it in turn).
   std::vector<llvm::Instruction *> accesses;
@@ -459,17 +670,34 @@ void RegionEmitter::emitRegion(unsigned r,
           map[work_.getArg(n + 1 + d)] = id[d];
         for (llvm::AllocaInst *alloca : shared)
           map[alloca] = shared_copies_[alloca];
-        for (size_t i = 0; i < per_item.size(); ++i)
-          map[per_item[i]] = b_.CreateInBoundsGEP(
-              b_.getInt8Ty(), item_bases_[i],
-              b_.CreateMul(linear, b_.getInt64(item_strides_[i])));
+        // A group-uniform variable starts the work-item's run at the
+        // group's current value (the region's uniform slice computed what
+        // the run leaves in it).
+        for (size_t i = 0; i < per_item.size(); ++i) {
+          if (!uniform_[i]) {
+            map[per_item[i]] = itemSlot(i, linear);
+            continue;
+          }
+          map[per_item[i]] = uniform_temporary_[i];
+          b_.CreateStore(current[i], uniform_temporary_[i]);
+        }
         // Leaving through barrier k resumes at region k+1; returning finishes.
+        // One store of the resume state for all ways out: InstCombine would
+        // merge one store per way into a store that has lost its access
+        // group, and the loop would no longer be parallel to LLVM.
+        auto *resume = BasicBlock::Create(ctx, "resume", entry);
+        llvm::PHINode *resume_state;
+        {
+          IRBuilder<>::InsertPointGuard guard(b_);
+          b_.SetInsertPoint(resume);
+          resume_state = b_.CreatePHI(b_.getInt32Ty(), 2, "resume_state");
+          accesses.push_back(b_.CreateStore(resume_state, state_slot));
+          b_.CreateBr(latch);
+        }
         auto leaveFor = [&](uint32_t next, const std::string &name) {
           auto *leave = BasicBlock::Create(ctx, name, entry);
-          IRBuilder<>::InsertPointGuard guard(b_);
-          b_.SetInsertPoint(leave);
-          accesses.push_back(b_.CreateStore(b_.getInt32(next), state_slot));
-          b_.CreateBr(latch);
+          llvm::BranchInst::Create(resume, leave);
+          resume_state->addIncoming(b_.getInt32(next), leave);
           return leave;
         };
         for (BasicBlock *block : regions_.blocks[r])
@@ -658,6 +886,12 @@ void RegionEmitter::emit(const std::vector<llvm::AllocaInst *> &shared,
       copy->setAlignment(alloca->getAlign());
       shared_copies_[alloca] = copy;
     }
+    uniform_temporary_.assign(per_item.size(), nullptr);
+    for (size_t i = 0; i < per_item.size(); ++i)
+      if (uniform_[i])
+        uniform_temporary_[i] =
+            top.CreateAlloca(per_item[i]->getAllocatedType(), nullptr,
+                             per_item[i]->getName() + ".uniform");
   }
   emitStorage(per_item);
   b_.CreateStore(b_.getFalse(), diverged_);
@@ -683,6 +917,7 @@ void RegionEmitter::emit(const std::vector<llvm::AllocaInst *> &shared,
         BasicBlock::Create(ctx, "run_region" + std::to_string(r), entry);
     choose->addCase(b_.getInt32(r), start);
     b_.SetInsertPoint(start);
+    emitUniformSlice(r, per_item);
     if (makesAsyncCopies(regions_.blocks[r]))
       emitRegionWithCopies(r, shared, per_item, after);
     else if (asksLastInGroup(regions_.blocks[r]))
@@ -697,8 +932,27 @@ void RegionEmitter::emit(const std::vector<llvm::AllocaInst *> &shared,
   auto *disagree = BasicBlock::Create(ctx, "disagree", entry);
   auto *pass_start = BasicBlock::Create(ctx, "pass_start", entry);
   auto *pass_scan = BasicBlock::Create(ctx, "pass_scan", entry);
+  auto *agreed_copy = BasicBlock::Create(ctx, "uniform_to_current", entry);
+  auto *diverged_copy = BasicBlock::Create(ctx, "uniform_to_item", entry);
   b_.SetInsertPoint(after);
-  b_.CreateCondBr(b_.CreateLoad(b_.getInt1Ty(), diverged_), pass_scan, agree);
+  b_.CreateCondBr(b_.CreateLoad(b_.getInt1Ty(), diverged_), diverged_copy,
+                  agreed_copy);
+  // The run's group-uniform values become the current ones; after a
+  // divergent barrier a run is one work-item's, whose own copies they are.
+  b_.SetInsertPoint(agreed_copy);
+  copyUniform(
+      per_item, [&](size_t i) { return uniform_next_[i]; },
+      [&](size_t i) { return uniform_current_[i]; });
+  b_.CreateBr(agree);
+  b_.SetInsertPoint(diverged_copy);
+  {
+    Value *item = b_.CreateSub(b_.CreateLoad(b_.getInt64Ty(), pass_next_),
+                               b_.getInt64(1));
+    copyUniform(
+        per_item, [&](size_t i) { return uniform_next_[i]; },
+        [&](size_t i) { return itemSlot(i, item); });
+  }
+  b_.CreateBr(pass_scan);
   b_.SetInsertPoint(agree);
   {
     llvm::PHINode *i = b_.CreatePHI(b_.getInt64Ty(), 2, "i");
@@ -710,11 +964,11 @@ void RegionEmitter::emit(const std::vector<llvm::AllocaInst *> &shared,
     Value *new_high =
         b_.CreateBinaryIntrinsic(llvm::Intrinsic::umax, high, state);
     Value *next = b_.CreateAdd(i, b_.getInt64(1), "", true, true);
-    i->addIncoming(b_.getInt64(0), after);
+    i->addIncoming(b_.getInt64(0), agreed_copy);
     i->addIncoming(next, agree);
-    low->addIncoming(b_.getInt32(~0u), after);
+    low->addIncoming(b_.getInt32(~0u), agreed_copy);
     low->addIncoming(new_low, agree);
-    high->addIncoming(b_.getInt32(0), after);
+    high->addIncoming(b_.getInt32(0), agreed_copy);
     high->addIncoming(new_high, agree);
     b_.CreateCondBr(b_.CreateICmpULT(next, items_), agree, agreed);
     auto *whole = BasicBlock::Create(ctx, "whole_group", entry);
@@ -727,8 +981,25 @@ void RegionEmitter::emit(const std::vector<llvm::AllocaInst *> &shared,
   }
 
   // disagree: from now on, pass by pass, work-item by work-item.
+  // Every work-item ran the last region and left the same group-uniform
+  // values: each gets its own copy of them.
   b_.SetInsertPoint(disagree);
   b_.CreateStore(b_.getTrue(), diverged_);
+  if (std::find(uniform_.begin(), uniform_.end(), true) != uniform_.end()) {
+    auto *spread = BasicBlock::Create(ctx, "uniform_to_items", entry);
+    b_.CreateBr(spread);
+    b_.SetInsertPoint(spread);
+    llvm::PHINode *i = b_.CreatePHI(b_.getInt64Ty(), 2, "i");
+    i->addIncoming(b_.getInt64(0), disagree);
+    copyUniform(
+        per_item, [&](size_t v) { return uniform_current_[v]; },
+        [&](size_t v) { return itemSlot(v, i); });
+    Value *next = b_.CreateAdd(i, b_.getInt64(1));
+    i->addIncoming(next, spread);
+    auto *spread_done = BasicBlock::Create(ctx, "uniform_spread", entry);
+    b_.CreateCondBr(b_.CreateICmpULT(next, items_), spread, spread_done);
+    b_.SetInsertPoint(spread_done);
+  }
   b_.CreateBr(pass_start);
   // pass_start: the region of the first unfinished work-item, or the end.
   b_.SetInsertPoint(pass_start);
@@ -772,6 +1043,9 @@ void RegionEmitter::emit(const std::vector<llvm::AllocaInst *> &shared,
     b_.CreateCondBr(b_.CreateICmpULT(next, items_), look, pass_start);
     b_.SetInsertPoint(found);
     b_.CreateStore(b_.CreateAdd(i, b_.getInt64(1)), pass_next_);
+    copyUniform(
+        per_item, [&](size_t v) { return itemSlot(v, i); },
+        [&](size_t v) { return uniform_current_[v]; });
     Value *x = b_.CreateURem(i, sizes[0]);
     Value *rest = b_.CreateUDiv(i, sizes[0]);
     Value *id[3] = {x, b_.CreateURem(rest, sizes[1]),
@@ -877,7 +1151,16 @@ bool emitBarrierRegions(llvm::Function &body, llvm::Function &marker,
     for (llvm::AllocaInst *alloca : allocas)
       (sharedByWorkItems(*alloca, regions) ? shared : per_item)
           .push_back(alloca);
-    RegionEmitter(*work, regions, b, values).emit(shared, per_item);
+    GroupUniformity uniformity(
+        *work, static_cast<unsigned>(values.arguments.size()) + 1, per_item);
+    std::vector<bool> uniform;
+    for (llvm::AllocaInst *alloca : per_item)
+      uniform.push_back(uniformity.uniformVariable(alloca));
+    RegionEmitter probe(*work, regions, b, values, uniformity, uniform);
+    if (!probe.slicesPossible())
+      uniform.assign(uniform.size(), false);
+    RegionEmitter(*work, regions, b, values, uniformity, std::move(uniform))
+        .emit(shared, per_item);
     std::string problems;
     llvm::raw_string_ostream out(problems);
     if (llvm::verifyFunction(*values.entry, &out)) {

@@ -373,8 +373,8 @@ TEST_CASE_METHOD(WeftFixture,
     clSetKernelArg(k, 2, sizeof out, &out);
     size_t global = kItems, local = 100;
     REQUIRE(runAndWait(k, 1, &global, &local) == CL_SUCCESS);
-    REQUIRE(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, sizeof found, &found,
-                                0, nullptr, nullptr) == CL_SUCCESS);
+    REQUIRE(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, sizeof found, &found, 0,
+                                nullptr, nullptr) == CL_SUCCESS);
     clReleaseMemObject(out);
     return found;
   };
@@ -387,5 +387,71 @@ TEST_CASE_METHOD(WeftFixture,
   }
   CHECK(run(250) == -1);
   clReleaseMemObject(input);
+  clReleaseKernel(k);
+}
+
+TEST_CASE_METHOD(WeftFixture,
+                 "counters all work-items share across barriers, any group",
+                 "[api]") {
+  // `r` and `scale` live across barriers and are the same in every
+  // work-item: the regions keep one copy per group, computed once per
+  // region run (compiler/group_uniform_variables.h). `acc` is each
+  // work-item's own; `bonus` is set under a branch on the local id.
+  const char *source = R"(
+    kernel void staged(global const int *in, global int *out,
+                       local int *scratch, int rounds) {
+      size_t lid = get_local_id(0), n = get_local_size(0);
+      int acc = in[get_global_id(0)];
+      int scale = 1, bonus = 0;
+      for (int r = 0; r < rounds; ++r) {
+        scratch[lid] = acc;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        acc += scale * scratch[(lid + 1) % n];
+        if (lid % 3 == 0) bonus += r;
+        scale = scale * 2 + r;
+        barrier(CLK_LOCAL_MEM_FENCE);
+      }
+      out[get_global_id(0)] = acc + scale + bonus;
+    })";
+  cl_kernel k = kernel(source, "staged", "-cl-std=CL2.0");
+  constexpr size_t kItems = 210;
+  std::vector<cl_int> input(kItems);
+  for (size_t i = 0; i < kItems; ++i)
+    input[i] = cl_int(i * 7 % 23);
+  cl_mem in = buffer(kItems * sizeof(cl_int), input.data());
+  cl_mem out = buffer(kItems * sizeof(cl_int));
+  for (size_t local : {size_t{1}, size_t{7}, size_t{30}, size_t{105}})
+    for (cl_int rounds : {0, 1, 5}) {
+      INFO("local size " << local << ", rounds " << rounds);
+      clSetKernelArg(k, 0, sizeof(cl_mem), &in);
+      clSetKernelArg(k, 1, sizeof(cl_mem), &out);
+      clSetKernelArg(k, 2, local * sizeof(cl_int), nullptr);
+      clSetKernelArg(k, 3, sizeof(cl_int), &rounds);
+      size_t global = kItems;
+      REQUIRE(runAndWait(k, 1, &global, &local) == CL_SUCCESS);
+      std::vector<cl_int> got(kItems);
+      REQUIRE(clEnqueueReadBuffer(queue, out, CL_TRUE, 0,
+                                  kItems * sizeof(cl_int), got.data(), 0,
+                                  nullptr, nullptr) == CL_SUCCESS);
+      for (size_t g = 0; g < kItems / local; ++g) {
+        std::vector<cl_int> acc(input.begin() + g * local,
+                                input.begin() + (g + 1) * local);
+        cl_int scale = 1;
+        std::vector<cl_int> bonus(local, 0);
+        for (cl_int r = 0; r < rounds; ++r) {
+          std::vector<cl_int> scratch = acc;
+          for (size_t l = 0; l < local; ++l) {
+            acc[l] += scale * scratch[(l + 1) % local];
+            if (l % 3 == 0)
+              bonus[l] += r;
+          }
+          scale = scale * 2 + r;
+        }
+        for (size_t l = 0; l < local; ++l)
+          REQUIRE(got[g * local + l] == acc[l] + scale + bonus[l]);
+      }
+    }
+  clReleaseMemObject(in);
+  clReleaseMemObject(out);
   clReleaseKernel(k);
 }
