@@ -284,7 +284,8 @@ cl_int icd::ndRangeKernel(CommandTarget &target, cl_kernel kernel_handle,
     if (sub_groups && total != sub_groups)
       return CL_INVALID_WORK_GROUP_SIZE;
   } else {
-    kernel->chooseLocalSize(work_dim, global_work_size, local);
+    kernel->chooseLocalSize(work_dim, global_work_size, local,
+                            props.compute_units);
   }
   // Non-uniform work-groups are for OpenCL C 2.0+ programs built without
   // -cl-uniform-work-group-size.

@@ -399,8 +399,15 @@ size_t Kernel::maxWorkGroupSize(size_t device_limit) const {
       std::max<uint64_t>(1, std::min<uint64_t>(device_limit, fitting)));
 }
 
+size_t barrierFreeGroupLimit(size_t work_items, size_t compute_units) {
+  constexpr size_t kSmallest = 256, kLargest = 4096, kGroupsPerUnit = 8;
+  size_t limit =
+      work_items / (kGroupsPerUnit * std::max<size_t>(1, compute_units));
+  return std::clamp(limit, kSmallest, kLargest);
+}
+
 void Kernel::chooseLocalSize(cl_uint work_dim, const size_t *global,
-                             size_t *local) const {
+                             size_t *local, size_t compute_units) const {
   // A required number of sub-groups (of one work-item each) is the group's
   // size: along dimension 0, the last group of a row may be partial.
   if (uint64_t count = description_.required_sub_groups) {
@@ -409,8 +416,15 @@ void Kernel::chooseLocalSize(cl_uint work_dim, const size_t *global,
       local[d] = 1;
     return;
   }
+  size_t limit = 256;
+  if (!description_.plan.reachesBarrier()) {
+    size_t items = 1;
+    for (cl_uint d = 0; d < work_dim; ++d)
+      items *= global[d];
+    limit = barrierFreeGroupLimit(items, compute_units);
+  }
   weft::chooseLocalSize(work_dim, global, description_.reqd_work_group_size,
-                        maxWorkGroupSize(256), local);
+                        maxWorkGroupSize(limit), local);
 }
 
 cl_int Kernel::enqueue(Queue &queue, cl_uint work_dim, const size_t *offset,

@@ -28,6 +28,13 @@ void chooseLocalSize(cl_uint work_dim, const size_t *global,
                      const uint64_t required[3], size_t max_group_size,
                      size_t *local);
 
+// The most work-items per group the driver chooses for a kernel without
+// barriers, whose groups may be of any size: each group costs its entry's
+// set-up (the work-item loop's checks, the context), so groups grow with
+// the launch, up to 4096, while every compute unit still gets at least 8 of
+// them; never below the 256 of kernels with barriers.
+size_t barrierFreeGroupLimit(size_t work_items, size_t compute_units);
+
 class Kernel : public Object<_cl_kernel, ObjectKind::Kernel> {
 public:
   // Kernel number `index` of a built program's executable.
@@ -72,10 +79,11 @@ public:
   // cannot be prepared: launches then fail).
   size_t maxWorkGroupSize(size_t device_limit) const;
 
-  // chooseLocalSize for this kernel (groups of up to 256 work-items, fewer
-  // when its fibers need large stacks).
-  void chooseLocalSize(cl_uint work_dim, const size_t *global,
-                       size_t *local) const;
+  // chooseLocalSize for this kernel on a device of `compute_units`: groups
+  // of up to 256 work-items for kernels with barriers (fewer when its fibers
+  // need large stacks), up to barrierFreeGroupLimit for the others.
+  void chooseLocalSize(cl_uint work_dim, const size_t *global, size_t *local,
+                       size_t compute_units) const;
 
   // Queues a launch with a snapshot of the current arguments; the command
   // records the buffers and pipes the arguments name (as written, but for

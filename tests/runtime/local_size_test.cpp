@@ -69,3 +69,18 @@ TEST_CASE("reqd_work_group_size wins", "[runtime][local-size]") {
   CHECK(c.local[0] == 8);
   CHECK(c.local[1] == 2);
 }
+
+TEST_CASE("groups without barriers grow with the launch",
+          "[runtime][local-size]") {
+  // 16Mi work-items: 4096 per group on 2 or 16 compute units.
+  CHECK(barrierFreeGroupLimit(size_t{1} << 24, 2) == 4096);
+  CHECK(barrierFreeGroupLimit(size_t{1} << 24, 16) == 4096);
+  // 8 groups per compute unit at least: 64Ki on 16 units, groups of 512.
+  CHECK(barrierFreeGroupLimit(65536, 16) == 512);
+  // Never below the 256 of kernels with barriers.
+  CHECK(barrierFreeGroupLimit(1024, 16) == 256);
+  CHECK(barrierFreeGroupLimit(0, 0) == 256);
+  Choice c =
+      choose(1, {size_t{1} << 24}, barrierFreeGroupLimit(size_t{1} << 24, 2));
+  CHECK(c.local[0] == 4096);
+}
