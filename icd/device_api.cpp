@@ -169,15 +169,8 @@ cl_int deviceInfo(Device &device, cl_device_info param, InfoWriter &out) {
                      weft::kOpenClCFeaturesWithVersion.size());
   case CL_DEVICE_EXTENSIONS:
     return out.string(device.extensionString());
-  case CL_DEVICE_EXTENSIONS_WITH_VERSION: {
-    std::vector<cl_name_version> list(
-        weft::kDeviceExtensionsWithVersion.begin(),
-        weft::kDeviceExtensionsWithVersion.end());
-    if (weft::spirvProgramsSupported())
-      for (const weft::ExtensionEntry &extension : weft::kSpirvExtensions)
-        list.push_back(nameVersion(extension.name, extension.version));
-    return out.array(list);
-  }
+  case CL_DEVICE_EXTENSIONS_WITH_VERSION:
+    return out.array(device.extensionsWithVersion());
   // SPIR-V through the translator (compiler/spirv_translator.h), when it
   // is installed.
   case CL_DEVICE_IL_VERSION: {

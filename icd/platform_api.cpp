@@ -1,6 +1,7 @@
 // Platform entry points: there is one platform, Weft's.
 #include "device/clock.h"
 #include "icd/info_query.h"
+#include "runtime/device.h"
 #include "runtime/device_features.h"
 #include "runtime/platform.h"
 
@@ -26,9 +27,9 @@ cl_int platformInfo(const Platform &platform, cl_platform_info param,
     return out.string(Platform::kVendor);
   case CL_PLATFORM_EXTENSIONS:
     return out.string(platform.extensions());
+  // The platform's one device's extensions (Platform::extensions()).
   case CL_PLATFORM_EXTENSIONS_WITH_VERSION:
-    return out.array(weft::kDeviceExtensionsWithVersion.data(),
-                     weft::kDeviceExtensionsWithVersion.size());
+    return out.array(weft::Device::instance().extensionsWithVersion());
   case CL_PLATFORM_HOST_TIMER_RESOLUTION:
     return out.value<cl_ulong>(weft::monotonicResolutionNanoseconds());
   case CL_PLATFORM_ICD_SUFFIX_KHR:

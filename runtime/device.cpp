@@ -11,6 +11,7 @@
 #include "runtime/platform.h"
 
 #include <algorithm>
+#include <cstring>
 #include <new>
 #include <thread>
 
@@ -132,6 +133,20 @@ std::string Device::extensionString() const {
     joined += extension;
   }
   return joined;
+}
+
+std::vector<cl_name_version> Device::extensionsWithVersion() const {
+  std::vector<cl_name_version> list(kDeviceExtensionsWithVersion.begin(),
+                                    kDeviceExtensionsWithVersion.end());
+  if (spirvProgramsSupported())
+    for (const ExtensionEntry &extension : kSpirvExtensions) {
+      cl_name_version entry{};
+      entry.version = extension.version;
+      std::strncpy(entry.name, extension.name,
+                   CL_NAME_VERSION_MAX_NAME_SIZE - 1);
+      list.push_back(entry);
+    }
+  return list;
 }
 
 std::string Device::codeTarget() const {

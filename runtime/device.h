@@ -67,6 +67,9 @@ public:
   Platform &platform();
   const DeviceProperties &properties() const { return properties_; }
   std::string extensionString() const;
+  // CL_DEVICE_EXTENSIONS_WITH_VERSION and CL_PLATFORM_EXTENSIONS_WITH_VERSION:
+  // the same extensions as extensionString(), with their versions.
+  std::vector<cl_name_version> extensionsWithVersion() const;
   compiler::DeviceDescription compilerDescription() const;
   // Identifies the CPU native code is generated for; program binaries and
   // cache entries carry it and load only where it matches.

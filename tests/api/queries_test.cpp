@@ -1,6 +1,9 @@
 // Platform, device and handle validation through the loader.
 #include "api_fixture.h"
 
+#include <set>
+#include <sstream>
+
 TEST_CASE_METHOD(WeftFixture, "platform and device describe this machine",
                  "[api]") {
   char version[128] = {};
@@ -207,4 +210,57 @@ TEST_CASE_METHOD(WeftFixture,
   clReleaseEvent(write);
   clReleaseEvent(gate);
   clReleaseMemObject(b);
+}
+
+namespace {
+
+std::set<std::string> words(const std::string &text) {
+  std::istringstream in(text);
+  std::set<std::string> out;
+  for (std::string word; in >> word;)
+    out.insert(word);
+  return out;
+}
+
+std::set<std::string> names(const std::vector<cl_name_version> &list) {
+  std::set<std::string> out;
+  for (const cl_name_version &entry : list)
+    out.insert(entry.name);
+  return out;
+}
+
+} // namespace
+
+// CTS test_computeinfo extended_versioning: the string and the versioned
+// list name the same extensions, for the platform and for the device (the
+// SPIR-V extensions, reported with the translator, were missing from the
+// platform's list).
+TEST_CASE_METHOD(WeftFixture,
+                 "extension strings and versioned lists name the same",
+                 "[api]") {
+  size_t size = 0;
+  REQUIRE(clGetPlatformInfo(platform, CL_PLATFORM_EXTENSIONS, 0, nullptr,
+                            &size) == CL_SUCCESS);
+  std::string platform_string(size, '\0');
+  clGetPlatformInfo(platform, CL_PLATFORM_EXTENSIONS, size,
+                    platform_string.data(), nullptr);
+  REQUIRE(clGetPlatformInfo(platform, CL_PLATFORM_EXTENSIONS_WITH_VERSION, 0,
+                            nullptr, &size) == CL_SUCCESS);
+  std::vector<cl_name_version> platform_list(size / sizeof(cl_name_version));
+  clGetPlatformInfo(platform, CL_PLATFORM_EXTENSIONS_WITH_VERSION, size,
+                    platform_list.data(), nullptr);
+  CHECK(words(platform_string.c_str()) == names(platform_list));
+
+  REQUIRE(clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, 0, nullptr, &size) ==
+          CL_SUCCESS);
+  std::string device_string(size, '\0');
+  clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, size, device_string.data(),
+                  nullptr);
+  REQUIRE(clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS_WITH_VERSION, 0, nullptr,
+                          &size) == CL_SUCCESS);
+  std::vector<cl_name_version> device_list(size / sizeof(cl_name_version));
+  clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS_WITH_VERSION, size,
+                  device_list.data(), nullptr);
+  CHECK(words(device_string.c_str()) == names(device_list));
+  CHECK(names(platform_list) == names(device_list));
 }
