@@ -370,6 +370,16 @@ private:
   Value *stateAt(Value *linear) {
     return b_.CreateInBoundsGEP(b_.getInt32Ty(), states_, linear);
   }
+  // The work-item function's arguments as the group entry has them: the
+  // kernel's arguments, the context, and the local ids `ids`.
+  void mapArguments(llvm::ValueToValueMapTy &map, Value *const ids[3]) {
+    unsigned n = values_.arguments.size();
+    for (unsigned i = 0; i < n; ++i)
+      map[work_.getArg(i)] = values_.arguments[i];
+    map[work_.getArg(n)] = values_.context;
+    for (unsigned d = 0; d < 3; ++d)
+      map[work_.getArg(n + 1 + d)] = ids[d];
+  }
   Value *itemSlot(size_t variable, Value *linear) {
     return b_.CreateInBoundsGEP(
         b_.getInt8Ty(), item_bases_[variable],
@@ -546,14 +556,11 @@ void RegionEmitter::emitUniformSlice(
       [&](size_t i) { return uniform_temporary_[i]; });
   auto *end = BasicBlock::Create(ctx, "uniform_slice_end" + suffix, entry);
 
+  // No instruction the slice keeps uses a local id.
   llvm::ValueToValueMapTy map;
-  unsigned n = values_.arguments.size();
-  for (unsigned i = 0; i < n; ++i)
-    map[work_.getArg(i)] = values_.arguments[i];
-  map[work_.getArg(n)] = values_.context;
-  for (unsigned d = 0; d < 3; ++d)
-    map[work_.getArg(n + 1 + d)] =
-        llvm::PoisonValue::get(work_.getArg(n + 1 + d)->getType());
+  Value *no_id = llvm::PoisonValue::get(b_.getInt64Ty());
+  Value *const ids[3] = {no_id, no_id, no_id};
+  mapArguments(map, ids);
   for (size_t i = 0; i < per_item.size(); ++i)
     if (uniform_[i])
       map[per_item[i]] = uniform_temporary_[i];
@@ -662,12 +669,7 @@ void RegionEmitter::emitRegion(unsigned r,
         Value *state_slot = stateAt(linear);
 
         llvm::ValueToValueMapTy map;
-        unsigned n = values_.arguments.size();
-        for (unsigned i = 0; i < n; ++i)
-          map[work_.getArg(i)] = values_.arguments[i];
-        map[work_.getArg(n)] = values_.context;
-        for (unsigned d = 0; d < 3; ++d)
-          map[work_.getArg(n + 1 + d)] = id[d];
+        mapArguments(map, id);
         for (llvm::AllocaInst *alloca : shared)
           map[alloca] = shared_copies_[alloca];
         // A group-uniform variable starts the work-item's run at the
