@@ -11,6 +11,8 @@
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <algorithm>
+
 namespace weft::compiler {
 namespace {
 
@@ -55,6 +57,11 @@ frontendArguments(const BuildOptions &options,
       args.push_back("-D" + name + "=1");
   }
   args.push_back(ext);
+  // OpenCL C: defined to 1 when the device supports images (Clang leaves it
+  // to drivers too).
+  if (std::find(extensions.begin(), extensions.end(), "__opencl_c_images") !=
+      extensions.end())
+    args.push_back("-D__IMAGE_SUPPORT__=1");
   args.push_back("-include");
   args.push_back(kDeclarationsName);
   for (const std::string &arg : options.frontend_arguments)

@@ -455,3 +455,30 @@ TEST_CASE_METHOD(WeftFixture,
   clReleaseMemObject(out);
   clReleaseKernel(k);
 }
+
+TEST_CASE_METHOD(WeftFixture, "__IMAGE_SUPPORT__ follows the device", "[api]") {
+  // OpenCL C: 1 when the device supports images (CTS test_basic
+  // kernel_preprocessor_macros and kernel_numeric_constants).
+  const char *source = R"(
+    kernel void k(global int *p) {
+    #ifdef __IMAGE_SUPPORT__
+      p[0] = __IMAGE_SUPPORT__;
+    #else
+      p[0] = -1;
+    #endif
+    })";
+  cl_bool images = CL_FALSE;
+  REQUIRE(clGetDeviceInfo(device, CL_DEVICE_IMAGE_SUPPORT, sizeof images,
+                          &images, nullptr) == CL_SUCCESS);
+  cl_kernel k = kernel(source, "k");
+  int value = 0;
+  cl_mem out = buffer(sizeof value, &value);
+  clSetKernelArg(k, 0, sizeof out, &out);
+  size_t one = 1;
+  REQUIRE(runAndWait(k, 1, &one, nullptr) == CL_SUCCESS);
+  REQUIRE(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, sizeof value, &value, 0,
+                              nullptr, nullptr) == CL_SUCCESS);
+  CHECK(value == (images ? 1 : -1));
+  clReleaseMemObject(out);
+  clReleaseKernel(k);
+}
