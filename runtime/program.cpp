@@ -1,8 +1,6 @@
 #include "runtime/program.h"
 
-#include <cstring>
 
-#include "device/kernel_library.h"
 #include "runtime/compiler_loader.h"
 #include "runtime/context.h"
 #include "runtime/debug_log.h"
