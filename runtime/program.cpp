@@ -1,6 +1,5 @@
 #include "runtime/program.h"
 
-
 #include "runtime/compiler_loader.h"
 #include "runtime/context.h"
 #include "runtime/debug_log.h"
