@@ -42,12 +42,22 @@ Command::Command(Command &&) noexcept = default;
 Command &Command::operator=(Command &&) noexcept = default;
 Command::~Command() = default;
 
+void Command::reserveAccesses(size_t count) { accesses_.reserve(count); }
+
 void Command::reads(Memory &memory, size_t offset, size_t size) {
   accesses_.push_back({Ref<Memory>(&memory), offset, size, false});
 }
 
 void Command::writes(Memory &memory, size_t offset, size_t size) {
   accesses_.push_back({Ref<Memory>(&memory), offset, size, true});
+}
+
+void Command::reads(Ref<Memory> memory, size_t offset, size_t size) {
+  accesses_.push_back({std::move(memory), offset, size, false});
+}
+
+void Command::writes(Ref<Memory> memory, size_t offset, size_t size) {
+  accesses_.push_back({std::move(memory), offset, size, true});
 }
 
 void Command::readsHost(const void *address, size_t size) {

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <vector>
 
 namespace weft {
@@ -49,6 +50,12 @@ public:
              size_t size = MemoryAccess::kToEnd);
   void writes(Memory &memory, size_t offset = 0,
               size_t size = MemoryAccess::kToEnd);
+  // The same with a reference the caller holds, which the command takes
+  // over (no count changes on the enqueue path).
+  void reads(Ref<Memory> memory, size_t offset = 0,
+             size_t size = MemoryAccess::kToEnd);
+  void writes(Ref<Memory> memory, size_t offset = 0,
+              size_t size = MemoryAccess::kToEnd);
   // The same for host memory addressed directly: SVM allocations, or any
   // host pointer with fine-grained system SVM.
   void readsHost(const void *address, size_t size);
@@ -65,13 +72,27 @@ public:
 
   cl_int execute() const { return work_ ? work_() : CL_SUCCESS; }
 
+  // Gives the command `data`, which its work uses: `release(data)` runs
+  // when the command is destroyed. Work that captures only such a pointer
+  // fits in the std::function itself, where a capture that owns (a
+  // shared_ptr) costs an allocation per command.
+  void own(void *data, void (*release)(void *)) {
+    owned_ = Owned(data, release);
+  }
+  // Room for `count` memory accesses, recorded without reallocating.
+  void reserveAccesses(size_t count);
+
   // Filled by the queue (Queue::submit).
   std::vector<Ref<Event>> wait_list;
   Ref<Event> event;
 
 private:
+  using Owned = std::unique_ptr<void, void (*)(void *)>;
+
   cl_command_type type_;
   std::vector<MemoryAccess> accesses_;
+  // Destroyed after work_ (declared before it), which may point into it.
+  Owned owned_{nullptr, nullptr};
   Work work_;
 };
 

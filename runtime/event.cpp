@@ -2,17 +2,51 @@
 
 #include "device/clock.h"
 
+#include "runtime/block_pool.h"
 #include "runtime/context.h"
 #include "runtime/queue.h"
 
 namespace weft {
 
+namespace {
+
+BlockPool &eventBlocks() {
+  // Never destroyed: events may be released from static destructors.
+  static BlockPool *pool = new BlockPool(sizeof(Event));
+  return *pool;
+}
+
+} // namespace
+
+void *Event::operator new(size_t bytes, const std::nothrow_t &) noexcept {
+  if (bytes > eventBlocks().blockSize())
+    return nullptr;
+  return eventBlocks().take();
+}
+
+void *Event::operator new(size_t bytes) {
+  if (void *block = operator new(bytes, std::nothrow))
+    return block;
+  throw std::bad_alloc();
+}
+
+void Event::operator delete(void *block) noexcept {
+  if (block)
+    eventBlocks().give(block);
+}
+
+void Event::operator delete(void *block, const std::nothrow_t &) noexcept {
+  operator delete(block);
+}
+
 Event::Event(Context &context, Queue *queue, cl_command_type type)
     : context_(&context), queue_(queue), type_(type),
+      timed_(queue && queue->profiling()),
       status_(queue ? CL_QUEUED : CL_SUBMITTED) {
   if (queue_)
     queue_->retain();
-  times_[0] = monotonicNanoseconds();
+  if (timed_)
+    times_[0] = monotonicNanoseconds();
 }
 
 Event::~Event() {
@@ -32,11 +66,13 @@ void Event::setStatus(cl_int status) {
     std::lock_guard<std::mutex> lock(mutex_);
     if (status_ <= CL_COMPLETE || status >= status_)
       return; // final already, or not a step forward
-    cl_ulong now = monotonicNanoseconds();
-    // Filling skipped states keeps the profiling times ordered.
-    for (cl_int s = CL_SUBMITTED; s >= std::max(status, CL_COMPLETE); --s)
-      if (s < status_)
-        times_[CL_QUEUED - s] = now;
+    if (timed_) {
+      cl_ulong now = monotonicNanoseconds();
+      // Filling skipped states keeps the profiling times ordered.
+      for (cl_int s = CL_SUBMITTED; s >= std::max(status, CL_COMPLETE); --s)
+        if (s < status_)
+          times_[CL_QUEUED - s] = now;
+    }
     status_ = status;
     for (auto it = callbacks_.begin(); it != callbacks_.end();) {
       if (status <= it->trigger) {

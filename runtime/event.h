@@ -7,6 +7,7 @@
 #include <condition_variable>
 #include <functional>
 #include <mutex>
+#include <new>
 #include <vector>
 
 namespace weft {
@@ -24,6 +25,13 @@ public:
   static Event *fromHandle(cl_event handle) {
     return checkedCast<Event>(handle);
   }
+
+  // Every command has an event: their memory comes from a pool
+  // (runtime/block_pool.h) rather than from the allocator's slow path.
+  static void *operator new(size_t bytes);
+  static void *operator new(size_t bytes, const std::nothrow_t &) noexcept;
+  static void operator delete(void *block) noexcept;
+  static void operator delete(void *block, const std::nothrow_t &) noexcept;
 
   Context &context() const { return *context_; }
   Queue *queue() const { return queue_; }
@@ -46,6 +54,8 @@ public:
   cl_ulong profilingTime(cl_profiling_info which) const;
 
 private:
+  void (*deallocator() const)(void *) override { return &operator delete; }
+
   struct PendingCallback {
     cl_int trigger;
     Callback callback;
@@ -55,6 +65,10 @@ private:
   Ref<Context> context_;
   Queue *queue_; // retained by the constructor when set, released in ~Event
   cl_command_type type_;
+  // Whether it keeps profiling times: those of a profiling queue's commands
+  // (reading the clock four times costs a command more than the rest of
+  // its event).
+  const bool timed_;
 
   mutable std::mutex mutex_;
   std::condition_variable changed_;        // waits on status_

@@ -4,6 +4,7 @@
 #include "device/kernel_library.h"
 #include "device/ndrange.h"
 #include "device/printf_output.h"
+#include "runtime/block_pool.h"
 #include "runtime/context.h"
 #include "runtime/debug_log.h"
 #include "runtime/device.h"
@@ -59,16 +60,6 @@ uint64_t alignUp(uint64_t value, uint64_t alignment) {
   return (value + alignment - 1) / alignment * alignment;
 }
 
-// What a queued launch owns: its own copy of the arguments, so the
-// application may change them (its command holds the memory objects they
-// point at).
-struct LaunchSnapshot {
-  Ref<Kernel> kernel;
-  unsigned char *block = nullptr;
-  NDRangeLaunch launch;
-  ~LaunchSnapshot() { std::free(block); }
-};
-
 // Runs a queued launch; the status its command's event ends with.
 cl_int runLaunch(ThreadPool &pool, const NDRangeLaunch &launch,
                  Context &context) {
@@ -121,6 +112,31 @@ cl_int runPrintingLaunch(ThreadPool &pool, NDRangeLaunch launch,
   return status;
 }
 
+// A queued launch: what it runs, and its own copy of the arguments (so the
+// application may change them; its command holds the memory objects they
+// point at) at kQueuedArgumentsOffset, in one block of the kernel's pool
+// (Kernel::launch_blocks_).
+struct QueuedLaunch {
+  Ref<Kernel> kernel;
+  ThreadPool *pool;
+  Context *context;
+  bool prints;
+  NDRangeLaunch launch;
+
+  cl_int run() const {
+    return prints ? runPrintingLaunch(*pool, launch, *context)
+                  : runLaunch(*pool, launch, *context);
+  }
+  unsigned char *arguments();
+};
+constexpr size_t kQueuedArgumentsOffset =
+    (sizeof(QueuedLaunch) + BlockPool::kAlignment - 1) / BlockPool::kAlignment *
+    BlockPool::kAlignment;
+
+unsigned char *QueuedLaunch::arguments() {
+  return reinterpret_cast<unsigned char *>(this) + kQueuedArgumentsOffset;
+}
+
 size_t largestDivisorAtMost(size_t n, size_t limit) {
   for (size_t d = std::min(n, limit); d > 1; --d)
     if (n % d == 0)
@@ -154,7 +170,9 @@ Kernel::Kernel(Program &program,
       set_(description_.arguments.size(), false),
       local_sizes_(description_.arguments.size(), 0),
       buffers_(description_.arguments.size()),
-      svm_arguments_(description_.arguments.size(), false) {
+      svm_arguments_(description_.arguments.size(), false),
+      launch_blocks_(kQueuedArgumentsOffset +
+                     description_.argument_block_size) {
   program.kernelCreated();
 }
 
@@ -442,17 +460,16 @@ cl_int Kernel::makeLaunch(Queue &queue, cl_uint work_dim, const size_t *offset,
                           std::optional<Command> &out) {
   if (cl_int err = prepareCode())
     return err;
-  auto snapshot = std::make_shared<LaunchSnapshot>();
-  snapshot->kernel = Ref<Kernel>(this);
-  ThreadPool &pool = queue.device().pool();
-  Context *context = &queue.context();
-  bool prints = description_.uses_printf;
-  Command launch_command(
-      CL_COMMAND_NDRANGE_KERNEL, [snapshot, &pool, context, prints] {
-        return prints ? runPrintingLaunch(pool, snapshot->launch, *context)
-                      : runLaunch(pool, snapshot->launch, *context);
-      });
-  NDRangeLaunch &launch = snapshot->launch;
+  void *storage = launch_blocks_.take();
+  if (!storage)
+    return CL_OUT_OF_HOST_MEMORY;
+  auto *queued = new (storage)
+      QueuedLaunch{Ref<Kernel>(this), &queue.device().pool(), &queue.context(),
+                   description_.uses_printf, NDRangeLaunch{}};
+  Command launch_command(CL_COMMAND_NDRANGE_KERNEL,
+                         [queued] { return queued->run(); });
+  launch_command.own(queued, &Kernel::releaseQueuedLaunch);
+  NDRangeLaunch &launch = queued->launch;
   launch.kernel_name = description_.name.c_str();
   launch.group_nanoseconds = &group_nanoseconds_;
   launch.group_entry = description_.entry;
@@ -473,23 +490,31 @@ cl_int Kernel::makeLaunch(Queue &queue, cl_uint work_dim, const size_t *offset,
   }
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    size_t block_size = alignUp(std::max<size_t>(block_.size(), 1), 128);
-    snapshot->block =
-        static_cast<unsigned char *>(std::aligned_alloc(128, block_size));
-    std::memcpy(snapshot->block, block_.data(), block_.size());
+    unsigned char *arguments = queued->arguments();
+    std::memcpy(arguments, block_.data(), block_.size());
     // Lay out the __local arguments after the static __local variables.
     uint64_t local_offset = description_.static_local_memory;
     for (size_t i = 0; i < description_.arguments.size(); ++i) {
       if (description_.arguments[i].kind != ArgumentKind::LocalBuffer)
         continue;
       local_offset = alignUp(local_offset, kLocalArgumentAlignment);
-      std::memcpy(snapshot->block + description_.arguments[i].offset,
-                  &local_offset, sizeof(local_offset));
+      std::memcpy(arguments + description_.arguments[i].offset, &local_offset,
+                  sizeof(local_offset));
       local_offset += local_sizes_[i];
     }
     launch.local_memory_size = local_offset;
     // The command holds the buffers and pipes the arguments point at.
     // Whether a kernel writes a __global buffer is not known: as written.
+    // Through SVM pointers a kernel reaches memory no argument names: the
+    // allocations linked from the one it was given, any host memory with
+    // fine-grained system SVM.
+    bool uses_svm = exec_fine_grain_system_ || !exec_svm_pointers_.empty();
+    size_t accesses = 0;
+    for (size_t i = 0; i < buffers_.size(); ++i) {
+      uses_svm = uses_svm || svm_arguments_[i];
+      accesses += buffers_[i] ? 1 : 0;
+    }
+    launch_command.reserveAccesses(accesses + (uses_svm ? 1 : 0));
     for (size_t i = 0; i < buffers_.size(); ++i) {
       if (!buffers_[i])
         continue;
@@ -498,16 +523,10 @@ cl_int Kernel::makeLaunch(Queue &queue, cl_uint work_dim, const size_t *offset,
         return CL_INVALID_KERNEL_ARGS;
       if (description_.arguments[i].address_space ==
           compiler::AddressSpace::Constant)
-        launch_command.reads(*live);
+        launch_command.reads(std::move(live));
       else
-        launch_command.writes(*live);
+        launch_command.writes(std::move(live));
     }
-    // Through SVM pointers a kernel reaches memory no argument names: the
-    // allocations linked from the one it was given, any host memory with
-    // fine-grained system SVM.
-    bool uses_svm = exec_fine_grain_system_ || !exec_svm_pointers_.empty();
-    for (bool svm : svm_arguments_)
-      uses_svm = uses_svm || svm;
     if (uses_svm)
       launch_command.writesAnyHostMemory();
     // What memory SVM pointers reach is not known, so neither is whether a
@@ -521,9 +540,18 @@ cl_int Kernel::makeLaunch(Queue &queue, cl_uint work_dim, const size_t *offset,
         copiedBuffersUnwritten() && readThroughCovers(launch))
       launch.group_entry = description_.read_through_entry;
   }
-  launch.arguments = snapshot->block;
+  launch.arguments = queued->arguments();
   out.emplace(std::move(launch_command));
   return CL_SUCCESS;
+}
+
+void Kernel::releaseQueuedLaunch(void *storage) {
+  auto *queued = static_cast<QueuedLaunch *>(storage);
+  // The launch's reference may be the kernel's last: the block goes back
+  // before the kernel (and its storage) may go.
+  Ref<Kernel> kernel = std::move(queued->kernel);
+  queued->~QueuedLaunch();
+  kernel->launch_blocks_.give(storage);
 }
 
 } // namespace weft

@@ -2,6 +2,7 @@
 // application set, kept in the argument block layout the compiler chose.
 #pragma once
 #include "compiler/compiler_interface.h"
+#include "runtime/block_pool.h"
 #include "runtime/command.h"
 #include "runtime/object.h"
 
@@ -99,6 +100,9 @@ public:
                     std::optional<Command> &out);
 
 private:
+  // Command::own's release of a launch's block (kernel.cpp's QueuedLaunch).
+  static void releaseQueuedLaunch(void *storage);
+
   // The variant the compiler made for the format every image argument has
   // (all the same), or null. Called with mutex_ held.
   const compiler::KernelDescription::ImageVariant *imageVariant() const;
@@ -131,6 +135,9 @@ private:
   std::vector<bool> svm_arguments_;       // by mutex_
   std::vector<void *> exec_svm_pointers_; // by mutex_
   bool exec_fine_grain_system_ = false;   // by mutex_
+
+  // The blocks of its queued launches (kernel.cpp's QueuedLaunch).
+  BlockPool launch_blocks_;
 };
 
 } // namespace weft

@@ -131,8 +131,9 @@ public:
     void *block = dynamic_cast<void *>(this);
     Handle *handle = this;
     void *magic = &handle->weft_magic;
+    void (*deallocate)(void *) = deallocator();
     this->~Object();
-    quarantine(block, handle, &kDispatchTable, magic, kDeadMagic);
+    quarantine(block, handle, &kDispatchTable, magic, kDeadMagic, deallocate);
   }
 
 protected:
@@ -142,6 +143,11 @@ protected:
   virtual void destroy() {
     this->weft_magic = kDeadMagic;
     releaseShell();
+  }
+  // How the object's memory is freed once out of quarantine: as the global
+  // operator new gave it, unless its kind allocates otherwise (Event).
+  virtual void (*deallocator() const)(void *) {
+    return [](void *block) { ::operator delete(block); };
   }
 
 private:

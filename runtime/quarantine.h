@@ -16,10 +16,10 @@ namespace weft {
 
 inline constexpr size_t kQuarantinedObjects = 4096;
 
-// Takes `block` (as from operator new, its object already destroyed) into
-// quarantine, after writing `dispatch` into the word at `handle` and
-// `dead_magic` into the 32 bits at `magic`.
+// Takes `block` (its object already destroyed) into quarantine, after
+// writing `dispatch` into the word at `handle` and `dead_magic` into the 32
+// bits at `magic`; `deallocate` frees it when it leaves.
 void quarantine(void *block, void *handle, const void *dispatch, void *magic,
-                unsigned dead_magic);
+                unsigned dead_magic, void (*deallocate)(void *));
 
 } // namespace weft

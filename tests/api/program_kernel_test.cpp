@@ -482,3 +482,56 @@ TEST_CASE_METHOD(WeftFixture, "__IMAGE_SUPPORT__ follows the device", "[api]") {
   clReleaseMemObject(out);
   clReleaseKernel(k);
 }
+
+// Issue 19: launches keep their arguments in blocks a kernel reuses from
+// one burst of launches to the next (runtime/block_pool.h); a burst larger
+// than the blocks a kernel keeps takes new ones too.
+TEST_CASE_METHOD(WeftFixture, "bursts of launches each keep their arguments",
+                 "[api]") {
+  cl_kernel k = kernel(R"(
+    kernel void put(global int *out, int index, int value) {
+      if (get_global_id(0) == 0)
+        out[index] = value;
+    })",
+                       "put");
+  constexpr int kLaunches = 6000;
+  cl_mem out = buffer(kLaunches * sizeof(cl_int));
+  cl_int err;
+  cl_command_queue plain =
+      clCreateCommandQueueWithProperties(context, device, nullptr, &err);
+  REQUIRE(err == CL_SUCCESS);
+  REQUIRE(clSetKernelArg(k, 0, sizeof(cl_mem), &out) == CL_SUCCESS);
+  const size_t global = 4;
+  for (cl_command_queue q : {plain, queue}) {
+    for (int burst = 0; burst < 2; ++burst) {
+      for (cl_int i = 0; i < kLaunches; ++i) {
+        cl_int value = i * 3 + burst;
+        REQUIRE(clSetKernelArg(k, 1, sizeof(i), &i) == CL_SUCCESS);
+        REQUIRE(clSetKernelArg(k, 2, sizeof(value), &value) == CL_SUCCESS);
+        REQUIRE(clEnqueueNDRangeKernel(q, k, 1, nullptr, &global, nullptr, 0,
+                                       nullptr, nullptr) == CL_SUCCESS);
+      }
+      std::vector<cl_int> result(kLaunches);
+      REQUIRE(clEnqueueReadBuffer(q, out, CL_TRUE, 0,
+                                  kLaunches * sizeof(cl_int), result.data(), 0,
+                                  nullptr, nullptr) == CL_SUCCESS);
+      int wrong = 0;
+      for (int i = 0; i < kLaunches; ++i)
+        wrong += result[i] != i * 3 + burst;
+      CHECK(wrong == 0);
+    }
+  }
+  // Events of a queue without profiling keep no times.
+  cl_event event;
+  REQUIRE(clEnqueueNDRangeKernel(plain, k, 1, nullptr, &global, nullptr, 0,
+                                 nullptr, &event) == CL_SUCCESS);
+  REQUIRE(clWaitForEvents(1, &event) == CL_SUCCESS);
+  cl_ulong time;
+  CHECK(clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_END, sizeof(time),
+                                &time,
+                                nullptr) == CL_PROFILING_INFO_NOT_AVAILABLE);
+  clReleaseEvent(event);
+  clReleaseCommandQueue(plain);
+  clReleaseMemObject(out);
+  clReleaseKernel(k);
+}

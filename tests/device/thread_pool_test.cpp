@@ -148,16 +148,13 @@ TEST_CASE("a few long indices run at the same time", "[device]") {
     Recorder slow;
     slow.spin_us = 50000;
     pool.parallelFor(4, record, &slow, &history);
-    // Started together, at least three indices start before the first one
-    // ends (a worker the machine runs 50 ms late may miss it). One after
-    // another, or with help asked for only after the first index, one
-    // would. No bound on the launch's time: the test must hold on a
-    // loaded machine too.
-    auto first_end = *std::min_element(slow.ends.begin(), slow.ends.end());
-    size_t early = 0;
-    for (auto start : slow.starts)
-      early += start < first_end;
-    CHECK(early >= 3);
+    // Handed out together, the indices run on at least three threads (a
+    // worker the machine runs late may find its index taken by a thread
+    // done with another). One after another, or with help asked for only
+    // after the first index, one thread would run them all. No bound on
+    // time (the launch's, or when each index starts): the test must hold on
+    // a loaded machine too.
+    CHECK(slow.threads.size() >= 3);
     CHECK(history.load() >= 50000000); // what each index took
   }
 }
