@@ -68,16 +68,32 @@ inline std::vector<Driver> openDrivers(const std::vector<std::string> &names) {
   return drivers;
 }
 
-// With --dump-elf DIR every program built is searched for an ELF image
-// (Weft's binary holds the kernels' shared object), which is written to
-// DIR/<driver>-<benchmark>.so for objdump.
+// With --dump-elf DIR every program built is searched for the ELF image
+// that holds `kernel`'s work-group function (Weft's binary holds one shared
+// object per part of a program, see runtime/program_executable.h), which is
+// written to DIR/<driver>-<kernel>.so for objdump.
 inline std::string &elfDumpDirectory() {
   static std::string directory;
   return directory;
 }
 
+// The size of the 64-bit ELF image at `image` (its section headers come
+// last, as lld writes them), or 0 if `available` bytes cannot hold it.
+inline size_t elfImageSize(const unsigned char *image, size_t available) {
+  constexpr size_t kHeaderSize = 64;
+  if (available < kHeaderSize || image[4] != 2) // ELFCLASS64
+    return 0;
+  uint64_t section_offset;
+  uint16_t entry_size, count;
+  std::memcpy(&section_offset, image + 0x28, sizeof(section_offset));
+  std::memcpy(&entry_size, image + 0x3a, sizeof(entry_size));
+  std::memcpy(&count, image + 0x3c, sizeof(count));
+  uint64_t end = section_offset + uint64_t(entry_size) * count;
+  return end <= available ? size_t(end) : 0;
+}
+
 inline void dumpElf(const Driver &d, cl_program program,
-                    const std::string &name) {
+                    const std::string &kernel) {
   size_t size = 0;
   if (clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof(size), &size,
                        nullptr) ||
@@ -88,12 +104,33 @@ inline void dumpElf(const Driver &d, cl_program program,
   clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof(pointer), &pointer,
                    nullptr);
   static const unsigned char kMagic[] = {0x7f, 'E', 'L', 'F'};
-  auto at = std::search(binary.begin(), binary.end(), kMagic, kMagic + 4);
-  if (at == binary.end())
+  const std::string symbol = "__weft_group_" + kernel;
+  const unsigned char *chosen = nullptr;
+  size_t chosen_size = 0;
+  for (auto at = binary.begin();
+       (at = std::search(at, binary.end(), kMagic, kMagic + 4)) !=
+       binary.end();) {
+    size_t image_size = elfImageSize(&*at, size_t(binary.end() - at));
+    if (image_size == 0) {
+      ++at;
+      continue;
+    }
+    // The image that names the kernel's entry, else the first one.
+    std::string bytes(reinterpret_cast<const char *>(&*at), image_size);
+    bool names_kernel = bytes.find(symbol + '\0') != std::string::npos;
+    if (!chosen || names_kernel) {
+      chosen = &*at;
+      chosen_size = image_size;
+    }
+    if (names_kernel)
+      break;
+    at += image_size;
+  }
+  if (!chosen)
     return;
-  std::string path = elfDumpDirectory() + "/" + d.label + "-" + name + ".so";
+  std::string path = elfDumpDirectory() + "/" + d.label + "-" + kernel + ".so";
   std::ofstream(path, std::ios::binary)
-      .write(reinterpret_cast<const char *>(&*at), binary.end() - at);
+      .write(reinterpret_cast<const char *>(chosen), chosen_size);
   std::printf("  wrote %s\n", path.c_str());
 }
 
