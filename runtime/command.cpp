@@ -45,11 +45,11 @@ Command::~Command() = default;
 void Command::reserveAccesses(size_t count) { accesses_.reserve(count); }
 
 void Command::reads(Memory &memory, size_t offset, size_t size) {
-  accesses_.push_back({Ref<Memory>(&memory), offset, size, false});
+  reads(Ref<Memory>(&memory), offset, size);
 }
 
 void Command::writes(Memory &memory, size_t offset, size_t size) {
-  accesses_.push_back({Ref<Memory>(&memory), offset, size, true});
+  writes(Ref<Memory>(&memory), offset, size);
 }
 
 void Command::reads(Ref<Memory> memory, size_t offset, size_t size) {

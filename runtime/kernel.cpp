@@ -56,7 +56,7 @@ cl_mem_object_type imageTypeOfArgument(const std::string &type_name) {
   return CL_MEM_OBJECT_IMAGE3D;
 }
 
-uint64_t alignUp(uint64_t value, uint64_t alignment) {
+constexpr uint64_t alignUp(uint64_t value, uint64_t alignment) {
   return (value + alignment - 1) / alignment * alignment;
 }
 
@@ -130,8 +130,7 @@ struct QueuedLaunch {
   unsigned char *arguments();
 };
 constexpr size_t kQueuedArgumentsOffset =
-    (sizeof(QueuedLaunch) + BlockPool::kAlignment - 1) / BlockPool::kAlignment *
-    BlockPool::kAlignment;
+    alignUp(sizeof(QueuedLaunch), BlockPool::kAlignment);
 
 unsigned char *QueuedLaunch::arguments() {
   return reinterpret_cast<unsigned char *>(this) + kQueuedArgumentsOffset;

@@ -6,7 +6,6 @@
 
 #include <catch2/catch.hpp>
 
-#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <mutex>
