@@ -7,6 +7,7 @@
 #include "compiler/context_access.h"
 #include "compiler/group_uniform_variables.h"
 #include "compiler/kernel_bodies.h"
+#include "compiler/work_item_loops.h"
 #include "device/launch_abi.h"
 
 #include <llvm/ADT/DenseMap.h>
@@ -754,6 +755,7 @@ void RegionEmitter::emitRegion(unsigned r,
       });
   if (parallel)
     markParallel(*back_edge, accesses);
+  markWorkItemLoop(*back_edge);
   b_.CreateBr(after);
 }
 

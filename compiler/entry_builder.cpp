@@ -2,6 +2,7 @@
 
 #include "compiler/context_access.h"
 #include "compiler/work_group_pipes.h"
+#include "compiler/work_item_loops.h"
 #include "compiler/work_item_vectorizer.h"
 #include "device/image_abi.h"
 
@@ -174,7 +175,8 @@ void buildGroupLoopEntry(llvm::Module &module, llvm::Function &body,
     // The loop vectorizer's tail stays a scalar loop: folding it into masks
     // makes every vector iteration masked, measured slower on AMD and Intel
     // alike (bench/RESULTS.md, session 9).
-    b.CreateCondBr(b.CreateICmpULT(next_x, sizes[0]), headers[0], latches[0]);
+    markWorkItemLoop(*b.CreateCondBr(b.CreateICmpULT(next_x, sizes[0]),
+                                     headers[0], latches[0]));
   }
   phis[0]->addIncoming(next_x, headers[0]);
   b.SetInsertPoint(latches[0]);

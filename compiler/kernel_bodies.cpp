@@ -72,8 +72,14 @@ Value *globalId(IRBuilder<> &b, const BodyValues &body, Value *dimension) {
                       dimension);
   Value *offset =
       field(b, body, offsetof(WorkGroupContext, global_offset), dimension);
-  return b.CreateAdd(b.CreateAdd(b.CreateMul(group, size), offset),
-                     localId(b, body, dimension));
+  // No step wraps: the runtime refuses an offset whose range would pass
+  // SIZE_MAX (CL_INVALID_GLOBAL_OFFSET), and every id is below offset +
+  // global size. Saying so lets SCEV bound `gid < n` by the work-item loop
+  // (SplitWorkItemRangesPass).
+  return b.CreateAdd(b.CreateAdd(b.CreateMul(group, size, "", /*HasNUW=*/true),
+                                 offset, "",
+                                 /*HasNUW=*/true),
+                     localId(b, body, dimension), "global_id", /*HasNUW=*/true);
 }
 
 // The answer to a work-item query `call` (a WorkItemQuery builtin).

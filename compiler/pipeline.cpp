@@ -18,6 +18,7 @@
 #include "compiler/printf_lowering.h"
 #include "compiler/redundant_barriers.h"
 #include "compiler/safe_division.h"
+#include "compiler/split_work_item_ranges.h"
 #include "compiler/work_group_pipes.h"
 #include "compiler/work_item_vectorizer.h"
 
@@ -78,12 +79,17 @@ bool runPassStage(llvm::Module &module, PassStage stage, std::string &errors) {
 
 namespace {
 
-enum class ExtensionPoint { Peephole, OptimizerLast };
+enum class ExtensionPoint { Peephole, VectorizerStart, OptimizerLast };
 
 template <typename Pass>
 void addAt(llvm::PassBuilder &builder, ExtensionPoint point, Pass pass) {
   if (point == ExtensionPoint::Peephole)
     builder.registerPeepholeEPCallback(
+        [pass](llvm::FunctionPassManager &passes, llvm::OptimizationLevel) {
+          passes.addPass(Pass(pass));
+        });
+  else if (point == ExtensionPoint::VectorizerStart)
+    builder.registerVectorizerStartEPCallback(
         [pass](llvm::FunctionPassManager &passes, llvm::OptimizationLevel) {
           passes.addPass(Pass(pass));
         });

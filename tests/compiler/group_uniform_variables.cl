@@ -25,11 +25,14 @@
 // CHECK-LABEL: define void @__weft_item_tree(
 
 // The region's loop over the work-items has no store of the step, and is
-// vectorized: masked loads and stores of the scratch memory.
+// vectorized: plain loads and stores of the scratch memory, over the ids
+// below the step alone (weft-split-work-item-ranges).
 // VECTOR-LABEL: define void @__weft_group_tree(
 // VECTOR: run_region2:
-// VECTOR: @llvm.masked.load.v{{[0-9]+}}f32
-// VECTOR: @llvm.masked.store.v{{[0-9]+}}f32
+// VECTOR-NOT: @llvm.masked
+// VECTOR: load <{{[0-9]+}} x float>
+// VECTOR-NOT: @llvm.masked
+// VECTOR: store <{{[0-9]+}} x float>
 // VECTOR-LABEL: define void @__weft_group_per_item(
 
 kernel void tree(global const float *in, global float *out,

@@ -14,8 +14,9 @@
 // CHECK: getelementptr inbounds i8, ptr %context, i64 160
 // CHECK-NEXT: getelementptr inbounds i64, ptr %{{.*}}, i64 1
 // CHECK-NEXT: load i64, {{.*}}!invariant.load
-// get_global_id(0) = group_id * enqueued_local_size + offset + local id.
-// CHECK: add i64 %{{.*}}, %local_id_x
+// get_global_id(0) = group_id * enqueued_local_size + offset + local id,
+// none of which wraps (the runtime refuses an offset that would).
+// CHECK: add nuw i64 %{{.*}}, %local_id_x
 // CHECK: ret void
 // No query stays a call.
 // CHECK-NOT: call {{.*}}@_Z13get_global_idj

@@ -10,19 +10,29 @@
 // CHECK-LABEL: define void @__weft_group_tree(
 // CHECK: br i1 {{.*}}, label %items0{{.*}}, !llvm.loop ![[LOOP:[0-9]+]]
 // CHECK: store float {{.*}}, !llvm.access.group ![[GROUP:[0-9]+]]
-// Two regions, one loop marked: the second region's.
+// Two regions, one loop marked parallel: the second region's. Both are
+// marked as loops over work-items (compiler/work_item_loops.h).
 // CHECK-LABEL: define void @__weft_group_private_array(
-// CHECK: !llvm.loop
-// CHECK-NOT: !llvm.loop
+// CHECK: !llvm.loop ![[FIRST:[0-9]+]]
+// CHECK: !llvm.loop ![[SECOND:[0-9]+]]
 // CHECK-LABEL: define void @__weft_item_private_array(
-// CHECK: ![[LOOP]] = distinct !{![[LOOP]], ![[PARALLEL:[0-9]+]]}
+// CHECK: ![[LOOP]] = distinct !{![[LOOP]], ![[PARALLEL:[0-9]+]], ![[ITEMS:[0-9]+]]}
 // CHECK: ![[PARALLEL]] = !{!"llvm.loop.parallel_accesses", ![[GROUP]]}
+// CHECK: ![[ITEMS]] = !{!"weft.work_item_loop"}
+// CHECK: ![[FIRST]] = distinct !{![[FIRST]], ![[ITEMS]]}
+// CHECK: ![[SECOND]] = distinct !{![[SECOND]], ![[PARALLEL2:[0-9]+]], ![[ITEMS]]}
+// CHECK: ![[PARALLEL2]] = !{!"llvm.loop.parallel_accesses"
 
-// The halving step vectorized: its loads and stores under the mask
-// (lid < step), several work-items at a time.
+// The halving step vectorized, several work-items at a time: the ids below
+// `step` as a loop of their own, with plain loads and stores
+// (weft-split-work-item-ranges, tests/compiler/split_work_item_ranges.cl).
 // VECTOR-LABEL: define void @__weft_group_tree(
-// VECTOR: @llvm.masked.load.v{{[0-9]+}}f32
-// VECTOR: @llvm.masked.store.v{{[0-9]+}}f32
+// VECTOR-NOT: @llvm.masked
+// VECTOR: load <{{[0-9]+}} x float>
+// VECTOR-NOT: @llvm.masked
+// VECTOR: store <{{[0-9]+}} x float>
+// VECTOR-NOT: @llvm.masked
+// VECTOR: ret void
 
 kernel void tree(global const float *in, global float *out,
                  local float *scratch) {

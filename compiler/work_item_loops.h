@@ -1,0 +1,24 @@
+// Weft's loops over a group's work-items name themselves in their loop id
+// ("weft.work_item_loop"), so that passes inside the optimizer
+// (SplitWorkItemRangesPass) can tell them from the loops a kernel wrote.
+#pragma once
+
+namespace llvm {
+class BranchInst;
+class Loop;
+class MDNode;
+} // namespace llvm
+
+namespace weft::compiler {
+
+// Adds the mark to the loop id on `back_edge` (creating the id if it has
+// none), keeping what the id already says.
+void markWorkItemLoop(llvm::BranchInst &back_edge);
+
+// Adds `property` (as !{!"llvm.loop.vectorize.enable", i1 false}) to the
+// loop id on `back_edge` in the same way.
+void addLoopProperty(llvm::BranchInst &back_edge, llvm::MDNode *property);
+
+bool isWorkItemLoop(const llvm::Loop &loop);
+
+} // namespace weft::compiler
