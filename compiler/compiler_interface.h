@@ -176,6 +176,12 @@ struct KernelDescription {
   // The kernel calls printf: its launches get a printf buffer
   // (device/printf_abi.h), formatted when they end.
   bool uses_printf = false;
+  // The kernel can tell its work-groups apart: it asks for a local id, a
+  // group id, a group's size or their number (directly or through a
+  // builtin), reaches a barrier or a work-group function, or has __local
+  // memory. When it cannot, a launch may run in larger groups than it asked
+  // for (runtime/kernel.cpp), with fewer of them to dispatch.
+  bool sees_work_groups = true;
   ExecutionPlan plan;
   // With plan.read_through: the entry reads the copies' sources, and may
   // run for launches where no buffer in `read_through_sources` overlaps one
@@ -261,6 +267,7 @@ void forEachField(
   visit("preferred_work_group_multiple", k.preferred_work_group_multiple);
   visit("uniform_work_group_size", k.uniform_work_group_size);
   visit("uses_printf", k.uses_printf);
+  visit("sees_work_groups", k.sees_work_groups);
   visit("plan", k.plan);
   visit("read_through_sources", k.read_through_sources);
   visit("written_buffers", k.written_buffers);

@@ -166,6 +166,35 @@ bool isWorkItemQuery(Builtin builtin) {
 bool isBarrier(Builtin builtin) {
   return familyOf(builtin) == BuiltinFamily::Barrier;
 }
+// Queries whose answers do not depend on how the range is cut into groups.
+bool isGroupBlindQuery(Builtin builtin) {
+  switch (builtin) {
+  case Builtin::GetGlobalId:
+  case Builtin::GetGlobalSize:
+  case Builtin::GetGlobalOffset:
+  case Builtin::GetWorkDim:
+  case Builtin::GetGlobalLinearId:
+  case Builtin::PrintfBuffer:
+    return true;
+  default:
+    return false;
+  }
+}
+
+// Calls left in a body that act for the whole group (work-group pipe
+// reservations stay calls until compiler/work_group_pipes.cpp).
+bool callsGroupFunctions(llvm::Function &body) {
+  for (llvm::Instruction &inst : llvm::instructions(body)) {
+    BuiltinFamily family = familyOf(calledBuiltin(inst));
+    if (family == BuiltinFamily::WorkGroupPipeCall ||
+        family == BuiltinFamily::WorkGroupPipe ||
+        family == BuiltinFamily::AsyncCopy ||
+        family == BuiltinFamily::AsyncCopyWait ||
+        family == BuiltinFamily::WorkGroupCollective)
+      return true;
+  }
+  return false;
+}
 
 // Builtins that ask for work-item state or the group context (the async
 // copies) are inlined into each kernel, where those questions have answers.
@@ -223,7 +252,8 @@ bool inlineGroupAwareCalls(llvm::Function &body,
 
 // Replaces work-item queries inside `body`, and barriers with calls to
 // `marker` (the regions are cut there; the fibers switch there). Returns
-// whether a barrier was found.
+// whether the body can tell its work-groups apart through these calls (a
+// barrier, or a query other than of global ids and sizes).
 bool lowerWorkItemCalls(llvm::Function &body, const BodyValues &values,
                         llvm::Function &marker) {
   std::vector<llvm::CallInst *> calls;
@@ -231,23 +261,24 @@ bool lowerWorkItemCalls(llvm::Function &body, const BodyValues &values,
     if (isWorkItemQuery(calledBuiltin(inst)) || isBarrier(calledBuiltin(inst)))
       calls.push_back(llvm::cast<llvm::CallInst>(&inst));
 
-  bool reaches_barrier = false;
+  bool sees_groups = false;
   for (llvm::CallInst *call : calls) {
     IRBuilder<> b(call);
     Builtin builtin = calledBuiltin(*call);
     if (isBarrier(builtin)) {
       b.CreateCall(&marker, {values.context});
-      reaches_barrier = true;
+      sees_groups = true;
       call->eraseFromParent();
       continue;
     }
+    sees_groups = sees_groups || !isGroupBlindQuery(builtin);
     Value *answer = answerQuery(builtin, b, values, *call);
     if (answer->getType() != call->getType())
       answer = b.CreateZExtOrTrunc(answer, call->getType());
     call->replaceAllUsesWith(answer);
     call->eraseFromParent();
   }
-  return reaches_barrier;
+  return sees_groups;
 }
 
 bool usedIn(const llvm::Constant *constant, const llvm::Function &function) {
@@ -367,9 +398,16 @@ llvm::PreservedAnalyses KernelBodiesPass::run(llvm::Module &module,
       reportBuildError(module, error);
       return llvm::PreservedAnalyses::none();
     }
-    lowerWorkItemCalls(*body, values, *marker);
+    bool sees_groups = lowerWorkItemCalls(*body, values, *marker);
     record.description.static_local_memory =
         lowerLocalVariables(module, *body, values.context);
+    bool local_arguments = false;
+    for (const KernelArgument &argument : record.description.arguments)
+      local_arguments =
+          local_arguments || argument.kind == ArgumentKind::LocalBuffer;
+    record.description.sees_work_groups =
+        sees_groups || callsGroupFunctions(*body) || local_arguments ||
+        record.description.static_local_memory > 0;
     record.body = body;
     records.push_back(std::move(record));
   }

@@ -371,6 +371,18 @@ void runGroups(void *opaque, uint64_t first, uint64_t last) {
                      index / (state.groups[0] * state.groups[1])};
     std::string group = "work-group (" + std::to_string(g[0]) + "," +
                         std::to_string(g[1]) + "," + std::to_string(g[2]) + ")";
+    if (launch.groups_merged) {
+      group = "the work-items of global ids (";
+      for (unsigned d = 0; d < launch.work_dim; ++d) {
+        uint64_t first_id = g[d] * launch.local_size[d];
+        uint64_t last_id =
+            std::min(first_id + launch.local_size[d], launch.global_size[d]);
+        group += (d ? ", " : "") +
+                 std::to_string(launch.global_offset[d] + first_id) + "-" +
+                 std::to_string(launch.global_offset[d] + last_id - 1);
+      }
+      group += ")";
+    }
     char address[32];
     std::snprintf(address, sizeof address, "%p", trap.address);
     std::lock_guard<std::mutex> lock(state.violation_mutex);

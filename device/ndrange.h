@@ -28,6 +28,9 @@ struct NDRangeLaunch {
   uint64_t global_offset[3] = {0, 0, 0};
   uint64_t global_size[3] = {1, 1, 1};
   uint64_t local_size[3] = {1, 1, 1};
+  // The groups are larger than the application asked for (its kernel cannot
+  // tell them apart): a fault names the work-items, not a group.
+  bool groups_merged = false;
   uint64_t local_memory_size = 0;
   // Where the kernel's printf calls write (device/printf_abi.h); null for a
   // kernel that does not call printf.

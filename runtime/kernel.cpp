@@ -487,6 +487,25 @@ cl_int Kernel::makeLaunch(Queue &queue, cl_uint work_dim, const size_t *offset,
     launch.global_size[d] = global[d];
     launch.local_size[d] = local[d];
   }
+  // A kernel that cannot tell its groups apart runs in the groups Weft
+  // would choose when they are larger: groups of 256 saxpy work-items cost
+  // their dispatch a quarter of the launch on one Zen 3 core (bench/
+  // RESULTS.md, session 16).
+  if (!description_.sees_work_groups && !description_.plan.reachesBarrier()) {
+    size_t merged[3] = {1, 1, 1};
+    chooseLocalSize(work_dim, global, merged,
+                    queue.device().properties().compute_units);
+    size_t merged_items = 1, asked_items = 1;
+    for (cl_uint d = 0; d < work_dim; ++d) {
+      merged_items *= merged[d];
+      asked_items *= local[d];
+    }
+    if (merged_items > asked_items) {
+      launch.groups_merged = true;
+      for (cl_uint d = 0; d < work_dim; ++d)
+        launch.local_size[d] = merged[d];
+    }
+  }
   {
     std::lock_guard<std::mutex> lock(mutex_);
     unsigned char *arguments = queued->arguments();

@@ -159,3 +159,64 @@ TEST_CASE("a context's error callback hears of its kernel's fault",
   clReleaseCommandQueue(queue);
   clReleaseContext(context);
 }
+
+// A kernel that cannot tell its work-groups apart runs in merged groups
+// (runtime/kernel.cpp): its fault names the range of global ids that faulted,
+// not a group of the application's that never ran as one. A kernel that asks
+// for its local id keeps its groups, and the message names one.
+TEST_CASE("a fault names the work-group, or the work-items of merged groups",
+          "[containment]") {
+  WeftFixture base;
+  struct Heard {
+    std::string message;
+  } heard;
+  auto notify = [](const char *message, const void *, size_t, void *data) {
+    static_cast<Heard *>(data)->message = message;
+  };
+  struct Case {
+    const char *source;
+    const char *expected;
+  } cases[] = {
+      // Work-item 40 writes far away; groups of 4 would make it group 10.
+      {"kernel void k(global long *x) {\n"
+       "  size_t i = get_global_id(0);\n"
+       "  if (i == 40) x[x[0]] = 1;\n"
+       "}",
+       "in the work-items of global ids (0-63)"},
+      {"kernel void k(global long *x) {\n"
+       "  size_t i = get_global_id(0);\n"
+       "  if (i == 40) x[x[0]] = get_local_id(0);\n"
+       "}",
+       "in work-group (10,0,0)"}};
+  for (const Case &c : cases) {
+    INFO(c.source);
+    cl_int err;
+    cl_context context =
+        clCreateContext(nullptr, 1, &base.device, notify, &heard, &err);
+    REQUIRE(err == CL_SUCCESS);
+    cl_command_queue queue =
+        clCreateCommandQueueWithProperties(context, base.device, nullptr, &err);
+    const char *source = c.source;
+    cl_program program =
+        clCreateProgramWithSource(context, 1, &source, nullptr, &err);
+    REQUIRE(clBuildProgram(program, 1, &base.device, "", nullptr, nullptr) ==
+            CL_SUCCESS);
+    cl_kernel k = clCreateKernel(program, "k", &err);
+    cl_long far = cl_long{1} << 44;
+    cl_mem m =
+        clCreateBuffer(context, CL_MEM_COPY_HOST_PTR, sizeof far, &far, &err);
+    clSetKernelArg(k, 0, sizeof m, &m);
+    size_t global = 64, local = 4;
+    heard.message.clear();
+    REQUIRE(clEnqueueNDRangeKernel(queue, k, 1, nullptr, &global, &local, 0,
+                                   nullptr, nullptr) == CL_SUCCESS);
+    clFinish(queue);
+    INFO(heard.message);
+    CHECK(heard.message.find(c.expected) != std::string::npos);
+    clReleaseMemObject(m);
+    clReleaseKernel(k);
+    clReleaseProgram(program);
+    clReleaseCommandQueue(queue);
+    clReleaseContext(context);
+  }
+}
