@@ -163,7 +163,8 @@ TEST_CASE("a context's error callback hears of its kernel's fault",
 // A kernel that cannot tell its work-groups apart runs in merged groups
 // (runtime/kernel.cpp): its fault names the range of global ids that faulted,
 // not a group of the application's that never ran as one. A kernel that asks
-// for its local id keeps its groups, and the message names one.
+// for its local id keeps its groups, as do 2-D launches, and the message
+// names one.
 TEST_CASE("a fault names the work-group, or the work-items of merged groups",
           "[containment]") {
   WeftFixture base;
@@ -176,6 +177,7 @@ TEST_CASE("a fault names the work-group, or the work-items of merged groups",
   struct Case {
     const char *source;
     const char *expected;
+    cl_uint dims = 1;
   } cases[] = {
       // Work-item 40 writes far away; groups of 4 would make it group 10.
       {"kernel void k(global long *x) {\n"
@@ -187,7 +189,13 @@ TEST_CASE("a fault names the work-group, or the work-items of merged groups",
        "  size_t i = get_global_id(0);\n"
        "  if (i == 40) x[x[0]] = get_local_id(0);\n"
        "}",
-       "in work-group (10,0,0)"}};
+       "in work-group (10,0,0)"},
+      // 2-D groups keep their shape (they may be the application's cache
+      // blocking): work-item (5,6) in groups of 4x4 is in group (1,1).
+      {"kernel void k(global long *x) {\n"
+       "  if (get_global_id(0) == 5 && get_global_id(1) == 6) x[x[0]] = 1;\n"
+       "}",
+       "in work-group (1,1,0)", 2}};
   for (const Case &c : cases) {
     INFO(c.source);
     cl_int err;
@@ -206,9 +214,11 @@ TEST_CASE("a fault names the work-group, or the work-items of merged groups",
     cl_mem m =
         clCreateBuffer(context, CL_MEM_COPY_HOST_PTR, sizeof far, &far, &err);
     clSetKernelArg(k, 0, sizeof m, &m);
-    size_t global = 64, local = 4;
+    size_t global[2] = {64, 8}, local[2] = {4, 4};
+    if (c.dims == 2)
+      global[0] = 8;
     heard.message.clear();
-    REQUIRE(clEnqueueNDRangeKernel(queue, k, 1, nullptr, &global, &local, 0,
+    REQUIRE(clEnqueueNDRangeKernel(queue, k, c.dims, nullptr, global, local, 0,
                                    nullptr, nullptr) == CL_SUCCESS);
     clFinish(queue);
     INFO(heard.message);
