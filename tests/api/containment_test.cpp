@@ -123,14 +123,17 @@ TEST_CASE_METHOD(WeftFixture, "an endless kernel is stopped by the watchdog",
   checkContextLostButProcessFine(*this);
 }
 
-TEST_CASE("a context's error callback hears of its kernel's fault",
-          "[containment]") {
-  WeftFixture base;
-  struct Heard {
-    std::string message;
-  } heard;
+namespace {
+
+// Runs `source`'s kernel k over `dims` dimensions in a context of its own,
+// with a buffer holding a far address, and returns what the context's
+// error callback heard.
+std::string faultHeard(const WeftFixture &base, const char *source,
+                       cl_uint dims, const size_t *global,
+                       const size_t *local) {
+  std::string heard;
   auto notify = [](const char *message, const void *, size_t, void *data) {
-    static_cast<Heard *>(data)->message = message;
+    *static_cast<std::string *>(data) = message;
   };
   cl_int err;
   cl_context context =
@@ -138,7 +141,6 @@ TEST_CASE("a context's error callback hears of its kernel's fault",
   REQUIRE(err == CL_SUCCESS);
   cl_command_queue queue =
       clCreateCommandQueueWithProperties(context, base.device, nullptr, &err);
-  const char *source = "kernel void k(global long *x) { x[x[0]] = 1; }";
   cl_program program =
       clCreateProgramWithSource(context, 1, &source, nullptr, &err);
   REQUIRE(clBuildProgram(program, 1, &base.device, "", nullptr, nullptr) ==
@@ -148,16 +150,26 @@ TEST_CASE("a context's error callback hears of its kernel's fault",
   cl_mem m =
       clCreateBuffer(context, CL_MEM_COPY_HOST_PTR, sizeof far, &far, &err);
   clSetKernelArg(k, 0, sizeof m, &m);
-  size_t one = 1;
-  REQUIRE(clEnqueueNDRangeKernel(queue, k, 1, nullptr, &one, nullptr, 0,
+  REQUIRE(clEnqueueNDRangeKernel(queue, k, dims, nullptr, global, local, 0,
                                  nullptr, nullptr) == CL_SUCCESS);
   clFinish(queue);
-  CHECK(heard.message.find("kernel 'k' raised SIGSEGV") != std::string::npos);
   clReleaseMemObject(m);
   clReleaseKernel(k);
   clReleaseProgram(program);
   clReleaseCommandQueue(queue);
   clReleaseContext(context);
+  return heard;
+}
+
+} // namespace
+
+TEST_CASE("a context's error callback hears of its kernel's fault",
+          "[containment]") {
+  WeftFixture base;
+  size_t one = 1;
+  std::string heard = faultHeard(
+      base, "kernel void k(global long *x) { x[x[0]] = 1; }", 1, &one, nullptr);
+  CHECK(heard.find("kernel 'k' raised SIGSEGV") != std::string::npos);
 }
 
 // A kernel that cannot tell its work-groups apart runs in merged groups
@@ -168,12 +180,6 @@ TEST_CASE("a context's error callback hears of its kernel's fault",
 TEST_CASE("a fault names the work-group, or the work-items of merged groups",
           "[containment]") {
   WeftFixture base;
-  struct Heard {
-    std::string message;
-  } heard;
-  auto notify = [](const char *message, const void *, size_t, void *data) {
-    static_cast<Heard *>(data)->message = message;
-  };
   struct Case {
     const char *source;
     const char *expected;
@@ -198,35 +204,10 @@ TEST_CASE("a fault names the work-group, or the work-items of merged groups",
        "in work-group (1,1,0)", 2}};
   for (const Case &c : cases) {
     INFO(c.source);
-    cl_int err;
-    cl_context context =
-        clCreateContext(nullptr, 1, &base.device, notify, &heard, &err);
-    REQUIRE(err == CL_SUCCESS);
-    cl_command_queue queue =
-        clCreateCommandQueueWithProperties(context, base.device, nullptr, &err);
-    const char *source = c.source;
-    cl_program program =
-        clCreateProgramWithSource(context, 1, &source, nullptr, &err);
-    REQUIRE(clBuildProgram(program, 1, &base.device, "", nullptr, nullptr) ==
-            CL_SUCCESS);
-    cl_kernel k = clCreateKernel(program, "k", &err);
-    cl_long far = cl_long{1} << 44;
-    cl_mem m =
-        clCreateBuffer(context, CL_MEM_COPY_HOST_PTR, sizeof far, &far, &err);
-    clSetKernelArg(k, 0, sizeof m, &m);
-    size_t global[2] = {64, 8}, local[2] = {4, 4};
-    if (c.dims == 2)
-      global[0] = 8;
-    heard.message.clear();
-    REQUIRE(clEnqueueNDRangeKernel(queue, k, c.dims, nullptr, global, local, 0,
-                                   nullptr, nullptr) == CL_SUCCESS);
-    clFinish(queue);
-    INFO(heard.message);
-    CHECK(heard.message.find(c.expected) != std::string::npos);
-    clReleaseMemObject(m);
-    clReleaseKernel(k);
-    clReleaseProgram(program);
-    clReleaseCommandQueue(queue);
-    clReleaseContext(context);
+    size_t global[2] = {c.dims == 2 ? size_t(8) : size_t(64), 8};
+    size_t local[2] = {4, 4};
+    std::string heard = faultHeard(base, c.source, c.dims, global, local);
+    INFO(heard);
+    CHECK(heard.find(c.expected) != std::string::npos);
   }
 }
