@@ -376,7 +376,7 @@ cl_int icd::copyBufferRect(CommandTarget &target, cl_mem src_buffer,
   if (&src == &dst) {
     if (src_row_pitch != dst_row_pitch || src_slice_pitch != dst_slice_pitch)
       return CL_INVALID_VALUE;
-    if (src_rect.offset < dst_rect.extent && dst_rect.offset < src_rect.extent)
+    if (rectsOverlap(src_rect, dst_rect, {region[0], region[1], region[2]}))
       return CL_MEM_COPY_OVERLAP;
   }
   Region r = {region[0], region[1], region[2]};

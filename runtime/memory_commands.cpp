@@ -32,6 +32,44 @@ cl_int makeRect(const size_t *origin, const size_t *region, size_t row_pitch,
   return CL_SUCCESS;
 }
 
+namespace {
+
+// floor(a / b) for b > 0.
+int64_t floorDivide(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  return (a % b != 0 && a < 0) ? q - 1 : q;
+}
+
+} // namespace
+
+bool rectsOverlap(const Rect &a, const Rect &b, const Region &region) {
+  // A byte of the region is x + y*R + z*S (x < w, y < h, z < d): the two
+  // share one when b - a = dx + dy*R + dz*S with |dx| < w, |dy| < h,
+  // |dz| < d. Since w <= R and h*R <= S (makeRect), |dx + dy*R| < S and
+  // |dx| < R, so dz can only be floor((b-a)/S) or one more, and dy likewise
+  // for what remains over R. Buffers are far smaller than 2^63 bytes.
+  const int64_t w = static_cast<int64_t>(region[0]);
+  const int64_t h = static_cast<int64_t>(region[1]);
+  const int64_t d = static_cast<int64_t>(region[2]);
+  const int64_t R = static_cast<int64_t>(a.row_pitch);
+  const int64_t S = static_cast<int64_t>(a.slice_pitch);
+  const int64_t apart =
+      static_cast<int64_t>(b.offset) - static_cast<int64_t>(a.offset);
+  for (int64_t dz = floorDivide(apart, S), z_end = dz + 2; dz < z_end; ++dz) {
+    if (dz <= -d || dz >= d)
+      continue;
+    int64_t rest = apart - dz * S;
+    for (int64_t dy = floorDivide(rest, R), y_end = dy + 2; dy < y_end; ++dy) {
+      if (dy <= -h || dy >= h)
+        continue;
+      int64_t dx = rest - dy * R;
+      if (dx > -w && dx < w)
+        return true;
+    }
+  }
+  return false;
+}
+
 void copyRect(char *dst, const Rect &dst_rect, const char *src,
               const Rect &src_rect, const Region &region) {
   // Every row lies below its rect's extent, which makeRect checked.

@@ -31,6 +31,12 @@ struct Rect {
 cl_int makeRect(const size_t *origin, const size_t *region, size_t row_pitch,
                 size_t slice_pitch, size_t limit, Rect &out);
 
+// Whether two regions of one buffer, both `region` large and laid out with
+// the same pitches, share a byte (clEnqueueCopyBufferRect's
+// CL_MEM_COPY_OVERLAP). Their byte spans may interleave without touching:
+// rows of one can fall in the gaps between rows of the other.
+bool rectsOverlap(const Rect &a, const Rect &b, const Region &region);
+
 // Copies `region` from `src` laid out as `src_rect` to `dst` laid out as
 // `dst_rect`, row by row (memmove: the rows may overlap).
 void copyRect(char *dst, const Rect &dst_rect, const char *src,
