@@ -28,6 +28,17 @@ using llvm::Value;
 // Splits per function at most: each copies a loop, and a body with several
 // such branches would otherwise double its code again for each one.
 constexpr unsigned kMaxSplits = 8;
+// Instructions the copies may add to one function, all splits together: a
+// long kernel body keeps its branch (and its masks) rather than have its
+// optimization and code generation take several times as long.
+constexpr size_t kMaxCopiedInstructions = 2000;
+
+size_t instructionsIn(const llvm::Loop &loop) {
+  size_t count = 0;
+  for (const BasicBlock *block : loop.blocks())
+    count += block->size();
+  return count;
+}
 
 // The loops this pass splits: a header whose only phi is the counter
 // {first,+,1}, which exits only at its latch into one block, and whose
@@ -374,6 +385,7 @@ SplitWorkItemRangesPass::run(llvm::Function &function,
   unsigned splits = 0;
   // Headers of the copies that keep their branch, not to be split again.
   llvm::SmallPtrSet<BasicBlock *, 4> unsplit;
+  size_t copied = 0;
   // One split at a time, with the analyses computed afresh for the next.
   while (splits < kMaxSplits) {
     llvm::DominatorTree dominators(function);
@@ -390,6 +402,11 @@ SplitWorkItemRangesPass::run(llvm::Function &function,
       std::optional<RangeBranch> range = findRangeBranch(*counted, scev);
       if (!range)
         continue;
+      size_t copies = range->wide_last ? 2 : 1;
+      size_t size = instructionsIn(*loop) * copies;
+      if (copied + size > kMaxCopiedInstructions)
+        continue;
+      copied += size;
       split(*counted, *range, dominators, loops, scev, unsplit);
       done = true;
       break;

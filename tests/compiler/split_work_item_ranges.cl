@@ -64,3 +64,21 @@ kernel void guarded_int(global float *y, global const float *x, float a,
   if (i < n)
     y[i] = a * x[i] + y[i];
 }
+
+// A long body keeps its branch: the copies a split makes are bounded per
+// function (kMaxCopiedInstructions), so that one kernel cannot make the
+// optimizer and code generation run several times as long. 4096 chained
+// multiply-adds do not fold (no fast math).
+#define R4(x) x x x x
+#define R4096(x) R4(R4(R4(R4(R4(R4(x))))))
+// CHECK-LABEL: define void @__weft_group_long_body(
+// AVX2: llvm.masked
+// CHECK: ret void
+kernel void long_body(global float *y, uint n) {
+  size_t i = get_global_id(0);
+  if (i < n) {
+    float v = y[i];
+    R4096(v = v * 1.0001f + 0.5f;)
+    y[i] = v;
+  }
+}
