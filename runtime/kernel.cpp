@@ -494,20 +494,15 @@ cl_int Kernel::makeLaunch(Queue &queue, cl_uint work_dim, const size_t *offset,
   // run of consecutive ids either way: 2-D groups are often the
   // application's cache blocking (naive sgemm's 16x16 tiles ran at 68
   // GFLOP/s as rows of 768x4 on the 16-core Xeon, against 158).
+  // A reqd_work_group_size only bounds what the application may ask.
   if (work_dim == 1 && !description_.sees_work_groups &&
       !description_.plan.reachesBarrier()) {
-    size_t merged[3] = {1, 1, 1};
-    chooseLocalSize(work_dim, global, merged,
-                    queue.device().properties().compute_units);
-    size_t merged_items = 1, asked_items = 1;
-    for (cl_uint d = 0; d < work_dim; ++d) {
-      merged_items *= merged[d];
-      asked_items *= local[d];
-    }
-    if (merged_items > asked_items) {
+    size_t merged = largestDivisorAtMost(
+        global[0], barrierFreeGroupLimit(
+                       global[0], queue.device().properties().compute_units));
+    if (merged > local[0]) {
       launch.groups_merged = true;
-      for (cl_uint d = 0; d < work_dim; ++d)
-        launch.local_size[d] = merged[d];
+      launch.local_size[0] = merged;
     }
   }
   {

@@ -191,6 +191,13 @@ TEST_CASE("a fault names the work-group, or the work-items of merged groups",
        "  if (i == 40) x[x[0]] = 1;\n"
        "}",
        "in the work-items of global ids (0-63)"},
+      // A required group size only bounds what the application may ask.
+      {"__attribute__((reqd_work_group_size(4, 1, 1)))\n"
+       "kernel void k(global long *x) {\n"
+       "  size_t i = get_global_id(0);\n"
+       "  if (i == 40) x[x[0]] = 1;\n"
+       "}",
+       "in the work-items of global ids (0-63)"},
       {"kernel void k(global long *x) {\n"
        "  size_t i = get_global_id(0);\n"
        "  if (i == 40) x[x[0]] = get_local_id(0);\n"
