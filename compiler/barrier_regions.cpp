@@ -306,11 +306,7 @@ void markParallel(llvm::BranchInst &back_edge,
     access->setMetadata(llvm::LLVMContext::MD_access_group, group);
   llvm::Metadata *parallel[] = {
       llvm::MDString::get(ctx, "llvm.loop.parallel_accesses"), group};
-  // A loop's id names itself first.
-  llvm::Metadata *loop[] = {nullptr, llvm::MDNode::get(ctx, parallel)};
-  llvm::MDNode *id = llvm::MDNode::getDistinct(ctx, loop);
-  id->replaceOperandWith(0, id);
-  back_edge.setMetadata(llvm::LLVMContext::MD_loop, id);
+  addLoopProperty(back_edge, llvm::MDNode::get(ctx, parallel));
 }
 
 // The group entry's scheduling. While every work-item leaves each region at

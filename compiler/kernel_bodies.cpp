@@ -182,15 +182,16 @@ bool isGroupBlindQuery(Builtin builtin) {
 }
 
 // Calls left in a body that act for the whole group (work-group pipe
-// reservations stay calls until compiler/work_group_pipes.cpp).
+// reservations stay calls until compiler/work_group_pipes.cpp). The
+// collectives need no check here: their builtins ask for the group's
+// collective slots, a query lowerWorkItemCalls counts.
 bool callsGroupFunctions(llvm::Function &body) {
   for (llvm::Instruction &inst : llvm::instructions(body)) {
     BuiltinFamily family = familyOf(calledBuiltin(inst));
     if (family == BuiltinFamily::WorkGroupPipeCall ||
         family == BuiltinFamily::WorkGroupPipe ||
         family == BuiltinFamily::AsyncCopy ||
-        family == BuiltinFamily::AsyncCopyWait ||
-        family == BuiltinFamily::WorkGroupCollective)
+        family == BuiltinFamily::AsyncCopyWait)
       return true;
   }
   return false;

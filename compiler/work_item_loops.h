@@ -16,7 +16,7 @@ namespace weft::compiler {
 void markWorkItemLoop(llvm::BranchInst &back_edge);
 
 // Adds `property` (as !{!"llvm.loop.vectorize.enable", i1 false}) to the
-// loop id on `back_edge` in the same way.
+// loop id on `back_edge` in the same way: any pass that marks a loop.
 void addLoopProperty(llvm::BranchInst &back_edge, llvm::MDNode *property);
 
 bool isWorkItemLoop(const llvm::Loop &loop);

@@ -494,15 +494,20 @@ cl_int Kernel::makeLaunch(Queue &queue, cl_uint work_dim, const size_t *offset,
   // run of consecutive ids either way: 2-D groups are often the
   // application's cache blocking (naive sgemm's 16x16 tiles ran at 68
   // GFLOP/s as rows of 768x4 on the 16-core Xeon, against 158).
-  // A reqd_work_group_size only bounds what the application may ask.
+  // A reqd_work_group_size only bounds what the application may ask. The
+  // merged group is the asked one times the largest power of two that
+  // divides the number of groups and keeps within the barrier-free limit:
+  // found in a few steps, as befits the enqueue path.
   if (work_dim == 1 && !description_.sees_work_groups &&
-      !description_.plan.reachesBarrier()) {
-    size_t merged = largestDivisorAtMost(
-        global[0], barrierFreeGroupLimit(
-                       global[0], queue.device().properties().compute_units));
-    if (merged > local[0]) {
+      !description_.plan.reachesBarrier() && global[0] % local[0] == 0) {
+    size_t limit = barrierFreeGroupLimit(
+        global[0], queue.device().properties().compute_units);
+    size_t groups = global[0] / local[0], factor = 1;
+    while (groups % (factor * 2) == 0 && local[0] * factor * 2 <= limit)
+      factor *= 2;
+    if (factor > 1) {
       launch.groups_merged = true;
-      launch.local_size[0] = merged;
+      launch.local_size[0] = local[0] * factor;
     }
   }
   {
