@@ -69,6 +69,10 @@ struct Regions {
   // A region that can run again after a barrier (a barrier in a loop): a
   // work-item's private variables used there may carry values across it.
   std::vector<bool> repeats;
+  // Where every work-item leaving region r goes, when there is one way out
+  // only: the region after the one barrier it reaches, or starts.size() when
+  // it can only return. Then no work-item needs to say where it resumes.
+  std::vector<std::optional<uint32_t>> only_exit;
 };
 
 // Puts every barrier call alone in a block of its own, so regions are made
@@ -100,14 +104,17 @@ Regions findRegions(llvm::Function &f, std::vector<BasicBlock *> barriers) {
   size_t count = regions.starts.size();
   regions.blocks.resize(count);
   std::vector<std::vector<unsigned>> next(count);
+  regions.only_exit.resize(count);
   for (unsigned r = 0; r < count; ++r) {
     llvm::SmallPtrSet<BasicBlock *, 32> seen{regions.starts[r]};
     std::vector<BasicBlock *> work{regions.starts[r]};
+    bool returns = false;
     while (!work.empty()) {
       BasicBlock *block = work.back();
       work.pop_back();
       regions.blocks[r].push_back(block);
       regions.member_of[block].push_back(r);
+      returns = returns || llvm::isa<llvm::ReturnInst>(block->getTerminator());
       for (BasicBlock *succ : llvm::successors(block)) {
         auto barrier = regions.barrier_index.find(succ);
         if (barrier != regions.barrier_index.end())
@@ -116,6 +123,12 @@ Regions findRegions(llvm::Function &f, std::vector<BasicBlock *> barriers) {
           work.push_back(succ);
       }
     }
+    std::sort(next[r].begin(), next[r].end());
+    next[r].erase(std::unique(next[r].begin(), next[r].end()), next[r].end());
+    if (next[r].size() == 1 && !returns)
+      regions.only_exit[r] = next[r][0];
+    else if (next[r].empty() && returns)
+      regions.only_exit[r] = static_cast<uint32_t>(count);
   }
   regions.repeats.assign(count, false);
   for (unsigned r = 0; r < count; ++r) {
@@ -314,7 +327,9 @@ void markParallel(llvm::BranchInst &back_edge,
 // over all work-items (in local linear id order, which the work-group
 // collectives rely on: device/launch_abi.h, collective_slots), with nothing in
 // it but the kernel's code and the store of where each work-item resumes; a
-// vectorizable min/max over those says which region is next. If work-items ever
+// vectorizable min/max over those says which region is next. A region with
+// one way out (one barrier, or only returns) stores and compares nothing: the
+// group goes on where every work-item must go. If work-items ever
 // disagree (a barrier reached divergently, undefined behaviour), the group
 // switches to running, pass by pass, the region of the first unfinished
 // work-item for each work-item that waits there, one at a time, until all have
@@ -470,10 +485,10 @@ void RegionEmitter::emitStorage(
                                     offsetof(WorkGroupContext, status)));
   b_.CreateRetVoid();
   b_.SetInsertPoint(ready);
+  // No state needs a start value: the run of a region with several ways out
+  // stores every work-item's before the group compares them, and the group
+  // only starts running work-items one at a time after such a comparison.
   states_ = base;
-  // Every work-item starts in region 0.
-  b_.CreateMemSet(states_, b_.getInt8(0), b_.CreateMul(items_, b_.getInt64(4)),
-                  llvm::MaybeAlign(64));
   for (Value *offset : offsets)
     item_bases_.push_back(b_.CreateInBoundsGEP(b_.getInt8Ty(), base, offset));
   size_t next_uniform = 0;
@@ -663,7 +678,6 @@ void RegionEmitter::emitRegion(unsigned r,
             b_.CreateMul(b_.CreateAdd(b_.CreateMul(id[2], sizes[1]), id[1]),
                          sizes[0]),
             id[0], "linear");
-        Value *state_slot = stateAt(linear);
 
         llvm::ValueToValueMapTy map;
         mapArguments(map, id);
@@ -683,20 +697,24 @@ void RegionEmitter::emitRegion(unsigned r,
         // Leaving through barrier k resumes at region k+1; returning finishes.
         // One store of the resume state for all ways out: InstCombine would
         // merge one store per way into a store that has lost its access
-        // group, and the loop would no longer be parallel to LLVM.
-        auto *resume = BasicBlock::Create(ctx, "resume", entry);
-        llvm::PHINode *resume_state;
-        {
+        // group, and the loop would no longer be parallel to LLVM. A region
+        // with one way out stores nothing: the group knows where it goes.
+        bool one_way_out = regions_.only_exit[r].has_value();
+        BasicBlock *resume = latch;
+        llvm::PHINode *resume_state = nullptr;
+        if (!one_way_out) {
           IRBuilder<>::InsertPointGuard guard(b_);
+          resume = BasicBlock::Create(ctx, "resume", entry);
           b_.SetInsertPoint(resume);
           resume_state = b_.CreatePHI(b_.getInt32Ty(), 2, "resume_state");
-          accesses.push_back(b_.CreateStore(resume_state, state_slot));
+          accesses.push_back(b_.CreateStore(resume_state, stateAt(linear)));
           b_.CreateBr(latch);
         }
         auto leaveFor = [&](uint32_t next, const std::string &name) {
           auto *leave = BasicBlock::Create(ctx, name, entry);
           llvm::BranchInst::Create(resume, leave);
-          resume_state->addIncoming(b_.getInt32(next), leave);
+          if (resume_state)
+            resume_state->addIncoming(b_.getInt32(next), leave);
           return leave;
         };
         for (BasicBlock *block : regions_.blocks[r])
@@ -913,17 +931,40 @@ void RegionEmitter::emit(const std::vector<llvm::AllocaInst *> &shared,
   b_.SetInsertPoint(done);
   b_.CreateRetVoid();
   for (unsigned r = 0; r < finishedId(); ++r) {
-    auto *start =
-        BasicBlock::Create(ctx, "run_region" + std::to_string(r), entry);
+    std::string name = std::to_string(r);
+    auto *start = BasicBlock::Create(ctx, "run_region" + name, entry);
     choose->addCase(b_.getInt32(r), start);
+    // A region with one way out: while the work-items agree, the whole group
+    // goes on there, with nothing to compare; a run of one work-item after a
+    // divergent barrier records where it waits, as the others' runs do.
+    BasicBlock *region_after = after;
+    if (std::optional<uint32_t> exit = regions_.only_exit[r]) {
+      region_after = BasicBlock::Create(ctx, "after_region" + name, entry);
+      auto *agreed = BasicBlock::Create(ctx, "agreed_exit" + name, entry);
+      auto *item = BasicBlock::Create(ctx, "item_exit" + name, entry);
+      b_.SetInsertPoint(region_after);
+      b_.CreateCondBr(b_.CreateLoad(b_.getInt1Ty(), diverged_), item, agreed);
+      b_.SetInsertPoint(item);
+      Value *run_item = b_.CreateSub(b_.CreateLoad(b_.getInt64Ty(), pass_next_),
+                                     b_.getInt64(1));
+      b_.CreateStore(b_.getInt32(*exit), stateAt(run_item));
+      b_.CreateBr(after);
+      b_.SetInsertPoint(agreed);
+      copyUniform(
+          per_item, [&](size_t i) { return uniform_next_[i]; },
+          [&](size_t i) { return uniform_current_[i]; });
+      setWholeGroup();
+      region->addIncoming(b_.getInt32(*exit), agreed);
+      b_.CreateBr(launch);
+    }
     b_.SetInsertPoint(start);
     emitUniformSlice(r, per_item);
     if (makesAsyncCopies(regions_.blocks[r]))
-      emitRegionWithCopies(r, shared, per_item, after);
+      emitRegionWithCopies(r, shared, per_item, region_after);
     else if (asksLastInGroup(regions_.blocks[r]))
-      emitRegionPeelingLast(r, shared, per_item, after);
+      emitRegionPeelingLast(r, shared, per_item, region_after);
     else
-      emitRegion(r, shared, per_item, after, /*follower=*/false);
+      emitRegion(r, shared, per_item, region_after, /*follower=*/false);
   }
 
   // after_region, together: did every work-item stop at the same barrier?

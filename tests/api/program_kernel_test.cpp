@@ -456,6 +456,66 @@ TEST_CASE_METHOD(WeftFixture,
   clReleaseKernel(k);
 }
 
+TEST_CASE_METHOD(WeftFixture,
+                 "work-items that leave a region at different barriers all "
+                 "finish",
+                 "[api]") {
+  // Undefined behaviour in OpenCL C, but it must not hang or lose work:
+  // the group notices the work-items disagree and runs them one at a time
+  // (compiler/barrier_regions.cpp). Each region after a barrier has one way
+  // out (it returns), so the one-work-item runs there record where each
+  // work-item stops without the resume state a region loop would store.
+  const char *source = R"(
+    kernel void diverge(global int *out, int mode) {
+      int lid = (int)get_local_id(0);
+      int v = lid * 10;
+      if (mode == 0) {
+        if (lid % 3 == 1) {
+          out[get_global_id(0)] = -v;
+          return;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        out[get_global_id(0)] = v + 1;
+      } else {
+        if (lid & 1) {
+          v += 3;
+          barrier(CLK_LOCAL_MEM_FENCE);
+          v *= 2;
+        } else {
+          v += 5;
+          barrier(CLK_GLOBAL_MEM_FENCE);
+          v *= 3;
+        }
+        out[get_global_id(0)] = v;
+      }
+    })";
+  cl_kernel k = kernel(source, "diverge");
+  constexpr size_t kItems = 210;
+  cl_mem out = buffer(kItems * sizeof(cl_int));
+  for (cl_int mode : {0, 1})
+    for (size_t local : {size_t{1}, size_t{7}, size_t{30}, size_t{105}}) {
+      INFO("mode " << mode << ", local size " << local);
+      clSetKernelArg(k, 0, sizeof(cl_mem), &out);
+      clSetKernelArg(k, 1, sizeof(cl_int), &mode);
+      size_t global = kItems;
+      REQUIRE(runAndWait(k, 1, &global, &local) == CL_SUCCESS);
+      std::vector<cl_int> got(kItems);
+      REQUIRE(clEnqueueReadBuffer(queue, out, CL_TRUE, 0,
+                                  kItems * sizeof(cl_int), got.data(), 0,
+                                  nullptr, nullptr) == CL_SUCCESS);
+      for (size_t i = 0; i < kItems; ++i) {
+        cl_int lid = cl_int(i % local), v = lid * 10, expected;
+        if (mode == 0)
+          expected = lid % 3 == 1 ? -v : v + 1;
+        else
+          expected = lid & 1 ? (v + 3) * 2 : (v + 5) * 3;
+        REQUIRE(got[i] == expected);
+      }
+    }
+  clReleaseMemObject(out);
+  clReleaseKernel(k);
+}
+
 TEST_CASE_METHOD(WeftFixture, "__IMAGE_SUPPORT__ follows the device", "[api]") {
   // OpenCL C: 1 when the device supports images (CTS test_basic
   // kernel_preprocessor_macros and kernel_numeric_constants).

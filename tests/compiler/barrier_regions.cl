@@ -4,14 +4,29 @@
 // RUN: FileCheck %s --check-prefix=IR < %t.ll
 // RUN: FileCheck %s --check-prefix=PLAN < %t.plan
 
+// Region 0 has one way out (the first barrier): the whole group goes on
+// to region 1 with no resume state stored or compared, and the states
+// need no start value. The loop's regions can leave at a barrier or
+// return: each work-item stores where it resumes.
 // IR-LABEL: define void @__weft_group_reduce(ptr %0, ptr %1)
 // IR: setup:
+// IR-NOT: llvm.memset
+// IR: %region = phi i32 [ 0, %storage ], [ 1, %agreed_exit0 ]
 // IR: switch i32 %region
 // IR: done:
 // IR-NEXT: ret void
 // IR: run_region0:
+// IR-NOT: resume_state
 // IR: run_region1:
+// IR: %resume_state = phi i32
 // PLAN: kernel reduce: regions, work-item entry
+
+// Every region has one way out: nothing stores a resume state.
+// IR-LABEL: define void @__weft_group_copy_across(ptr %0, ptr %1)
+// IR: %region = phi i32 [ 0, %storage ], [ 1, %agreed_exit0 ], [ 2, %agreed_exit1 ]
+// IR-NOT: resume_state
+// IR: {{^}$}}
+// PLAN: kernel copy_across: regions, work-item entry
 
 kernel void reduce(global const float *in, global float *out,
                    local float *tmp) {
@@ -25,4 +40,10 @@ kernel void reduce(global const float *in, global float *out,
   }
   if (l == 0)
     out[get_group_id(0)] = tmp[0];
+}
+
+kernel void copy_across(global const float *in, global float *out) {
+  float value = in[get_global_id(0)];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = value;
 }
