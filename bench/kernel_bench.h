@@ -258,6 +258,16 @@ struct Benchmark {
   // Other capabilities it must have (unset: none), e.g. an SVM level.
   std::function<bool(const Driver &)> available;
   std::function<bool(const Driver &, Instance &, std::string &)> setup;
+  // The same work done by the host itself (e.g. the STREAM triad for a
+  // streaming kernel): timed in the same alternation as the drivers, one
+  // run after theirs in each round, so that the drivers' figures can be
+  // read against what this machine's cores do without OpenCL.
+  struct HostReference {
+    std::string name;
+    double work; // per run, in the units of `unit` times 1e9
+    std::function<void()> run;
+  };
+  std::vector<HostReference> host_references;
 };
 
 struct Outcome {
@@ -298,9 +308,15 @@ public:
       if (err)
         outcomes[i].error = "launch: error " + std::to_string(err);
     }
+    for (const Benchmark::HostReference &host : b.host_references) {
+      double t0 = nowSeconds();
+      host.run();
+      warm += nowSeconds() - t0;
+    }
     int reps = warm > 0 ? int(budget_ / warm) : 5;
     reps = std::max(5, std::min(41, reps));
-    for (int r = 0; r < reps; ++r)
+    std::vector<std::vector<double>> host_times(b.host_references.size());
+    for (int r = 0; r < reps; ++r) {
       for (size_t i = 0; i < drivers_.size(); ++i) {
         if (!outcomes[i].ran || !outcomes[i].error.empty())
           continue;
@@ -311,6 +327,12 @@ public:
         if (err)
           outcomes[i].error = "launch: error " + std::to_string(err);
       }
+      for (size_t h = 0; h < b.host_references.size(); ++h) {
+        double t0 = nowSeconds();
+        b.host_references[h].run();
+        host_times[h].push_back(nowSeconds() - t0);
+      }
+    }
     for (size_t i = 0; i < drivers_.size(); ++i) {
       if (outcomes[i].ran && outcomes[i].error.empty()) {
         outcomes[i].error = instances[i].verify(launches[i]);
@@ -319,6 +341,8 @@ public:
       instances[i].release();
     }
     print(b, outcomes, reps);
+    for (size_t h = 0; h < b.host_references.size(); ++h)
+      printHost(b, b.host_references[h], median(host_times[h]), outcomes);
   }
 
   const Outcome *outcome(const std::string &benchmark,
@@ -392,6 +416,21 @@ private:
         std::fprintf(stderr, "ERROR: %s on %s: %s\n", b.name.c_str(),
                      drivers_[i].label.c_str(), outcomes[i].error.c_str());
       }
+    std::fflush(stdout);
+  }
+
+  // A host reference's row: its time and throughput, then each driver's
+  // throughput against it (above 1 the driver is faster than the host's
+  // own loop).
+  void printHost(const Benchmark &b, const Benchmark::HostReference &host,
+                 double seconds, const std::vector<Outcome> &outcomes) const {
+    std::printf("  host: %-20s %12.3f %9.2f %-7s", host.name.c_str(),
+                seconds * 1e3, host.work / seconds / 1e9, b.unit.c_str());
+    for (size_t i = 0; i < outcomes.size(); ++i)
+      if (outcomes[i].ran && outcomes[i].error.empty())
+        std::printf("  %s/host %.2fx", drivers_[i].label.c_str(),
+                    (b.work / outcomes[i].seconds) / (host.work / seconds));
+    std::printf("\n");
     std::fflush(stdout);
   }
 
