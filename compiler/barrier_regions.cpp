@@ -1177,6 +1177,22 @@ bool prepareWorkItemFunction(llvm::Function &work, llvm::Function &marker,
   return true;
 }
 
+// A kernel with barriers never runs groups larger than its
+// reqd_work_group_size (groups are merged only for kernels that cannot see
+// them: runtime/kernel.cpp), though a group at the edge of the range may be
+// smaller. Saying so, with a umin that changes nothing at run time, tells
+// LLVM each local id's range: a kernel's loop whose trip count depends on
+// one (r = y; r < 32; r += 8, with 8 rows) then unrolls fully and leaves the
+// region's work-item loop straight enough to vectorize.
+void boundByRequiredSize(IRBuilder<> &b, GroupEntryValues &values,
+                         const KernelDescription &kernel) {
+  for (unsigned d = 0; d < 3; ++d)
+    if (uint64_t required = kernel.reqd_work_group_size[d])
+      values.local_size[d] = b.CreateBinaryIntrinsic(
+          llvm::Intrinsic::umin, values.local_size[d], b.getInt64(required),
+          nullptr, "local_size_bound");
+}
+
 } // namespace
 
 bool emitBarrierRegions(llvm::Function &body, llvm::Function &marker,
@@ -1229,6 +1245,7 @@ llvm::PreservedAnalyses BarrierRegionsPass::run(llvm::Module &module,
     GroupEntryValues values =
         startGroupEntry(module, *record.body, record.description, b, args,
                         groupEntrySymbol(record.description.name));
+    boundByRequiredSize(b, values, record.description);
     std::string why;
     if (emitBarrierRegions(*record.body, *marker, b, values, why)) {
       changed = true;

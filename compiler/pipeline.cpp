@@ -4,6 +4,7 @@
 #include "compiler/async_copy_followers.h"
 #include "compiler/async_copy_read_through.h"
 #include "compiler/barrier_regions.h"
+#include "compiler/constant_trip_counts.h"
 #include "compiler/execution_plan.h"
 #include "compiler/fiber_barriers.h"
 #include "compiler/group_entries.h"
@@ -105,6 +106,11 @@ void addAt(llvm::PassBuilder &builder, ExtensionPoint point, Pass pass) {
 void registerOptimizerPasses(llvm::PassBuilder &builder) {
 #define WEFT_FUNCTION_PASS(EP, NAME, CREATE)                                   \
   addAt(builder, ExtensionPoint::EP, CREATE);
+#define WEFT_LOOP_PASS(NAME, CREATE)                                           \
+  builder.registerLateLoopOptimizationsEPCallback(                             \
+      [](llvm::LoopPassManager &passes, llvm::OptimizationLevel) {             \
+        passes.addPass(CREATE);                                                \
+      });
 #include "compiler/passes.def"
 }
 
@@ -128,6 +134,17 @@ void registerWeftPasses(llvm::PassBuilder &builder) {
       [](llvm::StringRef name, llvm::FunctionPassManager &passes,
          llvm::ArrayRef<llvm::PassBuilder::PipelineElement>) {
 #define WEFT_FUNCTION_PASS(EP, NAME, CREATE)                                   \
+  if (name == NAME) {                                                          \
+    passes.addPass(CREATE);                                                    \
+    return true;                                                               \
+  }
+#include "compiler/passes.def"
+        return false;
+      });
+  builder.registerPipelineParsingCallback(
+      [](llvm::StringRef name, llvm::LoopPassManager &passes,
+         llvm::ArrayRef<llvm::PassBuilder::PipelineElement>) {
+#define WEFT_LOOP_PASS(NAME, CREATE)                                           \
   if (name == NAME) {                                                          \
     passes.addPass(CREATE);                                                    \
     return true;                                                               \

@@ -516,6 +516,56 @@ TEST_CASE_METHOD(WeftFixture,
   clReleaseKernel(k);
 }
 
+TEST_CASE_METHOD(WeftFixture,
+                 "a required group size bounds loops over a work-item's rows, "
+                 "edge groups too",
+                 "[api]") {
+  // Each work-item moves rows y, y + 4, y + 8, y + 12 of a 16-row tile. The
+  // group's rows are bounded by reqd_work_group_size, so the row loop runs
+  // 4 times for every y (compiler/constant_trip_counts.h) and unrolls; an
+  // edge group of the non-uniform range has fewer rows and must still move
+  // exactly the rows its work-items own.
+  const char *source = R"(
+    kernel __attribute__((reqd_work_group_size(8, 4, 1)))
+    void rows(global int *out, int width) {
+      local int tile[16][8];
+      size_t x = get_global_id(0), lx = get_local_id(0);
+      size_t y = get_local_id(1), g = get_group_id(1);
+      for (size_t r = y; r < 16; r += 4)
+        tile[r][lx] = (int)(g * 16 + r) * 1000 + (int)x;
+      barrier(CLK_LOCAL_MEM_FENCE);
+      for (size_t r = y; r < 16; r += 4)
+        out[(g * 16 + r) * width + x] = tile[r][lx];
+    })";
+  cl_kernel k = kernel(source, "rows", "-cl-std=CL2.0");
+  for (size_t rows_of_items : {size_t{8}, size_t{10}, size_t{3}}) {
+    const cl_int width = 20;
+    const size_t groups_y = (rows_of_items + 3) / 4;
+    const size_t count = groups_y * 16 * width;
+    INFO(rows_of_items << " rows of work-items");
+    std::vector<cl_int> got(count, -1);
+    cl_mem out = buffer(count * sizeof(cl_int), got.data());
+    clSetKernelArg(k, 0, sizeof(cl_mem), &out);
+    clSetKernelArg(k, 1, sizeof(cl_int), &width);
+    size_t global[2] = {size_t(width), rows_of_items}, local[2] = {8, 4};
+    REQUIRE(runAndWait(k, 2, global, local) == CL_SUCCESS);
+    REQUIRE(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, count * sizeof(cl_int),
+                                got.data(), 0, nullptr, nullptr) == CL_SUCCESS);
+    std::vector<cl_int> expected(count, -1);
+    for (size_t g = 0; g < groups_y; ++g) {
+      size_t group_rows = std::min<size_t>(4, rows_of_items - g * 4);
+      for (size_t y = 0; y < group_rows; ++y)
+        for (size_t r = y; r < 16; r += 4)
+          for (cl_int x = 0; x < width; ++x)
+            expected[(g * 16 + r) * width + x] = cl_int(g * 16 + r) * 1000 + x;
+    }
+    for (size_t i = 0; i < count; ++i)
+      REQUIRE(got[i] == expected[i]);
+    clReleaseMemObject(out);
+  }
+  clReleaseKernel(k);
+}
+
 TEST_CASE_METHOD(WeftFixture, "__IMAGE_SUPPORT__ follows the device", "[api]") {
   // OpenCL C: 1 when the device supports images (CTS test_basic
   // kernel_preprocessor_macros and kernel_numeric_constants).
