@@ -423,6 +423,17 @@ size_t barrierFreeGroupLimit(size_t work_items, size_t compute_units) {
   return std::clamp(limit, kSmallest, kLargest);
 }
 
+size_t mergedGroupFactor(size_t local, size_t groups, size_t limit,
+                         uint64_t item_picoseconds) {
+  // Doubling a few times, as befits the enqueue path.
+  size_t factor = 1;
+  while (groups % (factor * 2) == 0 && local * factor * 2 <= limit &&
+         (item_picoseconds == 0 || item_picoseconds * local * factor * 2 <=
+                                       kMergedGroupNanoseconds * 1000))
+    factor *= 2;
+  return factor;
+}
+
 void Kernel::chooseLocalSize(cl_uint work_dim, const size_t *global,
                              size_t *local, size_t compute_units) const {
   // A required number of sub-groups (of one work-item each) is the group's
@@ -494,21 +505,29 @@ cl_int Kernel::makeLaunch(Queue &queue, cl_uint work_dim, const size_t *offset,
   // run of consecutive ids either way: 2-D groups are often the
   // application's cache blocking (naive sgemm's 16x16 tiles ran at 68
   // GFLOP/s as rows of 768x4 on the 16-core Xeon, against 158).
-  // A reqd_work_group_size only bounds what the application may ask. The
-  // merged group is the asked one times the largest power of two that
-  // divides the number of groups and keeps within the barrier-free limit:
-  // found in a few steps, as befits the enqueue path.
+  // A reqd_work_group_size only bounds what the application may ask.
   if (work_dim == 1 && !description_.sees_work_groups &&
       !description_.plan.reachesBarrier() && global[0] % local[0] == 0) {
-    size_t limit = barrierFreeGroupLimit(
-        global[0], queue.device().properties().compute_units);
-    size_t groups = global[0] / local[0], factor = 1;
-    while (groups % (factor * 2) == 0 && local[0] * factor * 2 <= limit)
-      factor *= 2;
+    uint64_t measured_items = group_items_.load(std::memory_order_relaxed);
+    uint64_t item_picoseconds =
+        measured_items ? group_nanoseconds_.load(std::memory_order_relaxed) *
+                             1000 / measured_items
+                       : 0;
+    size_t factor = mergedGroupFactor(
+        local[0], global[0] / local[0],
+        barrierFreeGroupLimit(global[0],
+                              queue.device().properties().compute_units),
+        item_picoseconds);
     if (factor > 1) {
       launch.groups_merged = true;
       launch.local_size[0] = local[0] * factor;
     }
+  }
+  {
+    uint64_t items = 1;
+    for (cl_uint d = 0; d < work_dim; ++d)
+      items *= launch.local_size[d];
+    group_items_.store(items, std::memory_order_relaxed);
   }
   {
     std::lock_guard<std::mutex> lock(mutex_);

@@ -36,6 +36,18 @@ void chooseLocalSize(cl_uint work_dim, const size_t *global,
 // them; never below the 256 of kernels with barriers.
 size_t barrierFreeGroupLimit(size_t work_items, size_t compute_units);
 
+// How many of the application's `groups` groups of `local` work-items a
+// kernel that cannot tell its groups apart runs as one: the largest power of
+// two that divides `groups` and keeps the merged group within `limit`
+// (barrierFreeGroupLimit) and, once a launch has measured a work-item's
+// time (`item_picoseconds`, 0 while unknown), within
+// kMergedGroupNanoseconds.
+// Merging saves the dispatch of short groups; long ones gain nothing from
+// it and would leave too few groups to balance over the cores.
+inline constexpr uint64_t kMergedGroupNanoseconds = 20000;
+size_t mergedGroupFactor(size_t local, size_t groups, size_t limit,
+                         uint64_t item_picoseconds);
+
 class Kernel : public Object<_cl_kernel, ObjectKind::Kernel> {
 public:
   // Kernel number `index` of a built program's executable.
@@ -122,8 +134,11 @@ private:
   const compiler::KernelDescription &description_;
 
   // One work-group's time at the last launch (device/ndrange.h); atomic,
-  // launches on several queues update it.
+  // launches on several queues update it. `group_items_` is the size of the
+  // groups of the launch it was measured on (as merged): a heuristic's
+  // input, so two launches racing to update them only blur the estimate.
   std::atomic<uint64_t> group_nanoseconds_{0};
+  std::atomic<uint64_t> group_items_{0};
 
   mutable std::mutex mutex_;
   std::vector<unsigned char> block_;  // guarded by mutex_

@@ -84,3 +84,19 @@ TEST_CASE("groups without barriers grow with the launch",
       choose(1, {size_t{1} << 24}, barrierFreeGroupLimit(size_t{1} << 24, 2));
   CHECK(c.local[0] == 4096);
 }
+
+TEST_CASE("merged groups stay short", "[runtime][local-size]") {
+  // Unmeasured: the largest power of two dividing the group count within
+  // the limit (saxpy's 65536 groups of 256 become groups of 4096).
+  CHECK(mergedGroupFactor(256, 65536, 4096, 0) == 16);
+  CHECK(mergedGroupFactor(64, 128, 256, 0) == 4);
+  CHECK(mergedGroupFactor(256, 6, 4096, 0) == 2);
+  CHECK(mergedGroupFactor(256, 7, 4096, 0) == 1);
+  // Measured: a work-item of 0.25 ns (saxpy) merges as far as the limit;
+  // one of 20 us (an n-body body over 8192 others) not at all, so its 128
+  // groups still balance over 16 cores; in between, up to 20 us a group.
+  CHECK(mergedGroupFactor(256, 65536, 4096, 250) == 16);
+  CHECK(mergedGroupFactor(64, 128, 256, 20000000) == 1);
+  CHECK(mergedGroupFactor(64, 1024, 4096, 100000) == 2); // 128 x 100 ns
+  CHECK(mergedGroupFactor(64, 1024, 4096, 40000) == 4);  // 256 x 40 ns
+}
