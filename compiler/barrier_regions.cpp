@@ -24,6 +24,7 @@
 #include <llvm/Transforms/Utils/Cloning.h>
 #include <llvm/Transforms/Utils/Local.h>
 #include <llvm/Transforms/Utils/PromoteMemToReg.h>
+#include <llvm/Transforms/Utils/SSAUpdater.h>
 
 #include <algorithm>
 #include <cstddef>
@@ -147,12 +148,13 @@ Regions findRegions(llvm::Function &f, std::vector<BasicBlock *> barriers) {
   return regions;
 }
 
-// Whether `def` is live on entry to a barrier block: some use of it is
-// reachable from the barrier without passing its definition again.
-bool liveAcrossBarrier(llvm::Instruction &def, const Regions &regions) {
+// The barrier blocks `def` is live on entry to: from each, some use of it is
+// reachable without passing its definition again.
+std::vector<BasicBlock *> barriersCrossedBy(llvm::Instruction &def,
+                                            const Regions &regions) {
   BasicBlock *home = def.getParent();
   llvm::SmallPtrSet<BasicBlock *, 32> live_in;
-  std::vector<BasicBlock *> work;
+  std::vector<BasicBlock *> work, crossed;
   auto mark = [&](BasicBlock *block) {
     if (block != home && live_in.insert(block).second)
       work.push_back(block);
@@ -168,11 +170,66 @@ bool liveAcrossBarrier(llvm::Instruction &def, const Regions &regions) {
     BasicBlock *block = work.back();
     work.pop_back();
     if (regions.barrier_index.count(block))
-      return true;
+      crossed.push_back(block);
     for (BasicBlock *pred : llvm::predecessors(block))
       mark(pred);
   }
-  return false;
+  return crossed;
+}
+
+// Keeps `value` across the barriers it lives across in a variable of its
+// own: stored at the end of the block before each barrier, loaded again at
+// the start of the block after it, and every use takes the definition that
+// reaches it (SSAUpdater). Within a region the value stays in a register: an
+// accumulator updated in a loop between two barriers is loaded once per
+// region run and stored once, where a value demoted everywhere would be
+// stored and loaded at every step of the loop, and the work-item loop
+// around it would not vectorize. Returns false, changing nothing, when the
+// value is defined in the block a barrier resumes at.
+bool saveAcrossBarriers(llvm::Instruction &value,
+                        const std::vector<BasicBlock *> &barriers,
+                        llvm::Function &work) {
+  BasicBlock *home = value.getParent();
+  for (BasicBlock *barrier : barriers)
+    if (barrier->getSingleSuccessor() == home)
+      return false;
+  llvm::Type *type = value.getType();
+  IRBuilder<> b(&work.getEntryBlock(), work.getEntryBlock().begin());
+  llvm::AllocaInst *slot =
+      b.CreateAlloca(type, nullptr, value.getName() + ".across");
+  llvm::SSAUpdater updater;
+  updater.Initialize(type, value.getName());
+  updater.AddAvailableValue(home, &value);
+  llvm::DenseMap<BasicBlock *, Value *> reloads;
+  for (BasicBlock *barrier : barriers) {
+    // isolateBarriers made both neighbours: one way in, one way out.
+    BasicBlock *before = barrier->getSinglePredecessor();
+    b.SetInsertPoint(before->getTerminator());
+    b.CreateStore(&value, slot);
+    BasicBlock *after = barrier->getSingleSuccessor();
+    b.SetInsertPoint(after, after->getFirstInsertionPt());
+    Value *reload = b.CreateLoad(type, slot, value.getName() + ".reload");
+    updater.AddAvailableValue(after, reload);
+    reloads[after] = reload;
+  }
+  for (llvm::Use &use : llvm::make_early_inc_range(value.uses())) {
+    auto *user = llvm::cast<llvm::Instruction>(use.getUser());
+    if (llvm::isa<llvm::PHINode>(user)) {
+      updater.RewriteUse(use); // the value at the end of the incoming block
+      continue;
+    }
+    // A use in the value's own block follows its definition; one in a block
+    // a barrier resumes at follows the reload at its top. SSAUpdater would
+    // give both the value that reaches the block's start.
+    if (user->getParent() == home)
+      continue;
+    auto reload = reloads.find(user->getParent());
+    if (reload != reloads.end())
+      use.set(reload->second);
+    else
+      updater.RewriteUse(use);
+  }
+  return true;
 }
 
 // Whether `value` can be computed again where it is used, from constants,
@@ -1131,13 +1188,16 @@ bool prepareWorkItemFunction(llvm::Function &work, llvm::Function &marker,
   }
   regions = findRegions(work, isolateBarriers(work, marker));
 
-  // A demoted phi becomes a load in its block, which may itself live across
-  // the barrier: repeat until no value does.
-  for (;;) {
+  // Saving a value makes phis, and a demoted phi becomes a load in its
+  // block: either may itself live across a barrier, so repeat until no value
+  // does. A value still crossing after it was saved, or any after a few
+  // rounds, is demoted everywhere, which always ends this.
+  llvm::SmallPtrSet<llvm::Instruction *, 16> saved;
+  for (unsigned round = 0;; ++round) {
     std::vector<llvm::Instruction *> crossing;
     for (llvm::Instruction &inst : llvm::instructions(work))
       if (!llvm::isa<llvm::AllocaInst>(inst) && !inst.getType()->isVoidTy() &&
-          liveAcrossBarrier(inst, regions))
+          !barriersCrossedBy(inst, regions).empty())
         crossing.push_back(&inst);
     if (crossing.empty())
       break;
@@ -1157,6 +1217,9 @@ bool prepareWorkItemFunction(llvm::Function &work, llvm::Function &marker,
         }
         continue;
       }
+      if (round < 4 && saved.insert(inst).second &&
+          saveAcrossBarriers(*inst, barriersCrossedBy(*inst, regions), work))
+        continue;
       if (auto *phi = llvm::dyn_cast<llvm::PHINode>(inst))
         llvm::DemotePHIToStack(phi);
       else

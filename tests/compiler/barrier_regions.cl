@@ -3,6 +3,7 @@
 // RUN: %weft-cl %s -passes='weft-kernel-bodies,weft-drop-redundant-barriers,weft-choose-plan,weft-barrier-regions,print<weft-kernels>' -o %t.ll > %t.plan
 // RUN: FileCheck %s --check-prefix=IR < %t.ll
 // RUN: FileCheck %s --check-prefix=PLAN < %t.plan
+// RUN: %weft-cl %s --target-cpu=znver3 -passes='weft-kernel-pipeline,weft-separate-local-memory,weft-internalize-entries' --optimize -o - | FileCheck %s --check-prefix=VECTOR
 
 // Region 0 has one way out (the first barrier): the whole group goes on
 // to region 1 with no resume state stored or compared, and the states
@@ -46,4 +47,32 @@ kernel void copy_across(global const float *in, global float *out) {
   float value = in[get_global_id(0)];
   barrier(CLK_LOCAL_MEM_FENCE);
   out[get_global_id(0)] = value;
+}
+
+// A value that lives across a barrier is saved right before it and loaded
+// right after it; within a region it stays a register. The accumulator of
+// a tiled product, updated 16 times between two barriers, is loaded once
+// and stored once per region run, so the work-item loop around the k loop
+// vectorizes (vector fmuladd). Demoted everywhere, it was stored and loaded
+// at each k, and the region ran one work-item at a time.
+// VECTOR-LABEL: define void @__weft_group_tiled_product(
+// VECTOR: call <8 x float> @llvm.fmuladd.v8f32
+// VECTOR-LABEL: define void @__weft_item_tiled_product(
+#define TS 16
+kernel __attribute__((reqd_work_group_size(TS, TS, 1)))
+void tiled_product(global const float *a, global const float *b,
+                   global float *c, int n) {
+  local float as[TS][TS], bs[TS][TS];
+  int lx = get_local_id(0), ly = get_local_id(1);
+  int col = get_global_id(0), row = get_global_id(1);
+  float acc = 0.0f;
+  for (int t = 0; t < n; t += TS) {
+    as[ly][lx] = a[row * n + t + lx];
+    bs[ly][lx] = b[(t + ly) * n + col];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int k = 0; k < TS; ++k)
+      acc += as[ly][k] * bs[k][lx];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  c[row * n + col] = acc;
 }
