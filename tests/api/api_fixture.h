@@ -96,6 +96,15 @@ struct WeftFixture {
     return status;
   }
 
+  // The first `count` ints of `buffer`, read after the queue's work.
+  std::vector<cl_int> readInts(cl_mem buffer, size_t count) {
+    std::vector<cl_int> values(count);
+    REQUIRE(clEnqueueReadBuffer(queue, buffer, CL_TRUE, 0,
+                                count * sizeof(cl_int), values.data(), 0,
+                                nullptr, nullptr) == CL_SUCCESS);
+    return values;
+  }
+
   cl_mem buffer(size_t bytes, void *init = nullptr) {
     cl_int err;
     cl_mem m = clCreateBuffer(

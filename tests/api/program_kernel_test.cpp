@@ -429,10 +429,7 @@ TEST_CASE_METHOD(WeftFixture,
       clSetKernelArg(k, 3, sizeof(cl_int), &rounds);
       size_t global = kItems;
       REQUIRE(runAndWait(k, 1, &global, &local) == CL_SUCCESS);
-      std::vector<cl_int> got(kItems);
-      REQUIRE(clEnqueueReadBuffer(queue, out, CL_TRUE, 0,
-                                  kItems * sizeof(cl_int), got.data(), 0,
-                                  nullptr, nullptr) == CL_SUCCESS);
+      std::vector<cl_int> got = readInts(out, kItems);
       for (size_t g = 0; g < kItems / local; ++g) {
         std::vector<cl_int> acc(input.begin() + g * local,
                                 input.begin() + (g + 1) * local);
@@ -499,10 +496,7 @@ TEST_CASE_METHOD(WeftFixture,
       clSetKernelArg(k, 1, sizeof(cl_int), &mode);
       size_t global = kItems;
       REQUIRE(runAndWait(k, 1, &global, &local) == CL_SUCCESS);
-      std::vector<cl_int> got(kItems);
-      REQUIRE(clEnqueueReadBuffer(queue, out, CL_TRUE, 0,
-                                  kItems * sizeof(cl_int), got.data(), 0,
-                                  nullptr, nullptr) == CL_SUCCESS);
+      std::vector<cl_int> got = readInts(out, kItems);
       for (size_t i = 0; i < kItems; ++i) {
         cl_int lid = cl_int(i % local), v = lid * 10, expected;
         if (mode == 0)
@@ -543,14 +537,13 @@ TEST_CASE_METHOD(WeftFixture,
     const size_t groups_y = (rows_of_items + 3) / 4;
     const size_t count = groups_y * 16 * width;
     INFO(rows_of_items << " rows of work-items");
-    std::vector<cl_int> got(count, -1);
-    cl_mem out = buffer(count * sizeof(cl_int), got.data());
+    std::vector<cl_int> unset(count, -1);
+    cl_mem out = buffer(count * sizeof(cl_int), unset.data());
     clSetKernelArg(k, 0, sizeof(cl_mem), &out);
     clSetKernelArg(k, 1, sizeof(cl_int), &width);
     size_t global[2] = {size_t(width), rows_of_items}, local[2] = {8, 4};
     REQUIRE(runAndWait(k, 2, global, local) == CL_SUCCESS);
-    REQUIRE(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, count * sizeof(cl_int),
-                                got.data(), 0, nullptr, nullptr) == CL_SUCCESS);
+    std::vector<cl_int> got = readInts(out, count);
     std::vector<cl_int> expected(count, -1);
     for (size_t g = 0; g < groups_y; ++g) {
       size_t group_rows = std::min<size_t>(4, rows_of_items - g * 4);
