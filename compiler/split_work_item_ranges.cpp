@@ -64,7 +64,16 @@ struct RangeBranch {
   // 128 bits: the value's last round `last <= limit`, else it runs unsplit.
   const SCEV *wide_last = nullptr;
   const SCEV *wide_limit = nullptr;
+  // For `value == bound` (or !=) split the first time: the first part's
+  // ids are below the bound, where the branch goes one way; in the second
+  // part the branch stays, its compare marked kAtOrPastBound for the next
+  // split, which takes that part's first round apart.
+  bool mark_second_part = false;
 };
+
+// On an == or != compare of a work-item loop's counter, in the part of the
+// loop whose ids start at or past the bound.
+constexpr const char *kAtOrPastBound = "weft.at_or_past_bound";
 
 bool usedOnlyInside(const llvm::Loop &loop) {
   for (BasicBlock *block : loop.blocks())
@@ -159,6 +168,29 @@ std::optional<RangeBranch> rangeBranch(const CountedLoop &counted,
       counted.counter->getType()->getIntegerBitWidth())
     return std::nullopt;
 
+  bool equality = ICmpInst::isEquality(predicate);
+  bool equal = predicate == ICmpInst::ICMP_EQ;
+  if (equality) {
+    // Each id in turn, never wrapping: below the bound == is false, and
+    // from the bound on it holds for the bound alone.
+    if (!step->getAPInt().isOne() || !rec->hasNoUnsignedWrap())
+      return std::nullopt;
+    if (compare->getMetadata(kAtOrPastBound)) {
+      // Here every id is at or past the bound: == holds in the first round
+      // if it starts at the bound, and in none after.
+      llvm::Type *counter_type = counted.counter->getType();
+      const SCEV *one = scev.getOne(counter_type);
+      const SCEV *past = scev.getMinusSCEV(
+          scev.getNoopOrZeroExtend(rec->getStart(), counter_type),
+          scev.getNoopOrZeroExtend(bound, counter_type));
+      RangeBranch range;
+      range.branch = &branch;
+      range.prefix = equal;
+      range.split = scev.getMinusSCEV(one, scev.getUMinExpr(past, one));
+      return range;
+    }
+    predicate = equal ? ICmpInst::ICMP_UGE : ICmpInst::ICMP_ULT;
+  }
   bool is_signed = ICmpInst::isSigned(predicate);
   bool or_equal =
       predicate == ICmpInst::ICMP_ULE || predicate == ICmpInst::ICMP_UGT ||
@@ -166,7 +198,7 @@ std::optional<RangeBranch> rangeBranch(const CountedLoop &counted,
   if (!or_equal && predicate != ICmpInst::ICMP_ULT &&
       predicate != ICmpInst::ICMP_UGE && predicate != ICmpInst::ICMP_SLT &&
       predicate != ICmpInst::ICMP_SGE)
-    return std::nullopt; // == and != hold for no range of rounds
+    return std::nullopt;
   // Seen as `value < bound` (strictly): true first, or its negation first.
   bool prefix =
       predicate == ICmpInst::ICMP_ULT || predicate == ICmpInst::ICMP_ULE ||
@@ -224,6 +256,7 @@ std::optional<RangeBranch> rangeBranch(const CountedLoop &counted,
                                          counter_type->getIntegerBitWidth())));
   range.branch = &branch;
   range.prefix = prefix;
+  range.mark_second_part = equality;
   return range;
 }
 
@@ -372,7 +405,12 @@ void split(CountedLoop &counted, const RangeBranch &range,
   counted.counter->setIncomingValueForBlock(second_preheader, split_at);
 
   foldBranch(*first_branch, range.prefix);
-  foldBranch(*range.branch, !range.prefix);
+  if (!range.mark_second_part) {
+    foldBranch(*range.branch, !range.prefix);
+    return;
+  }
+  auto *compare = llvm::cast<ICmpInst>(range.branch->getCondition());
+  compare->setMetadata(kAtOrPastBound, llvm::MDNode::get(ctx, {}));
 }
 
 } // namespace
@@ -417,6 +455,10 @@ SplitWorkItemRangesPass::run(llvm::Function &function,
   }
   if (splits == 0)
     return llvm::PreservedAnalyses::all();
+  // The marks hold only for the loops as this pass left them.
+  for (BasicBlock &block : function)
+    for (llvm::Instruction &inst : block)
+      inst.setMetadata(kAtOrPastBound, nullptr);
   llvm::removeUnreachableBlocks(function);
   return llvm::PreservedAnalyses::none();
 }

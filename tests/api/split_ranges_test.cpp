@@ -1,6 +1,7 @@
 // Kernels that branch on a work-item's id against a bound run, after
 // weft-split-work-item-ranges, as two loops over the ids on each side of
-// the bound (and, where the id may wrap, an unsplit copy). Every work-item
+// the bound (three for == and !=: below, at and past it; and, where the id
+// may wrap, an unsplit copy). Every work-item
 // must still take the side its id says: bounds before, inside and after a
 // group, at its edges, negative, past the range, and ids that wrap.
 #include "api_fixture.h"
@@ -36,6 +37,14 @@ kernel void odd_local(global int *a, global int *b, uint n) {
   size_t l = get_local_id(0), k = get_global_id(0) - get_global_offset(0);
   if (2 * l + 1 < n) a[k] = (int)l;
 }
+kernel void equal_size(global int *a, global int *b, ulong n) {
+  size_t i = get_global_id(0), k = i - get_global_offset(0);
+  if (i == n) a[k] = 9;
+}
+kernel void not_equal_size(global int *a, global int *b, ulong n) {
+  size_t i = get_global_id(0), k = i - get_global_offset(0);
+  if (n != i) a[k] = 11;
+}
 // Between barriers, as a region loop: the bound is a kernel argument.
 kernel void halves(global int *out, local int *t, uint cut) {
   size_t l = get_local_id(0);
@@ -47,7 +56,7 @@ kernel void halves(global int *out, local int *t, uint cut) {
 }
 )";
 
-enum class Compare { Below, AtLeast, AtMost, OddLocal };
+enum class Compare { Below, AtLeast, AtMost, OddLocal, Equal, NotEqual };
 
 } // namespace
 
@@ -68,7 +77,9 @@ TEST_CASE_METHOD(WeftFixture, "branches on a work-item's id take the id's side",
                  {"below_int", true, Compare::Below, 4},
                  {"at_least", false, Compare::AtLeast, 4},
                  {"at_most_int", true, Compare::AtMost, 4},
-                 {"odd_local", false, Compare::OddLocal, 4}};
+                 {"odd_local", false, Compare::OddLocal, 4},
+                 {"equal_size", false, Compare::Equal, 8},
+                 {"not_equal_size", false, Compare::NotEqual, 8}};
   // A bound inside the first group, at a group's edge, inside a later
   // group, past the range, and none or all.
   const int64_t bounds[] = {0,   1,    37,   64, 100,    513,
@@ -137,6 +148,14 @@ TEST_CASE_METHOD(WeftFixture, "branches on a work-item's id take the id's side",
             case Compare::AtMost:
               side_a = signed_id <= signed_bound;
               value_a = 7;
+              break;
+            case Compare::Equal:
+              side_a = id == bound_value;
+              value_a = 9;
+              break;
+            case Compare::NotEqual:
+              side_a = id != bound_value;
+              value_a = 11;
               break;
             case Compare::OddLocal: {
               size_t lid = i % local;

@@ -48,6 +48,18 @@ kernel void guarded(global float *y, global const float *x, float a,
     y[i] = a * x[i] + y[i];
 }
 
+// `if (gid == n)` splits twice: the ids below n (the store gone), n alone
+// (the store kept), the ids past it (gone). Before, the vectorized loop
+// compared every id with n, a vector of compares and a branch per lane.
+// CHECK-LABEL: define void @__weft_group_only_one(
+// CHECK-NOT: icmp eq <{{[0-9]+}} x i64>
+// CHECK: ret void
+kernel void only_one(global float *y, ulong n) {
+  size_t i = get_global_id(0);
+  if (i == n)
+    y[i] = 1.0f;
+}
+
 // An int id may wrap for ids past INT_MAX: a check in 128 bits picks the
 // split loops or a scalar copy that keeps the branch.
 // CHECK-LABEL: define void @__weft_group_guarded_int(

@@ -2,8 +2,10 @@
 ; weft.work_item_loop) whose body branches on `id < bound` runs as two
 ; loops: the first over the ids below the bound with the branch gone its
 ; true way, the second from there on with it gone the other way; each part
-; runs only when it has ids. Loops Weft did not build, and branches on ==,
-; stay as they are. A compared value that may wrap (an int taken from a
+; runs only when it has ids. A branch on `id == bound` splits twice: the
+; ids below the bound (store gone), the bound alone (store kept), the ids
+; past it (gone). Loops Weft did not build stay as they are. A compared
+; value that may wrap (an int taken from a
 ; size_t id) is checked first: if it would wrap, an unsplit copy runs,
 ; kept scalar.
 ; RUN: %weft-opt %s -passes=weft-split-work-item-ranges | FileCheck %s
@@ -118,10 +120,20 @@ done:
   ret void
 }
 
-; Left alone: == holds for no range of ids, and a loop not marked as one
-; over work-items.
+; == : below the bound, then from it: the first round where the part starts
+; at the bound (1 - umin(start - bound, 1) rounds), then the rest.
 ; CHECK-LABEL: define void @equal(
-; CHECK-NOT: .first
+; CHECK: loop.first:
+; CHECK-NOT: store
+; CHECK: second.guard:
+; CHECK: %[[PAST:[0-9]+]] = sub i64 %{{.*}}, %bound
+; CHECK: %[[ONE:[^ ]+]] = call i64 @llvm.umin.i64(i64 %[[PAST]], i64 1)
+; CHECK: sub i64 1, %[[ONE]]
+; CHECK: then.first{{[0-9]+}}:
+; CHECK: store float 4.0
+; CHECK: loop:
+; CHECK-NOT: store
+; CHECK-NOT: icmp eq
 ; CHECK: ret void
 define void @equal(ptr %out, i64 %first, i64 %last, i64 %bound) {
 entry:
@@ -146,6 +158,7 @@ done:
   ret void
 }
 
+; Left alone: a loop not marked as one over work-items.
 ; CHECK-LABEL: define void @not_work_items(
 ; CHECK-NOT: .first
 ; CHECK: ret void
