@@ -162,13 +162,32 @@ void buildGroupLoopEntry(llvm::Module &module, llvm::Function &body,
   // unless the row may be empty (then latch0 is where an empty row lands).
   b.SetInsertPoint(headers[0]);
   Value *next_x;
+  llvm::BasicBlock *back_from = headers[0];
   if (plan.simd) {
-    std::vector<Value *> call_args = args;
-    call_args.insert(call_args.end(), {context, phis[0], phis[1], phis[2],
-                                       b.CreateSub(sizes[0], phis[0])});
-    b.CreateCall(plan.simd, call_args);
+    // A chunk whose kVectorWidth work-items all exist runs with that
+    // constant count: once inlined, its lanes are all active, and the
+    // widened body's masks fold away where they stay the entry's (loops
+    // every work-item goes round as often: work_item_vectorizer.cpp). A
+    // row's last, partial chunk runs with the count left.
+    auto callSimd = [&](Value *count) {
+      std::vector<Value *> call_args = args;
+      call_args.insert(call_args.end(),
+                       {context, phis[0], phis[1], phis[2], count});
+      b.CreateCall(plan.simd, call_args);
+    };
+    auto *full = llvm::BasicBlock::Create(ctx, "full_chunk", entry, exit);
+    auto *partial = llvm::BasicBlock::Create(ctx, "partial_chunk", entry, exit);
+    Value *left = b.CreateSub(sizes[0], phis[0], "left");
+    b.CreateCondBr(b.CreateICmpUGE(left, b.getInt64(kVectorWidth)), full,
+                   partial);
+    b.SetInsertPoint(full);
+    callSimd(b.getInt64(kVectorWidth));
     next_x = b.CreateAdd(phis[0], b.getInt64(kVectorWidth), "", true, true);
     b.CreateCondBr(b.CreateICmpULT(next_x, sizes[0]), headers[0], latches[0]);
+    back_from = full;
+    b.SetInsertPoint(partial);
+    callSimd(left);
+    b.CreateBr(latches[0]);
   } else {
     callBody(loop_body, phis[0], phis[1], phis[2]);
     next_x = b.CreateAdd(phis[0], b.getInt64(1), "", true, true);
@@ -178,7 +197,7 @@ void buildGroupLoopEntry(llvm::Module &module, llvm::Function &body,
     markWorkItemLoop(*b.CreateCondBr(b.CreateICmpULT(next_x, sizes[0]),
                                      headers[0], latches[0]));
   }
-  phis[0]->addIncoming(next_x, headers[0]);
+  phis[0]->addIncoming(next_x, back_from);
   b.SetInsertPoint(latches[0]);
   b.CreateBr(latches[1]);
   for (unsigned d = 1; d < 3; ++d) {

@@ -780,6 +780,24 @@ private:
     auto *branch = llvm::dyn_cast<llvm::BranchInst>(block->getTerminator());
     if (!branch)
       return; // ret: the lanes are done
+    auto together = together_exits_.find(block);
+    if (together != together_exits_.end()) {
+      // Every work-item in the loop passes here and leaves, or not, with
+      // the others: a scalar branch decides the round, and the edges keep
+      // the block's mask.
+      const TogetherExit &exit = together->second;
+      Value *test = uniform(branch->getCondition());
+      Value *round = branch->getSuccessor(0) == exit.exit_block
+                         ? b_.CreateNot(test)
+                         : test;
+      auto *go =
+          BasicBlock::Create(vector_fn_.getContext(), "wi.round", &vector_fn_);
+      b_.CreateCondBr(b_.CreateAnd(round, exit.entered), go, exit.after);
+      b_.SetInsertPoint(go);
+      edge_mask_[{block, branch->getSuccessor(0)}] = mask;
+      edge_mask_[{block, branch->getSuccessor(1)}] = mask;
+      return;
+    }
     if (branch->isUnconditional()) {
       edge_mask_[{block, branch->getSuccessor(0)}] = mask;
       return;
@@ -900,6 +918,14 @@ private:
   // leave keep the values they leave with in accumulators, which the phis
   // of the exit blocks then read, and each exit block runs for the
   // work-items that left by it.
+  //
+  // A loop whose one way out is a test every work-item going round makes
+  // alike, in its header or latch, lets them all leave together: the loop
+  // keeps the mask it was entered with, a scalar branch on the test decides
+  // each round, and the values leaving are those of the last round. With
+  // all lanes active (a row's full chunks: entry_builder.cpp) that mask is
+  // all true, and the loop's masked loads and stores fold into plain ones
+  // (naive sgemm's k loop loaded through vmaskmov at every step on AVX2).
   void emitLoop(Loop *loop) {
     llvm::LLVMContext &ctx = vector_fn_.getContext();
     BasicBlock *header = loop->getHeader(),
@@ -908,9 +934,31 @@ private:
     llvm::SmallVector<BasicBlock *, 4> exits;
     loop->getUniqueExitBlocks(exits);
     Value *entry_mask = edgeMask(preheader, header);
+    BasicBlock *exiting = loop->getExitingBlock();
+    auto *exit_branch =
+        exiting ? llvm::dyn_cast<llvm::BranchInst>(exiting->getTerminator())
+                : nullptr;
+    bool together =
+        uniform_loops_.count(loop) && exits.size() == 1 &&
+        (exiting == header || exiting == latch) && exit_branch &&
+        exit_branch->isConditional() && !varies(exit_branch->getCondition()) &&
+        exit_branch->getSuccessor(0) != exit_branch->getSuccessor(1) &&
+        std::none_of(loop->block_begin(), loop->block_end(),
+                     [](BasicBlock *block) {
+                       // A work-item returning inside stops.
+                       return llvm::succ_empty(block);
+                     });
     BasicBlock *before = b_.GetInsertBlock();
     BasicBlock *body = BasicBlock::Create(ctx, "wi.loop", &vector_fn_);
     BasicBlock *after = BasicBlock::Create(ctx, "wi.exit", &vector_fn_);
+    if (together)
+      // A loop in a branch no work-item took must not go round on its
+      // scalar test alone.
+      together_exits_[exiting] = {
+          exits[0], after,
+          b_.CreateICmpNE(
+              b_.CreateBitCast(entry_mask, b_.getIntNTy(kVectorWidth)),
+              b_.getIntN(kVectorWidth, 0))};
     b_.CreateBr(body);
     b_.SetInsertPoint(body);
     PHINode *mask = b_.CreatePHI(maskType(), 2, "wi.mask");
@@ -946,6 +994,29 @@ private:
     block_mask_[header] = mask;
     emitRegion(loop, header);
     BasicBlock *end = b_.GetInsertBlock();
+    if (together) {
+      // Only the values leaving are needed after the loop: those its
+      // exiting block had in the last round, which dominate `after`.
+      for (auto [phi, accumulator] : kept) {
+        accumulator->addIncoming(accumulator, end);
+        loop_exit_values_[phi] =
+            widened(phi->getIncomingValueForBlock(exiting));
+      }
+      for (PHINode *phi : left)
+        phi->addIncoming(phi, end);
+      for (auto [phi, v] : carried)
+        v->addIncoming(widened(phi->getIncomingValueForBlock(latch)), end);
+      for (auto [phi, s] : counters)
+        s->addIncoming(uniform(phi->getIncomingValueForBlock(latch)), end);
+      mask->addIncoming(mask, end);
+      // The exiting block's scalar branch (emitTerminator) decided whether
+      // this round goes on; here it has.
+      b_.CreateBr(body);
+      together_exits_.erase(exiting);
+      b_.SetInsertPoint(after);
+      block_mask_[exits[0]] = entry_mask;
+      return;
+    }
     std::vector<Value *> all_left;
     for (size_t i = 0; i < exits.size(); ++i) {
       Value *leaving = left[i];
@@ -977,6 +1048,14 @@ private:
     for (size_t i = 0; i < exits.size(); ++i)
       block_mask_[exits[i]] = all_left[i];
   }
+
+  // A loop's one exiting block whose work-items leave together (emitLoop).
+  struct TogetherExit {
+    BasicBlock *exit_block; // where they go, in the scalar body
+    BasicBlock *after;      // the widened code after the loop
+    Value *entered;         // whether any work-item entered the loop
+  };
+  llvm::DenseMap<BasicBlock *, TogetherExit> together_exits_;
 
   llvm::Function &scalar_;
   llvm::LoopInfo &loops_;

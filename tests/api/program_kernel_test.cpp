@@ -559,6 +559,60 @@ TEST_CASE_METHOD(WeftFixture,
   clReleaseKernel(k);
 }
 
+TEST_CASE_METHOD(WeftFixture,
+                 "loops every work-item goes round as often, widened, in full "
+                 "and partial chunks",
+                 "[api]") {
+  // A column walk (widened: weft-widen-work-items) whose loop test is one
+  // for all: its work-items leave together, and a row's full chunks of 16
+  // run with all lanes active. Rows of 37 end in a partial chunk; `skip`
+  // keeps some work-items out of the loop (a branch on the id around it,
+  // so no lane may go round for them); n = 0 runs no round.
+  const char *source = R"(
+    kernel void columns(global const float *m, global float *out, int n,
+                        int skip) {
+      int col = get_global_id(0), row = get_global_id(1);
+      float acc = (float)col;
+      if (col % 5 != skip) {
+        for (int k = 0; k < n; ++k)
+          acc += m[k * get_global_size(0) + col] * (float)(k + row);
+      }
+      out[row * get_global_size(0) + col] = acc;
+    })";
+  cl_kernel k = kernel(source, "columns");
+  const size_t width = 37, height = 3, rows = 9;
+  std::vector<float> m(width * rows);
+  for (size_t i = 0; i < m.size(); ++i)
+    m[i] = float(i % 7);
+  cl_mem in = buffer(m.size() * sizeof(float), m.data());
+  cl_mem out = buffer(width * height * sizeof(float));
+  for (cl_int n : {0, 1, 9})
+    for (cl_int skip : {-1, 2}) {
+      INFO("n " << n << ", skip " << skip);
+      clSetKernelArg(k, 0, sizeof(cl_mem), &in);
+      clSetKernelArg(k, 1, sizeof(cl_mem), &out);
+      clSetKernelArg(k, 2, sizeof(cl_int), &n);
+      clSetKernelArg(k, 3, sizeof(cl_int), &skip);
+      size_t global[2] = {width, height};
+      REQUIRE(runAndWait(k, 2, global, nullptr) == CL_SUCCESS);
+      std::vector<float> got(width * height);
+      REQUIRE(clEnqueueReadBuffer(queue, out, CL_TRUE, 0,
+                                  got.size() * sizeof(float), got.data(), 0,
+                                  nullptr, nullptr) == CL_SUCCESS);
+      for (size_t row = 0; row < height; ++row)
+        for (size_t col = 0; col < width; ++col) {
+          float acc = float(col);
+          if (cl_int(col % 5) != skip)
+            for (cl_int j = 0; j < n; ++j)
+              acc += m[j * width + col] * float(j + cl_int(row));
+          REQUIRE(got[row * width + col] == acc);
+        }
+    }
+  clReleaseMemObject(in);
+  clReleaseMemObject(out);
+  clReleaseKernel(k);
+}
+
 TEST_CASE_METHOD(WeftFixture, "__IMAGE_SUPPORT__ follows the device", "[api]") {
   // OpenCL C: 1 when the device supports images (CTS test_basic
   // kernel_preprocessor_macros and kernel_numeric_constants).

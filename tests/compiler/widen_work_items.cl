@@ -20,6 +20,18 @@
 // of neighbours. A loop that would gather stays with LLVM's vectorizer.
 // RUN: %weft-cl %s --target-cpu=znver3 -passes='weft-kernel-pipeline,print<weft-kernels>' -o %t.avx2.ll | FileCheck %s --check-prefix=AVX2
 // RUN: FileCheck %s --check-prefix=AVX2-COLUMN < %t.avx2.ll
+// The column loop's exit test is one for all work-items, in its header:
+// they leave together, so a scalar branch decides each round and the loop
+// keeps the mask it was entered with. A row's full chunks of 16 pass a
+// constant count, that mask is all true, and the k loop's loads are plain
+// vector loads (vmaskmov, slow on AMD's AVX2 cores, in every step before).
+// RUN: %weft-cl %s --target-cpu=znver3 -passes='weft-kernel-pipeline,weft-separate-local-memory,weft-internalize-entries' --optimize -o - | FileCheck %s --check-prefix=FULL
+// FULL-LABEL: define void @__weft_group_column_walk(
+// FULL: full_chunk:
+// FULL-NOT: masked.load
+// FULL: load <16 x float>, ptr addrspace(1)
+// FULL-NOT: masked.load
+// FULL: partial_chunk
 // AVX2: kernel column_walk: widened
 // AVX2: kernel float4_bodies: widened
 // AVX2: kernel strided_rows: work-item loop (every loop runs as many times for all work-items and, widened, would gather (LLVM's loop vectorizer covers it; without AVX-512, gathers cost more))
@@ -27,6 +39,7 @@
 // AVX2-COLUMN-LABEL: define internal void @__weft_body_column_walk.simd(
 // AVX2-COLUMN-NOT: masked.gather
 // AVX2-COLUMN: %k{{.*}} = phi i32
+// AVX2-COLUMN: wi.round:
 // AVX2-COLUMN: wi.uniform_load:
 // AVX2-COLUMN-NEXT: load float
 // AVX2-COLUMN: call <16 x float> @llvm.masked.load.v16f32
