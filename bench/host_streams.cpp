@@ -104,14 +104,10 @@ private:
   bool stopping_ = false;
 };
 
-template <typename Body> void splitOverThreads(size_t n, Body body) {
-  StreamThreads::get().run(n, body);
-}
-
 } // namespace
 
 void hostTriad(float *a, const float *b, const float *c, float s, size_t n) {
-  splitOverThreads(n, [=](size_t begin, size_t end) {
+  StreamThreads::get().run(n, [=](size_t begin, size_t end) {
     float *__restrict out = a;
     const float *__restrict in1 = b;
     const float *__restrict in2 = c;
@@ -121,7 +117,7 @@ void hostTriad(float *a, const float *b, const float *c, float s, size_t n) {
 }
 
 void hostSaxpy(float a, const float *x, float *y, size_t n) {
-  splitOverThreads(n, [=](size_t begin, size_t end) {
+  StreamThreads::get().run(n, [=](size_t begin, size_t end) {
     const float *__restrict in = x;
     float *__restrict inout = y;
     for (size_t i = begin; i < end; ++i)

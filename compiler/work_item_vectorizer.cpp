@@ -964,8 +964,9 @@ private:
     PHINode *mask = b_.CreatePHI(maskType(), 2, "wi.mask");
     mask->addIncoming(entry_mask, before);
     // Per exit block: the work-items that left by it so far.
+    // (Work-items leaving together need none: they leave in the last round.)
     std::vector<PHINode *> left;
-    for (size_t i = 0; i < exits.size(); ++i) {
+    for (size_t i = 0; i < exits.size() && !together; ++i) {
       left.push_back(b_.CreatePHI(maskType(), 2, "wi.left"));
       left.back()->addIncoming(llvm::Constant::getNullValue(maskType()),
                                before);
@@ -987,6 +988,10 @@ private:
     }
     for (BasicBlock *exit : exits)
       for (PHINode &phi : exit->phis()) {
+        if (together) {
+          kept.push_back({&phi, nullptr});
+          continue;
+        }
         PHINode *v = b_.CreatePHI(vectorOf(phi.getType()), 2, phi.getName());
         v->addIncoming(llvm::PoisonValue::get(v->getType()), before);
         kept.push_back({&phi, v});
@@ -997,13 +1002,9 @@ private:
     if (together) {
       // Only the values leaving are needed after the loop: those its
       // exiting block had in the last round, which dominate `after`.
-      for (auto [phi, accumulator] : kept) {
-        accumulator->addIncoming(accumulator, end);
+      for (auto [phi, none] : kept)
         loop_exit_values_[phi] =
             widened(phi->getIncomingValueForBlock(exiting));
-      }
-      for (PHINode *phi : left)
-        phi->addIncoming(phi, end);
       for (auto [phi, v] : carried)
         v->addIncoming(widened(phi->getIncomingValueForBlock(latch)), end);
       for (auto [phi, s] : counters)

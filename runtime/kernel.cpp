@@ -524,10 +524,13 @@ cl_int Kernel::makeLaunch(Queue &queue, cl_uint work_dim, const size_t *offset,
     }
   }
   {
+    // Written only when it changes: a stream of launches of one size
+    // leaves the kernel's cache line alone.
     uint64_t items = 1;
     for (cl_uint d = 0; d < work_dim; ++d)
       items *= launch.local_size[d];
-    group_items_.store(items, std::memory_order_relaxed);
+    if (group_items_.load(std::memory_order_relaxed) != items)
+      group_items_.store(items, std::memory_order_relaxed);
   }
   {
     std::lock_guard<std::mutex> lock(mutex_);
