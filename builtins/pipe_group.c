@@ -52,7 +52,7 @@ __weft_work_group_commit(struct WorkGroupContext *context, uint32_t *made,
     __weft_pipe_commit((void *)pipe, id, is_write);
 }
 
-// The leader and followers of compiler/work_group_pipes.h.
+// The leader and followers of compiler/passes/kernels/work_group_pipes.h.
 
 // A follower's n-th reservation: the one the leader made.
 void *__weft_work_group_reserved_id(struct WorkGroupContext *context,

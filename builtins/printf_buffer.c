@@ -1,5 +1,6 @@
 // Room for printf's records in the launch's buffer (device/printf_abi.h).
-// compiler/printf_lowering.cpp turns each printf call into a call of
+// compiler/passes/prepare/printf_lowering.cpp turns each printf call into a
+// call of
 // __weft_printf_reserve and the stores of one record; the host formats the
 // records after the launch. Written in C because it works on the launch ABI's
 // structures.

@@ -29,12 +29,12 @@
 #include "builtin_macros.h"
 
 // Answered by the compiler inside each kernel from the group's context
-// (compiler/kernel_bodies.cpp). In no named address space of the kernel's;
+// (compiler/passes/kernels/kernel_bodies.cpp). In no named address space of the kernel's;
 // __global keeps it apart from __local memory (weft-separate-local-memory).
 __global ulong *__weft_collective_slots(void);
 // Whether the calling work-item has the group's highest local linear id.
 // The loop over the work-items of a region knows it without a test: it runs
-// the others apart from the last (compiler/barrier_regions.cpp), so the
+// the others apart from the last (compiler/passes/kernels/barrier_regions.cpp), so the
 // loop that leaves every value in its slot has no branch and vectorizes.
 bool __weft_last_in_group(void);
 

@@ -26,9 +26,9 @@ struct AsyncCopyState {
 // builtins (builtins/pipe_group.c): the first work-item to reach a group's
 // n-th reservation makes it and the others take its id; the last one to
 // reach the n-th commit commits it, once every work-item has written. In
-// kernels run as a leader and followers (compiler/work_group_pipes.h), the
-// leader notes its commits instead, and the group entry makes them at the
-// end of the group.
+// kernels run as a leader and followers
+// (compiler/passes/kernels/work_group_pipes.h), the leader notes its commits
+// instead, and the group entry makes them at the end of the group.
 #define WEFT_GROUP_PIPE_RESERVATIONS 16
 struct DeferredPipeCommit {
   void *pipe;

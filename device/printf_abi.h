@@ -1,8 +1,9 @@
 // What printf's output is made of between a kernel and the host: the buffer
 // a launch's records go to, the layout of one record, and (for C++) how a
 // format's conversions are read. The compiler lowers printf calls by these
-// rules (compiler/printf_lowering.cpp) and the host formats the records by
-// the same ones (device/printf_output.cpp), so both read a format alike.
+// rules (compiler/passes/prepare/printf_lowering.cpp) and the host formats the
+// records by the same ones (device/printf_output.cpp), so both read a format
+// alike.
 #pragma once
 #include <stddef.h>
 #include <stdint.h>

@@ -171,8 +171,8 @@ cl_int deviceInfo(Device &device, cl_device_info param, InfoWriter &out) {
     return out.string(device.extensionString());
   case CL_DEVICE_EXTENSIONS_WITH_VERSION:
     return out.array(device.extensionsWithVersion());
-  // SPIR-V through the translator (compiler/spirv_translator.h), when it
-  // is installed.
+  // SPIR-V through the translator (compiler/frontend/spirv_translator.h), when
+  // it is installed.
   case CL_DEVICE_IL_VERSION: {
     std::string versions;
     if (weft::spirvProgramsSupported())

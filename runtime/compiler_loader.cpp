@@ -1,6 +1,6 @@
 #include "runtime/compiler_loader.h"
 
-#include "compiler/compiler_interface.h"
+#include "compiler/interface/compiler_interface.h"
 #include "device/cpu_info.h"
 #include "runtime/settings.h"
 
@@ -14,7 +14,8 @@ namespace weft {
 namespace {
 
 constexpr const char *kCompilerLibraryName = "libweft-compiler.so";
-// Beside the compiler library (compiler/compiler.cpp loads it from there).
+// Beside the compiler library (compiler/pipeline/compiler.cpp loads it from
+// there).
 constexpr const char *kBuiltinLibraryName = "weft-builtins.bc";
 
 // WEFT_COMPILER_LIBRARY overrides the location (tests use it to simulate a

@@ -4,7 +4,7 @@
 // (clCreateSubDevices) is some of them, with a pool of its own pinned there.
 // All of them run the same native code.
 #pragma once
-#include "compiler/compiler_interface.h"
+#include "compiler/interface/compiler_interface.h"
 #include "device/cpu_topology.h"
 #include "runtime/object.h"
 

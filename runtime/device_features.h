@@ -177,7 +177,7 @@ inline constexpr ExtensionEntry kSpirvExtensions[] = {
 
 // cl_khr_spirv_queries: what a SPIR-V module built on this device may use.
 // Each entry is read by llvm-spirv-15 (or rewritten first,
-// compiler/spirv_legalize.h) into something Weft runs; the tests named
+// compiler/frontend/spirv_legalize.h) into something Weft runs; the tests named
 // check that it does.
 inline constexpr const char *kSpirvExtendedInstructionSets[] = {
     "OpenCL.std", // every OpenCL C builtin (test_spirv_new)

@@ -1,7 +1,7 @@
 // A kernel: one compiled kernel of a program and the argument values the
 // application set, kept in the argument block layout the compiler chose.
 #pragma once
-#include "compiler/compiler_interface.h"
+#include "compiler/interface/compiler_interface.h"
 #include "runtime/block_pool.h"
 #include "runtime/command.h"
 #include "runtime/object.h"
@@ -120,8 +120,8 @@ private:
   const compiler::KernelDescription::ImageVariant *imageVariant() const;
 
   // Whether no buffer an async copy reads overlaps one the kernel writes, so
-  // the read-through entry (compiler/async_copy_read_through.h) may run.
-  // Called with mutex_ held.
+  // the read-through entry (compiler/passes/kernels/async_copy_read_through.h)
+  // may run. Called with mutex_ held.
   bool copiedBuffersUnwritten() const;
   // Whether the launch's work-groups are within the sizes the read-through
   // entry was proven right for.

@@ -3,7 +3,7 @@
 // loads the compiler library only on a miss; a program from a binary never
 // needs it.
 #pragma once
-#include "compiler/compiler_interface.h"
+#include "compiler/interface/compiler_interface.h"
 #include "runtime/object.h"
 #include "runtime/program_binary.h"
 #include "runtime/program_executable.h"

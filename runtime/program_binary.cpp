@@ -95,7 +95,7 @@ template <typename T> struct IsVector : std::false_type {};
 template <typename T> struct IsVector<std::vector<T>> : std::true_type {};
 
 // Writes a kernel's description field by field, in the order of its field
-// list (compiler/compiler_interface.h); FieldReader reads it back.
+// list (compiler/interface/compiler_interface.h); FieldReader reads it back.
 struct FieldWriter {
   Writer &w;
   template <typename T> void operator()(const char *, const T &value) {

@@ -9,7 +9,7 @@
 // of the payload, then the payload (length-prefixed fields, host byte order:
 // the code inside is for this CPU anyway).
 #pragma once
-#include "compiler/compiler_interface.h"
+#include "compiler/interface/compiler_interface.h"
 
 #include <cstddef>
 #include <string>

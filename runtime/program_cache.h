@@ -8,7 +8,7 @@
 // written atomically (temporary file, then rename); a damaged entry is
 // ignored and rewritten.
 #pragma once
-#include "compiler/compiler_interface.h"
+#include "compiler/interface/compiler_interface.h"
 
 #include <string>
 #include <vector>

@@ -5,7 +5,7 @@
 // the code tells (its stack frames). Kernels share the executable, so it
 // outlives a rebuild or a release of the program while they are in use.
 #pragma once
-#include "compiler/compiler_interface.h"
+#include "compiler/interface/compiler_interface.h"
 #include "runtime/program_binary.h"
 
 #include <CL/cl.h>

@@ -14,5 +14,5 @@ apt-get install -y -qq --no-install-recommends \
 # libclang-rt-19-dev: clang's sanitizer and libFuzzer runtimes, for
 # scripts/fuzz.sh.
 # llvm-spirv-15: the SPIR-V/LLVM translator that SPIR-V programs
-# (clCreateProgramWithIL) are read with (compiler/spirv_translator.h); it
+# (clCreateProgramWithIL) are read with (compiler/frontend/spirv_translator.h); it
 # brings only libllvmspirvlib15 and libllvm15.

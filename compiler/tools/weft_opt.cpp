@@ -1,17 +1,17 @@
-// weft-opt: Weft's passes (compiler/passes.def) on the command line, for the
-// IR tests in tests/compiler and for compiler work.
+// weft-opt: Weft's passes (compiler/pipeline/passes.def) on the command line,
+// for the IR tests in tests/compiler and for compiler work.
 //
 //   weft-opt -passes=weft-kernel-bodies,print<weft-kernels> in.ll
 //   weft-opt --opencl -passes=weft-kernel-pipeline kernel.cl
 //       OpenCL C compiled as a build would, up to the Kernels stage
 //   weft-opt --build kernel.cl
 //       the whole build; prints each kernel's description (plan, frames)
-#include "compiler/compiler.h"
-#include "compiler/kernel_metadata.h"
-#include "compiler/kernel_partitions.h"
-#include "compiler/native_code.h"
-#include "compiler/pipeline.h"
-#include "compiler/spirv_translator.h"
+#include "compiler/analysis/kernel_metadata.h"
+#include "compiler/codegen/kernel_partitions.h"
+#include "compiler/codegen/native_code.h"
+#include "compiler/frontend/spirv_translator.h"
+#include "compiler/pipeline/compiler.h"
+#include "compiler/pipeline/pipeline.h"
 #include "runtime/device_features.h"
 
 #include <llvm/IR/LLVMContext.h>
@@ -28,7 +28,7 @@
 #include <llvm/Support/ToolOutputFile.h>
 #include <llvm/Support/raw_ostream.h>
 
-#include "compiler/analysis_managers.h"
+#include "compiler/support/analysis_managers.h"
 
 namespace cl = llvm::cl;
 using namespace weft::compiler;

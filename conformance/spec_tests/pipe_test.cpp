@@ -413,9 +413,10 @@ TEST_CASE_METHOD(PipeFixture,
                  "work-group reservations from helpers, twice per kernel and "
                  "in loops, in uneven groups",
                  "[pipe]") {
-  // `twice` runs as a leader and followers (compiler/work_group_pipes.h);
-  // `looped` reserves in a loop, so its groups take the general scheme.
-  // Value g * 10000 + b * 100 + i: group g's block b, work-item i.
+  // `twice` runs as a leader and followers
+  // (compiler/passes/kernels/work_group_pipes.h); `looped` reserves in a loop,
+  // so its groups take the general scheme. Value g * 10000 + b * 100 + i: group
+  // g's block b, work-item i.
   const char *source = R"CLC(
 void put_block(__write_only pipe int p, int block) {
   int lid = get_local_id(0);

@@ -395,7 +395,7 @@ TEST_CASE_METHOD(WeftFixture,
                  "[api]") {
   // `r` and `scale` live across barriers and are the same in every
   // work-item: the regions keep one copy per group, computed once per
-  // region run (compiler/group_uniform_variables.h). `acc` is each
+  // region run (compiler/analysis/group_uniform_variables.h). `acc` is each
   // work-item's own; `bonus` is set under a branch on the local id.
   const char *source = R"(
     kernel void staged(global const int *in, global int *out,
@@ -459,9 +459,9 @@ TEST_CASE_METHOD(WeftFixture,
                  "[api]") {
   // Undefined behaviour in OpenCL C, but it must not hang or lose work:
   // the group notices the work-items disagree and runs them one at a time
-  // (compiler/barrier_regions.cpp). Each region after a barrier has one way
-  // out (it returns), so the one-work-item runs there record where each
-  // work-item stops without the resume state a region loop would store.
+  // (compiler/passes/kernels/barrier_regions.cpp). Each region after a barrier
+  // has one way out (it returns), so the one-work-item runs there record where
+  // each work-item stops without the resume state a region loop would store.
   const char *source = R"(
     kernel void diverge(global int *out, int mode) {
       int lid = (int)get_local_id(0);
@@ -516,9 +516,9 @@ TEST_CASE_METHOD(WeftFixture,
                  "[api]") {
   // Each work-item moves rows y, y + 4, y + 8, y + 12 of a 16-row tile. The
   // group's rows are bounded by reqd_work_group_size, so the row loop runs
-  // 4 times for every y (compiler/constant_trip_counts.h) and unrolls; an
-  // edge group of the non-uniform range has fewer rows and must still move
-  // exactly the rows its work-items own.
+  // 4 times for every y (compiler/passes/optimizer/constant_trip_counts.h) and
+  // unrolls; an edge group of the non-uniform range has fewer rows and must
+  // still move exactly the rows its work-items own.
   const char *source = R"(
     kernel __attribute__((reqd_work_group_size(8, 4, 1)))
     void rows(global int *out, int width) {

@@ -1,8 +1,8 @@
 // A program large enough to be compiled in parts, one per thread
-// (compiler/kernel_partitions.cpp), behaves as one program: a program-scope
-// variable written by one kernel is the one another kernel reads, constant
-// tables and helpers are shared, and every kernel is found. CTest runs this
-// also with WEFT_COMPILE_THREADS=4 and WEFT_DUMP_IR set (api_split_build),
+// (compiler/codegen/kernel_partitions.cpp), behaves as one program: a
+// program-scope variable written by one kernel is the one another kernel reads,
+// constant tables and helpers are shared, and every kernel is found. CTest runs
+// this also with WEFT_COMPILE_THREADS=4 and WEFT_DUMP_IR set (api_split_build),
 // and then checks that the build did compile in parts.
 #include "api_fixture.h"
 

@@ -1,0 +1,40 @@
+#include "compiler/analysis/work_item_loops.h"
+
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/Metadata.h>
+
+namespace weft::compiler {
+namespace {
+
+constexpr const char *kWorkItemLoop = "weft.work_item_loop";
+
+} // namespace
+
+void addLoopProperty(llvm::BranchInst &back_edge, llvm::MDNode *property) {
+  llvm::LLVMContext &ctx = back_edge.getContext();
+  // A loop id is distinct and names itself first; its other operands are
+  // properties, kept in order.
+  llvm::SmallVector<llvm::Metadata *, 4> operands{nullptr};
+  if (llvm::MDNode *old = back_edge.getMetadata(llvm::LLVMContext::MD_loop))
+    for (unsigned i = 1; i < old->getNumOperands(); ++i)
+      operands.push_back(old->getOperand(i));
+  operands.push_back(property);
+  llvm::MDNode *id = llvm::MDNode::getDistinct(ctx, operands);
+  id->replaceOperandWith(0, id);
+  back_edge.setMetadata(llvm::LLVMContext::MD_loop, id);
+}
+
+void markWorkItemLoop(llvm::BranchInst &back_edge) {
+  llvm::LLVMContext &ctx = back_edge.getContext();
+  addLoopProperty(
+      back_edge,
+      llvm::MDNode::get(ctx, {llvm::MDString::get(ctx, kWorkItemLoop)}));
+}
+
+bool isWorkItemLoop(const llvm::Loop &loop) {
+  return llvm::findOptionMDForLoop(&loop, kWorkItemLoop) != nullptr;
+}
+
+} // namespace weft::compiler

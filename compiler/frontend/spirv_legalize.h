@@ -1,0 +1,37 @@
+// SPIR-V forms that llvm-spirv-15 cannot read, rewritten into older
+// equivalent ones before it runs (compiler/frontend/spirv_translator.h):
+// - OpDecorateString / OpMemberDecorateString with UserSemantic, a hint
+//   for tools with no meaning for execution: dropped.
+// - OpCopyMemory / OpCopyMemorySized with two sets of memory operands (one
+//   for the target, one for the source): one set that holds for both
+//   (volatile if either is, aligned to the smaller alignment if both are);
+//   OpCopyMemory itself, which it cannot read either, as a load and a store.
+// - OpConstantNull of a scalar type (any version): its zero, or false.
+// - OpPtrEqual / OpPtrNotEqual / OpPtrDiff (1.4): the pointers converted
+//   to integers of pointer width, compared or subtracted (and divided by
+//   the pointee's size).
+// - OpCopyLogical (1.4): aggregates extracted member by member and
+//   constructed again as the other, identically shaped type.
+// - OpVectorShuffle of vectors of two lengths: the shorter one widened to
+//   the longer one's type first.
+// - OpExecutionModeId (1.2), which it cannot read: OpExecutionMode with the
+//   constants' values (specialized), LocalSizeId and LocalSizeHintId as
+//   LocalSize and LocalSizeHint, SubgroupsPerWorkgroupId as
+//   SubgroupsPerWorkgroup (which compiler/frontend/spirv_execution_modes.h
+//   reads).
+#pragma once
+#include "compiler/interface/compiler_interface.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace weft::compiler {
+
+// Rewrites `words` (a SPIR-V module in host byte order) in place, with
+// `constants` the specialization constants set for the build; false if the
+// module is malformed (the translator then says why).
+bool legalizeSpirvForTranslator(
+    std::vector<uint32_t> &words,
+    const std::vector<SpecializationConstant> &constants = {});
+
+} // namespace weft::compiler

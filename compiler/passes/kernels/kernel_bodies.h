@@ -1,0 +1,25 @@
+// weft-kernel-bodies: turns each kernel (a spir_kernel function, every
+// helper inlined) into a work-item function, its "body": the kernel's
+// parameters, then the work-group context and the local ids x, y, z. Inside
+// it the work-item queries read the context and the ids, barriers become
+// calls to the marker __weft_barrier, and kernel-scope __local variables
+// become slices of the group's local memory. The kernel itself goes; its
+// description (arguments, attributes, local memory) is recorded in
+// !weft.kernels (compiler/analysis/kernel_metadata.h) for the passes after.
+#pragma once
+#include <llvm/IR/PassManager.h>
+
+namespace weft::compiler {
+
+// The metadata on the compare that __weft_last_in_group() becomes (local
+// linear id == work-items - 1): weft-barrier-regions replaces it by its
+// answer in the loops that run the other work-items apart from the last.
+inline constexpr const char *kLastInGroupMetadata = "weft.last_in_group";
+
+class KernelBodiesPass : public llvm::PassInfoMixin<KernelBodiesPass> {
+public:
+  llvm::PreservedAnalyses run(llvm::Module &module,
+                              llvm::ModuleAnalysisManager &);
+};
+
+} // namespace weft::compiler

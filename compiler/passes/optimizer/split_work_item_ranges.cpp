@@ -1,0 +1,466 @@
+#include "compiler/passes/optimizer/split_work_item_ranges.h"
+
+#include "compiler/analysis/work_item_loops.h"
+
+#include <llvm/Analysis/AssumptionCache.h>
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/ScalarEvolution.h>
+#include <llvm/Analysis/ScalarEvolutionExpressions.h>
+#include <llvm/Analysis/TargetLibraryInfo.h>
+#include <llvm/IR/Dominators.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/Transforms/Utils/BasicBlockUtils.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+#include <llvm/Transforms/Utils/Local.h>
+#include <llvm/Transforms/Utils/ScalarEvolutionExpander.h>
+
+#include <optional>
+
+namespace weft::compiler {
+namespace {
+
+using llvm::BasicBlock;
+using llvm::ICmpInst;
+using llvm::SCEV;
+using llvm::Value;
+
+// Splits per function at most: each copies a loop, and a body with several
+// such branches would otherwise double its code again for each one.
+constexpr unsigned kMaxSplits = 8;
+// Instructions the copies may add to one function, all splits together: a
+// long kernel body keeps its branch (and its masks) rather than have its
+// optimization and code generation take several times as long.
+constexpr size_t kMaxCopiedInstructions = 2000;
+
+size_t instructionsIn(const llvm::Loop &loop) {
+  size_t count = 0;
+  for (const BasicBlock *block : loop.blocks())
+    count += block->size();
+  return count;
+}
+
+// The loops this pass splits: a header whose only phi is the counter
+// {first,+,1}, which exits only at its latch into one block, and whose
+// values are not used after it (Weft's work-item loops pass everything
+// through memory).
+struct CountedLoop {
+  llvm::Loop *loop = nullptr;
+  llvm::PHINode *counter = nullptr;
+  llvm::Instruction *next = nullptr; // the counter's value for the next round
+  const SCEV *iterations = nullptr;  // at least 1
+  BasicBlock *preheader = nullptr, *header = nullptr, *latch = nullptr;
+  BasicBlock *exit = nullptr;
+};
+
+// A branch in the loop whose condition has one value (`prefix`) for the
+// loop's first `split` iterations and the other for the rest.
+struct RangeBranch {
+  llvm::BranchInst *branch = nullptr;
+  bool prefix = true;
+  const SCEV *split = nullptr; // in the counter's type; may exceed the loop
+  // When SCEV cannot tell that the compared value does not wrap (`int i =
+  // get_global_id(0)` truncates), the loop checks it before it runs, in
+  // 128 bits: the value's last round `last <= limit`, else it runs unsplit.
+  const SCEV *wide_last = nullptr;
+  const SCEV *wide_limit = nullptr;
+  // For `value == bound` (or !=) split the first time: the first part's
+  // ids are below the bound, where the branch goes one way; in the second
+  // part the branch stays, its compare marked kAtOrPastBound for the next
+  // split, which takes that part's first round apart.
+  bool mark_second_part = false;
+};
+
+// On an == or != compare of a work-item loop's counter, in the part of the
+// loop whose ids start at or past the bound.
+constexpr const char *kAtOrPastBound = "weft.at_or_past_bound";
+
+bool usedOnlyInside(const llvm::Loop &loop) {
+  for (BasicBlock *block : loop.blocks())
+    for (llvm::Instruction &instruction : *block)
+      for (llvm::User *user : instruction.users()) {
+        auto *used_by = llvm::dyn_cast<llvm::Instruction>(user);
+        if (!used_by || !loop.contains(used_by->getParent()))
+          return false;
+      }
+  return true;
+}
+
+std::optional<CountedLoop> countedLoop(llvm::Loop &loop,
+                                       llvm::ScalarEvolution &scev) {
+  if (!loop.isInnermost() || !isWorkItemLoop(loop) ||
+      !loop.isLoopSimplifyForm() || !loop.isSafeToClone())
+    return std::nullopt;
+  CountedLoop counted;
+  counted.loop = &loop;
+  counted.preheader = loop.getLoopPreheader();
+  counted.header = loop.getHeader();
+  counted.latch = loop.getLoopLatch();
+  counted.exit = loop.getExitBlock();
+  if (!counted.exit || loop.getExitingBlock() != counted.latch)
+    return std::nullopt;
+  auto *back_edge =
+      llvm::dyn_cast<llvm::BranchInst>(counted.latch->getTerminator());
+  if (!back_edge || !back_edge->isConditional())
+    return std::nullopt;
+  auto phis = counted.header->phis();
+  if (std::distance(phis.begin(), phis.end()) != 1)
+    return std::nullopt;
+  counted.counter = &*phis.begin();
+  if (!counted.counter->getType()->isIntegerTy())
+    return std::nullopt;
+  auto *counter =
+      llvm::dyn_cast<llvm::SCEVAddRecExpr>(scev.getSCEV(counted.counter));
+  if (!counter || counter->getLoop() != &loop || !counter->isAffine() ||
+      !counter->getStepRecurrence(scev)->isOne())
+    return std::nullopt;
+  counted.next = llvm::dyn_cast<llvm::Instruction>(
+      counted.counter->getIncomingValueForBlock(counted.latch));
+  if (!counted.next ||
+      scev.getSCEV(counted.next) != counter->getPostIncExpr(scev))
+    return std::nullopt;
+  // Rounds = taken back edges + 1, which does not wrap while the counter's
+  // next value does not: first + taken + 1 fits.
+  const SCEV *taken = scev.getBackedgeTakenCount(&loop);
+  auto *next = llvm::dyn_cast<llvm::SCEVAddRecExpr>(scev.getSCEV(counted.next));
+  if (llvm::isa<llvm::SCEVCouldNotCompute>(taken) ||
+      taken->getType() != counted.counter->getType() || !next ||
+      !next->hasNoUnsignedWrap())
+    return std::nullopt;
+  counted.iterations = scev.getAddExpr(taken, scev.getOne(taken->getType()));
+  if (!usedOnlyInside(loop))
+    return std::nullopt;
+  return counted;
+}
+
+// `value pred bound` as "true for the first `split` rounds, then false" (or
+// the reverse), where value is {start,+,step} in the loop, step > 0, and
+// does not wrap in the sense the predicate compares.
+std::optional<RangeBranch> rangeBranch(const CountedLoop &counted,
+                                       llvm::BranchInst &branch,
+                                       llvm::ScalarEvolution &scev) {
+  llvm::Loop &loop = *counted.loop;
+  if (!branch.isConditional() || &branch == counted.latch->getTerminator() ||
+      branch.getSuccessor(0) == branch.getSuccessor(1))
+    return std::nullopt;
+  auto *compare = llvm::dyn_cast<ICmpInst>(branch.getCondition());
+  if (!compare || loop.isLoopInvariant(compare) ||
+      !compare->getOperand(0)->getType()->isIntegerTy())
+    return std::nullopt;
+  const SCEV *value = scev.getSCEV(compare->getOperand(0));
+  const SCEV *bound = scev.getSCEV(compare->getOperand(1));
+  ICmpInst::Predicate predicate = compare->getPredicate();
+  if (!llvm::isa<llvm::SCEVAddRecExpr>(value)) {
+    std::swap(value, bound);
+    predicate = ICmpInst::getSwappedPredicate(predicate);
+  }
+  auto *rec = llvm::dyn_cast<llvm::SCEVAddRecExpr>(value);
+  if (!rec || rec->getLoop() != &loop || !rec->isAffine() ||
+      !scev.isLoopInvariant(bound, &loop) ||
+      !scev.isAvailableAtLoopEntry(bound, &loop) ||
+      !scev.isAvailableAtLoopEntry(rec->getStart(), &loop))
+    return std::nullopt;
+  auto *step = llvm::dyn_cast<llvm::SCEVConstant>(rec->getStepRecurrence(scev));
+  if (!step || !step->getAPInt().isStrictlyPositive())
+    return std::nullopt;
+  llvm::Type *type = rec->getType();
+  if (type->getIntegerBitWidth() >
+      counted.counter->getType()->getIntegerBitWidth())
+    return std::nullopt;
+
+  bool equality = ICmpInst::isEquality(predicate);
+  bool equal = predicate == ICmpInst::ICMP_EQ;
+  if (equality) {
+    // Each id in turn, never wrapping: below the bound == is false, and
+    // from the bound on it holds for the bound alone.
+    if (!step->getAPInt().isOne() || !rec->hasNoUnsignedWrap())
+      return std::nullopt;
+    if (compare->getMetadata(kAtOrPastBound)) {
+      // Here every id is at or past the bound: == holds in the first round
+      // if it starts at the bound, and in none after.
+      llvm::Type *counter_type = counted.counter->getType();
+      const SCEV *one = scev.getOne(counter_type);
+      const SCEV *past = scev.getMinusSCEV(
+          scev.getNoopOrZeroExtend(rec->getStart(), counter_type),
+          scev.getNoopOrZeroExtend(bound, counter_type));
+      RangeBranch range;
+      range.branch = &branch;
+      range.prefix = equal;
+      range.split = scev.getMinusSCEV(one, scev.getUMinExpr(past, one));
+      return range;
+    }
+    predicate = equal ? ICmpInst::ICMP_UGE : ICmpInst::ICMP_ULT;
+  }
+  bool is_signed = ICmpInst::isSigned(predicate);
+  bool or_equal =
+      predicate == ICmpInst::ICMP_ULE || predicate == ICmpInst::ICMP_UGT ||
+      predicate == ICmpInst::ICMP_SLE || predicate == ICmpInst::ICMP_SGT;
+  if (!or_equal && predicate != ICmpInst::ICMP_ULT &&
+      predicate != ICmpInst::ICMP_UGE && predicate != ICmpInst::ICMP_SLT &&
+      predicate != ICmpInst::ICMP_SGE)
+    return std::nullopt;
+  // Seen as `value < bound` (strictly): true first, or its negation first.
+  bool prefix =
+      predicate == ICmpInst::ICMP_ULT || predicate == ICmpInst::ICMP_ULE ||
+      predicate == ICmpInst::ICMP_SLT || predicate == ICmpInst::ICMP_SLE;
+  unsigned bits = type->getIntegerBitWidth();
+
+  RangeBranch range;
+  // Without wrapping, the value only grows: the condition changes once.
+  if (is_signed ? !rec->hasNoSignedWrap() : !rec->hasNoUnsignedWrap()) {
+    if (bits > 64 || step->getAPInt().getActiveBits() > 32)
+      return std::nullopt;
+    llvm::Type *wide = llvm::Type::getInt128Ty(type->getContext());
+    const SCEV *start = is_signed
+                            ? scev.getSignExtendExpr(rec->getStart(), wide)
+                            : scev.getZeroExtendExpr(rec->getStart(), wide);
+    const SCEV *taken = scev.getBackedgeTakenCount(&loop);
+    range.wide_last = scev.getAddExpr(
+        start, scev.getMulExpr(scev.getZeroExtendExpr(taken, wide),
+                               scev.getZeroExtendExpr(step, wide)));
+    range.wide_limit =
+        scev.getConstant((is_signed ? llvm::APInt::getSignedMaxValue(bits)
+                                    : llvm::APInt::getMaxValue(bits))
+                             .zext(128));
+  }
+
+  // In the counter's type, where a narrower value and its bound compare
+  // alike once extended (the value does not wrap), and where bound + 1
+  // then fits.
+  llvm::Type *counter_type = counted.counter->getType();
+  auto extend = [&](const SCEV *narrow) {
+    return is_signed ? scev.getNoopOrSignExtend(narrow, counter_type)
+                     : scev.getNoopOrZeroExtend(narrow, counter_type);
+  };
+  const SCEV *start = extend(rec->getStart());
+  bound = extend(bound);
+  if (or_equal) {
+    // value <= bound is value < bound + 1 while bound + 1 does not wrap.
+    if (bits == counter_type->getIntegerBitWidth()) {
+      const SCEV *most =
+          scev.getConstant(is_signed ? llvm::APInt::getSignedMaxValue(bits)
+                                     : llvm::APInt::getMaxValue(bits));
+      if (!scev.isKnownPredicate(
+              is_signed ? ICmpInst::ICMP_SLT : ICmpInst::ICMP_ULT, bound, most))
+        return std::nullopt;
+    }
+    bound = scev.getAddExpr(bound, scev.getOne(counter_type));
+  }
+  // Rounds j with start + j * step < bound: ceil((bound - start) / step),
+  // 0 once start >= bound. max(bound, start) - start is never negative,
+  // and fits unsigned.
+  const SCEV *above = is_signed ? scev.getSMaxExpr(bound, start)
+                                : scev.getUMaxExpr(bound, start);
+  range.split = scev.getUDivCeilSCEV(scev.getMinusSCEV(above, start),
+                                     scev.getConstant(step->getAPInt().zext(
+                                         counter_type->getIntegerBitWidth())));
+  range.branch = &branch;
+  range.prefix = prefix;
+  range.mark_second_part = equality;
+  return range;
+}
+
+std::optional<RangeBranch> findRangeBranch(const CountedLoop &counted,
+                                           llvm::ScalarEvolution &scev) {
+  for (BasicBlock *block : counted.loop->blocks())
+    if (auto *branch = llvm::dyn_cast<llvm::BranchInst>(block->getTerminator()))
+      if (auto range = rangeBranch(counted, *branch, scev))
+        return range;
+  return std::nullopt;
+}
+
+void foldBranch(llvm::BranchInst &branch, bool taken) {
+  Value *condition = branch.getCondition();
+  branch.setCondition(llvm::ConstantInt::getBool(branch.getContext(), taken));
+  llvm::ConstantFoldTerminator(branch.getParent());
+  llvm::RecursivelyDeleteTriviallyDeadInstructions(condition);
+}
+
+// Builds, from the loop over [first, last):
+//
+//   preheader: split_at = first + min(split, rounds)
+//              first part? -> first.preheader : second.guard
+//   first.preheader -> first loop (the branch folded to `prefix`), exits
+//              when the counter reaches split_at -> first.exit -> second.guard
+//   second.guard: second part? -> second.preheader : exit
+//   second.preheader -> the loop, from split_at (branch folded the other
+//              way) -> second.exit -> exit
+//
+// Each loop keeps a preheader and an exit of its own, as LLVM's loop
+// passes expect.
+//
+// With a check that the compared value does not wrap, the preheader runs
+// an unsplit copy when it would; its header goes into `unsplit`.
+void split(CountedLoop &counted, const RangeBranch &range,
+           llvm::DominatorTree &dominators, llvm::LoopInfo &loops,
+           llvm::ScalarEvolution &scev,
+           llvm::SmallPtrSetImpl<BasicBlock *> &unsplit) {
+  llvm::Function &function = *counted.header->getParent();
+  llvm::LLVMContext &ctx = function.getContext();
+  llvm::Type *type = counted.counter->getType();
+  BasicBlock *preheader = counted.preheader;
+
+  llvm::SCEVExpander expander(scev, function.getDataLayout(), "split");
+  llvm::Instruction *at = preheader->getTerminator();
+  Value *rounds = expander.expandCodeFor(counted.iterations, type, at);
+  Value *first_rounds = expander.expandCodeFor(
+      scev.getUMinExpr(range.split, counted.iterations), type, at);
+  llvm::IRBuilder<> b(at);
+  Value *first = counted.counter->getIncomingValueForBlock(preheader);
+  Value *split_at = b.CreateAdd(first, first_rounds, "split.at",
+                                /*HasNUW=*/true);
+  Value *has_first =
+      b.CreateICmpNE(first_rounds, llvm::ConstantInt::get(type, 0));
+  Value *has_second = b.CreateICmpNE(first_rounds, rounds);
+  Value *no_wrap = nullptr;
+  if (range.wide_last) {
+    llvm::Type *wide = range.wide_last->getType();
+    no_wrap = b.CreateICmpSLE(
+        expander.expandCodeFor(range.wide_last, wide, at),
+        expander.expandCodeFor(range.wide_limit, wide, at), "split.no_wrap");
+  }
+
+  BasicBlock *second_preheader =
+      llvm::SplitEdge(preheader, counted.header, &dominators, &loops);
+  second_preheader->setName("second.preheader");
+  llvm::ValueToValueMapTy map;
+  llvm::SmallVector<BasicBlock *, 8> first_blocks;
+  llvm::cloneLoopWithPreheader(second_preheader, preheader, counted.loop, map,
+                               ".first", &loops, &dominators, first_blocks);
+  llvm::remapInstructionsInBlocks(first_blocks, map);
+  auto *first_preheader = llvm::cast<BasicBlock>(map[second_preheader]);
+  auto *first_header = llvm::cast<BasicBlock>(map[counted.header]);
+  auto *first_latch = llvm::cast<BasicBlock>(map[counted.latch]);
+  auto *first_next = llvm::cast<llvm::Instruction>(map[counted.next]);
+  auto *first_branch = llvm::cast<llvm::BranchInst>(map[range.branch]);
+  BasicBlock *unsplit_preheader = nullptr, *unsplit_latch = nullptr;
+  if (no_wrap) {
+    llvm::ValueToValueMapTy unsplit_map;
+    llvm::SmallVector<BasicBlock *, 8> unsplit_blocks;
+    llvm::cloneLoopWithPreheader(second_preheader, preheader, counted.loop,
+                                 unsplit_map, ".unsplit", &loops, &dominators,
+                                 unsplit_blocks);
+    llvm::remapInstructionsInBlocks(unsplit_blocks, unsplit_map);
+    unsplit_preheader = llvm::cast<BasicBlock>(unsplit_map[second_preheader]);
+    unsplit_latch = llvm::cast<BasicBlock>(unsplit_map[counted.latch]);
+    unsplit.insert(llvm::cast<BasicBlock>(unsplit_map[counted.header]));
+    // Runs only for ids past INT_MAX and the like: not worth vectorizing
+    // (nor the compile time).
+    addLoopProperty(
+        *llvm::cast<llvm::BranchInst>(unsplit_latch->getTerminator()),
+        llvm::MDNode::get(
+            ctx,
+            {llvm::MDString::get(ctx, "llvm.loop.vectorize.enable"),
+             llvm::ConstantAsMetadata::get(llvm::ConstantInt::getFalse(ctx))}));
+  }
+
+  // From here on the dominator tree and loop info are stale; the caller
+  // computes them again.
+  BasicBlock *second_guard =
+      BasicBlock::Create(ctx, "second.guard", &function, second_preheader);
+  BasicBlock *first_exit =
+      BasicBlock::Create(ctx, "first.exit", &function, second_guard);
+  BasicBlock *second_exit =
+      BasicBlock::Create(ctx, "second.exit", &function, counted.exit);
+
+  preheader->getTerminator()->eraseFromParent();
+  if (no_wrap) {
+    BasicBlock *decide =
+        BasicBlock::Create(ctx, "split.decide", &function, first_preheader);
+    llvm::BranchInst::Create(decide, unsplit_preheader, no_wrap, preheader);
+    llvm::BranchInst::Create(first_preheader, second_guard, has_first, decide);
+    BasicBlock *unsplit_exit =
+        BasicBlock::Create(ctx, "unsplit.exit", &function, counted.exit);
+    unsplit_latch->getTerminator()->replaceSuccessorWith(counted.exit,
+                                                         unsplit_exit);
+    llvm::BranchInst::Create(counted.exit, unsplit_exit);
+    for (llvm::PHINode &phi : counted.exit->phis())
+      phi.addIncoming(phi.getIncomingValueForBlock(counted.latch),
+                      unsplit_exit);
+  } else {
+    llvm::BranchInst::Create(first_preheader, second_guard, has_first,
+                             preheader);
+  }
+
+  llvm::Instruction *old_back_edge = first_latch->getTerminator();
+  b.SetInsertPoint(old_back_edge);
+  llvm::BranchInst *back_edge = b.CreateCondBr(
+      b.CreateICmpNE(first_next, split_at), first_header, first_exit);
+  back_edge->copyMetadata(*old_back_edge);
+  Value *old_condition = old_back_edge->getOperand(0);
+  old_back_edge->eraseFromParent();
+  llvm::RecursivelyDeleteTriviallyDeadInstructions(old_condition);
+  llvm::BranchInst::Create(second_guard, first_exit);
+
+  llvm::BranchInst::Create(second_preheader, counted.exit, has_second,
+                           second_guard);
+  counted.latch->getTerminator()->replaceSuccessorWith(counted.exit,
+                                                       second_exit);
+  llvm::BranchInst::Create(counted.exit, second_exit);
+  for (llvm::PHINode &phi : counted.exit->phis()) {
+    Value *value = phi.getIncomingValueForBlock(counted.latch);
+    phi.replaceIncomingBlockWith(counted.latch, second_exit);
+    phi.addIncoming(value, second_guard);
+  }
+  counted.counter->setIncomingValueForBlock(second_preheader, split_at);
+
+  foldBranch(*first_branch, range.prefix);
+  if (!range.mark_second_part) {
+    foldBranch(*range.branch, !range.prefix);
+    return;
+  }
+  auto *compare = llvm::cast<ICmpInst>(range.branch->getCondition());
+  compare->setMetadata(kAtOrPastBound, llvm::MDNode::get(ctx, {}));
+}
+
+} // namespace
+
+llvm::PreservedAnalyses
+SplitWorkItemRangesPass::run(llvm::Function &function,
+                             llvm::FunctionAnalysisManager &analyses) {
+  auto &libraries = analyses.getResult<llvm::TargetLibraryAnalysis>(function);
+  auto &assumptions = analyses.getResult<llvm::AssumptionAnalysis>(function);
+  unsigned splits = 0;
+  // Headers of the copies that keep their branch, not to be split again.
+  llvm::SmallPtrSet<BasicBlock *, 4> unsplit;
+  size_t copied = 0;
+  // One split at a time, with the analyses computed afresh for the next.
+  while (splits < kMaxSplits) {
+    llvm::DominatorTree dominators(function);
+    llvm::LoopInfo loops(dominators);
+    llvm::ScalarEvolution scev(function, libraries, assumptions, dominators,
+                               loops);
+    bool done = false;
+    for (llvm::Loop *loop : loops.getLoopsInPreorder()) {
+      if (unsplit.contains(loop->getHeader()))
+        continue;
+      std::optional<CountedLoop> counted = countedLoop(*loop, scev);
+      if (!counted)
+        continue;
+      std::optional<RangeBranch> range = findRangeBranch(*counted, scev);
+      if (!range)
+        continue;
+      size_t copies = range->wide_last ? 2 : 1;
+      size_t size = instructionsIn(*loop) * copies;
+      if (copied + size > kMaxCopiedInstructions)
+        continue;
+      copied += size;
+      split(*counted, *range, dominators, loops, scev, unsplit);
+      done = true;
+      break;
+    }
+    if (!done)
+      break;
+    ++splits;
+  }
+  if (splits == 0)
+    return llvm::PreservedAnalyses::all();
+  // The marks hold only for the loops as this pass left them.
+  for (BasicBlock &block : function)
+    for (llvm::Instruction &inst : block)
+      inst.setMetadata(kAtOrPastBound, nullptr);
+  llvm::removeUnreachableBlocks(function);
+  return llvm::PreservedAnalyses::none();
+}
+
+} // namespace weft::compiler

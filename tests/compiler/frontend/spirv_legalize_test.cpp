@@ -1,0 +1,266 @@
+// The SPIR-V rewrites made before llvm-spirv-15 reads a module
+// (compiler/frontend/spirv_legalize.h), on hand-assembled instruction words.
+#define CATCH_CONFIG_MAIN
+#include "compiler/frontend/spirv_legalize.h"
+
+#include <catch2/catch.hpp>
+
+namespace {
+
+uint32_t op(uint32_t words, uint32_t opcode) { return words << 16 | opcode; }
+
+// Header: magic, version 1.4, generator, bound, schema.
+std::vector<uint32_t> module(std::vector<uint32_t> body, uint32_t bound = 20) {
+  std::vector<uint32_t> words = {0x07230203, 0x00010400, 0, bound, 0};
+  words.insert(words.end(), body.begin(), body.end());
+  return words;
+}
+
+} // namespace
+
+TEST_CASE("UserSemantic string decorations are dropped", "[spirv]") {
+  std::vector<uint32_t> words = module({
+      op(4, 5632), 2, 5635, 0x004f4f46,    // OpDecorateString %2 "FOO"
+      op(5, 5633), 3, 0, 5635, 0x006f6f66, // OpMemberDecorateString %3 0
+      op(3, 71), 2, 22,                    // OpDecorate %2 Constant
+  });
+  REQUIRE(weft::compiler::legalizeSpirvForTranslator(words));
+  CHECK(words == module({op(3, 71), 2, 22}));
+}
+
+TEST_CASE("OpCopyMemory becomes a load and a store", "[spirv]") {
+  std::vector<uint32_t> types = {
+      op(4, 21), 1, 32, 0, // %1 = OpTypeInt 32 0
+      op(4, 32), 2, 7,  1, // %2 = OpTypePointer Function %1
+      op(4, 32), 3, 5,  1, // %3 = OpTypePointer CrossWorkgroup %1
+      op(4, 59), 2, 10, 7, // %10 = OpVariable %2 Function
+      op(3, 55), 3, 11,    // %11 = OpFunctionParameter %3 (shape only)
+  };
+  std::vector<uint32_t> body = types;
+  // OpCopyMemory %11 %10 Volatile|Aligned 8 Aligned 4: two sets.
+  body.insert(body.end(), {op(7, 63), 11, 10, 3, 8, 2, 4});
+  std::vector<uint32_t> words = module(body, 20);
+  REQUIRE(weft::compiler::legalizeSpirvForTranslator(words));
+  std::vector<uint32_t> expected = types;
+  // %20 = OpLoad %1 %10 Volatile|Aligned 4; OpStore %11 %20 Volatile|Aligned 4
+  expected.insert(expected.end(),
+                  {op(6, 61), 1, 20, 10, 3, 4, op(5, 62), 11, 20, 3, 4});
+  CHECK(words == module(expected, 21));
+}
+
+TEST_CASE("OpCopyMemorySized keeps one set of memory operands", "[spirv]") {
+  // OpCopyMemorySized %5 %6 %7 Volatile Aligned 16 (types unknown).
+  std::vector<uint32_t> words = module({op(7, 64), 5, 6, 7, 1, 2, 16});
+  REQUIRE(weft::compiler::legalizeSpirvForTranslator(words));
+  CHECK(words == module({op(5, 64), 5, 6, 7, 1}));
+  // One set stays as it is.
+  std::vector<uint32_t> one = module({op(6, 64), 5, 6, 7, 2, 16});
+  std::vector<uint32_t> copy = one;
+  REQUIRE(weft::compiler::legalizeSpirvForTranslator(copy));
+  CHECK(copy == one);
+}
+
+TEST_CASE("a malformed module is left to the translator", "[spirv]") {
+  std::vector<uint32_t> words = module({op(9, 71), 2});
+  CHECK_FALSE(weft::compiler::legalizeSpirvForTranslator(words));
+}
+
+TEST_CASE("a scalar OpConstantNull becomes its zero", "[spirv]") {
+  std::vector<uint32_t> types = {
+      op(2, 20), 1,        // %1 = OpTypeBool
+      op(4, 21), 2, 32, 0, // %2 = OpTypeInt 32 0
+      op(3, 22), 3, 64,    // %3 = OpTypeFloat 64
+      op(4, 23), 4, 2,  4, // %4 = OpTypeVector %2 4
+  };
+  std::vector<uint32_t> body = types;
+  body.insert(body.end(), {op(3, 46), 1, 10, op(3, 46), 2, 11, op(3, 46), 3, 12,
+                           op(3, 46), 4, 13});
+  std::vector<uint32_t> words = module(body);
+  REQUIRE(weft::compiler::legalizeSpirvForTranslator(words));
+  std::vector<uint32_t> expected = types;
+  expected.insert(expected.end(),
+                  {op(3, 42), 1, 10,       // OpConstantFalse
+                   op(4, 43), 2, 11, 0,    // OpConstant 0
+                   op(5, 43), 3, 12, 0, 0, // OpConstant 0.0 (two words)
+                   op(3, 46), 4, 13});     // a vector's null stays
+  CHECK(words == module(expected));
+}
+
+namespace {
+
+// A Physical64 module with 64-bit integers: the capability, the memory
+// model, and the types the pointer tests use.
+std::vector<uint32_t> pointerPreamble() {
+  return {
+      op(2, 17), 11,           // OpCapability Int64
+      op(3, 14), 2,  2,        // OpMemoryModel Physical64 OpenCL
+      op(2, 20), 1,            // %1 = OpTypeBool
+      op(4, 21), 2,  32, 0,    // %2 = OpTypeInt 32 0
+      op(4, 21), 3,  64, 0,    // %3 = OpTypeInt 64 0
+      op(4, 23), 4,  2,  3,    // %4 = OpTypeVector %2 3 (16 bytes)
+      op(4, 32), 5,  5,  4,    // %5 = OpTypePointer CrossWorkgroup %4
+      op(2, 19), 6,            // %6 = OpTypeVoid
+      op(5, 54), 6,  7,  0, 8, // %7 = OpFunction %6 None %8
+      op(3, 55), 5,  9,        // %9 = OpFunctionParameter %5
+      op(3, 55), 5,  10,       // %10 = OpFunctionParameter %5
+  };
+}
+
+} // namespace
+
+TEST_CASE("pointer comparisons compare the pointers as integers", "[spirv]") {
+  std::vector<uint32_t> body = pointerPreamble();
+  body.insert(body.end(), {op(5, 401), 1, 11, 9, 10,   // OpPtrEqual
+                           op(5, 402), 1, 12, 9, 10}); // OpPtrNotEqual
+  std::vector<uint32_t> words = module(body, 20);
+  REQUIRE(weft::compiler::legalizeSpirvForTranslator(words));
+  std::vector<uint32_t> expected = pointerPreamble();
+  expected.insert(expected.end(),
+                  {op(4, 117), 3, 20, 9,        // %20 = OpConvertPtrToU %3 %9
+                   op(4, 117), 3, 21, 10,       // %21 = OpConvertPtrToU %3 %10
+                   op(5, 170), 1, 11, 20, 21,   // %11 = OpIEqual %1 %20 %21
+                   op(4, 117), 3, 22, 9,        //
+                   op(4, 117), 3, 23, 10,       //
+                   op(5, 171), 1, 12, 22, 23}); // OpINotEqual
+  CHECK(words == module(expected, 24));
+}
+
+TEST_CASE("a pointer difference counts elements of the pointee", "[spirv]") {
+  std::vector<uint32_t> body = pointerPreamble();
+  // %11 = OpPtrDiff %2 %9 %10: a 32-bit result of 64-bit pointers.
+  body.insert(body.end(), {op(5, 403), 2, 11, 9, 10});
+  std::vector<uint32_t> words = module(body, 20);
+  REQUIRE(weft::compiler::legalizeSpirvForTranslator(words));
+  std::vector<uint32_t> expected = pointerPreamble();
+  // The element size, 16, a new constant ahead of the function.
+  auto function = expected.begin() + 25;
+  REQUIRE(*function == op(5, 54));
+  expected.insert(function, {op(5, 43), 3, 24, 16, 0});
+  expected.insert(expected.end(),
+                  {op(4, 117), 3, 20, 9,      // %20 = OpConvertPtrToU
+                   op(4, 117), 3, 21, 10,     // %21 = OpConvertPtrToU
+                   op(5, 130), 3, 22, 20, 21, // %22 = OpISub %3
+                   op(5, 135), 3, 23, 22, 24, // %23 = OpSDiv %3 %22 16
+                   op(4, 114), 2, 11, 23});   // %11 = OpSConvert %2 %23
+  CHECK(words == module(expected, 25));
+}
+
+TEST_CASE("OpCopyLogical copies member by member", "[spirv]") {
+  std::vector<uint32_t> types = {
+      op(4, 21), 1, 32, 0, // %1 = OpTypeInt 32 0
+      op(3, 22), 2, 32,    // %2 = OpTypeFloat 32
+      op(4, 30), 3, 1,  2, // %3 = OpTypeStruct %1 %2
+      op(4, 30), 4, 1,  2, // %4 = OpTypeStruct %1 %2
+      op(4, 43), 1, 5,  2, // %5 = OpConstant %1 2
+      op(4, 28), 6, 3,  5, // %6 = OpTypeArray %3 %5
+      op(4, 28), 7, 4,  5, // %7 = OpTypeArray %4 %5
+      op(3, 1),  6, 8,     // %8 = OpUndef %6
+  };
+  std::vector<uint32_t> body = types;
+  body.insert(body.end(), {op(4, 400), 7, 9, 8}); // %9 = OpCopyLogical %7 %8
+  std::vector<uint32_t> words = module(body, 20);
+  REQUIRE(weft::compiler::legalizeSpirvForTranslator(words));
+  std::vector<uint32_t> got(words.begin() + 5 + types.size(), words.end());
+  REQUIRE(got.size() >= 4);
+  // The last instruction constructs %9 of type %7 from the two elements.
+  CHECK(std::vector<uint32_t>(got.end() - 5, got.end()) ==
+        std::vector<uint32_t>{op(5, 80), 7, 9, got[got.size() - 2],
+                              got[got.size() - 1]});
+  // Every member is extracted from the source and rebuilt as %4.
+  size_t extracts = 0, constructs = 0;
+  for (size_t at = 0; at < got.size(); at += got[at] >> 16) {
+    extracts += (got[at] & 0xffff) == 81;
+    constructs += (got[at] & 0xffff) == 80 && got[at + 1] == 4;
+  }
+  CHECK(extracts == 6);
+  CHECK(constructs == 2);
+}
+
+TEST_CASE("OpCopyLogical of types of different shapes is left alone",
+          "[spirv]") {
+  std::vector<uint32_t> body = {
+      op(4, 21),  1, 32, 0,  // %1 = OpTypeInt 32 0
+      op(3, 22),  2, 32,     // %2 = OpTypeFloat 32
+      op(4, 30),  3, 1,  2,  // %3 = OpTypeStruct %1 %2
+      op(3, 30),  4, 1,      // %4 = OpTypeStruct %1
+      op(3, 1),   3, 8,      // %8 = OpUndef %3
+      op(4, 400), 4, 9,  8}; // %9 = OpCopyLogical %4 %8
+  std::vector<uint32_t> words = module(body, 20);
+  REQUIRE(weft::compiler::legalizeSpirvForTranslator(words));
+  CHECK(words == module(body, 20));
+}
+
+TEST_CASE("OpExecutionModeId takes its constants' values", "[spirv]") {
+  using weft::compiler::SpecializationConstant;
+  std::vector<uint32_t> declarations = {
+      op(4, 71), 11, 1,  5,  // OpDecorate %11 SpecId 5
+      op(4, 21), 10, 32, 0,  // %10 = OpTypeInt 32 0
+      op(4, 43), 10, 12, 8,  // %12 = OpConstant %10 8
+      op(4, 50), 10, 11, 16, // %11 = OpSpecConstant %10 16
+  };
+  std::vector<uint32_t> body = {
+      op(6, 331), 1, 38, 12, 11, 12, // LocalSizeId %12 %11 %12
+      op(4, 331), 1, 37, 11,         // SubgroupsPerWorkgroupId %11
+      op(4, 331), 1, 99, 11,         // a mode it does not know: kept
+  };
+  body.insert(body.end(), declarations.begin(), declarations.end());
+  std::vector<uint32_t> words = module(body);
+  REQUIRE(weft::compiler::legalizeSpirvForTranslator(words));
+  std::vector<uint32_t> expected = {
+      op(6, 16),  1, 17, 8,  16, 8, // LocalSize 8 16 8
+      op(4, 16),  1, 36, 16,        // SubgroupsPerWorkgroup 16
+      op(4, 331), 1, 99, 11,
+  };
+  expected.insert(expected.end(), declarations.begin(), declarations.end());
+  CHECK(words == module(expected));
+
+  SpecializationConstant four;
+  four.id = 5;
+  four.value_bits = 4;
+  words = module(body);
+  REQUIRE(weft::compiler::legalizeSpirvForTranslator(words, {four}));
+  expected[4] = 4; // LocalSize 8 4 8
+  expected[9] = 4; // SubgroupsPerWorkgroup 4
+  CHECK(words == module(expected));
+}
+
+TEST_CASE("a shuffle of vectors of two lengths widens the shorter one",
+          "[spirv]") {
+  std::vector<uint32_t> types = {
+      op(4, 21), 1, 32, 0, // %1 = OpTypeInt 32 0
+      op(4, 23), 2, 1,  2, // %2 = OpTypeVector %1 2
+      op(4, 23), 3, 1,  3, // %3 = OpTypeVector %1 3
+      op(4, 23), 4, 1,  4, // %4 = OpTypeVector %1 4
+      op(3, 1),  3, 5,     // %5 = OpUndef %3
+      op(3, 1),  2, 6,     // %6 = OpUndef %2
+  };
+  std::vector<uint32_t> body = types;
+  // %7 = OpVectorShuffle %4 %5 %6 2 3 0xFFFFFFFF 4
+  body.insert(body.end(), {op(9, 79), 4, 7, 5, 6, 2, 3, 0xFFFFFFFF, 4});
+  std::vector<uint32_t> words = module(body, 20);
+  REQUIRE(weft::compiler::legalizeSpirvForTranslator(words));
+  std::vector<uint32_t> expected = types;
+  // %20 = OpVectorShuffle %3 %6 %6 0 1 0: %6 widened to three components;
+  // then the shuffle of %5 and %20, its indices unchanged.
+  expected.insert(expected.end(), {op(8, 79), 3, 20, 6, 6, 0, 1, 0, op(9, 79),
+                                   4, 7, 5, 20, 2, 3, 0xFFFFFFFF, 4});
+  CHECK(words == module(expected, 21));
+
+  // The first vector the shorter: the second's components move up.
+  std::vector<uint32_t> swapped = types;
+  // %7 = OpVectorShuffle %4 %6 %5 0 2 4 1
+  swapped.insert(swapped.end(), {op(9, 79), 4, 7, 6, 5, 0, 2, 4, 1});
+  words = module(swapped, 20);
+  REQUIRE(weft::compiler::legalizeSpirvForTranslator(words));
+  expected = types;
+  expected.insert(expected.end(), {op(8, 79), 3, 20, 6, 6, 0, 1, 0, op(9, 79),
+                                   4, 7, 20, 5, 0, 3, 5, 1});
+  CHECK(words == module(expected, 21));
+
+  // Vectors of one type stay a shuffle.
+  std::vector<uint32_t> same = types;
+  same.insert(same.end(), {op(7, 79), 2, 7, 5, 5, 0, 1});
+  std::vector<uint32_t> kept = module(same, 20);
+  REQUIRE(weft::compiler::legalizeSpirvForTranslator(kept));
+  CHECK(kept == module(same, 20));
+}
