@@ -3,7 +3,9 @@
 // plain loop, and the plan says why. A loop every work-item runs as many
 // times is widened too when it walks memory other than element by element
 // (a matrix column, the elements of float4 values), which LLVM's loop
-// vectorizer leaves scalar.
+// vectorizer leaves scalar. This file pins the widened code as a whole
+// (widener.cpp, widener_loops.cpp); varying_values.cl, lane_masks.cl and
+// widening_checks.cl pin the parts.
 // On an AVX-512 target: 16 lanes.
 // RUN: %weft-cl %s --target-cpu=skylake-avx512 -passes='weft-kernel-pipeline,print<weft-kernels>' -o %t.ll > %t.plan
 // RUN: FileCheck %s --check-prefix=PLAN < %t.plan
@@ -13,6 +15,7 @@
 // RUN: FileCheck %s --check-prefix=BODIES < %t.ll
 // RUN: FileCheck %s --check-prefix=INTID < %t.ll
 // RUN: FileCheck %s --check-prefix=FIND < %t.ll
+// RUN: FileCheck %s --check-prefix=NESTED < %t.ll
 // On an AVX2 CPU, where gathers cost more than the scalar loop, a loop
 // every work-item runs as often is widened only when it needs no gathers:
 // the loop's counter and the loads it alone addresses are one value for
@@ -174,6 +177,36 @@ kernel void find_key(global const int *in, int key, global int *found) {
   int i = get_global_id(0);
   if (in[i] == key)
     *found = i;
+}
+
+// A loop in a loop: the inner one, which every work-item goes round n
+// times, is written inside the outer one's body and entered with the mask
+// of the work-items still going round the outer one; it keeps that mask,
+// and its scalar counter decides each round. The outer loop then goes on
+// while any work-item does.
+// NESTED-LABEL: define internal void @__weft_body_nested.simd(
+// NESTED: wi.loop:
+// NESTED: %a.0 = phi <16 x i32>
+// NESTED: [[OUTER_ON:%[0-9]+]] = and <16 x i1> %wi.mask,
+// NESTED: br label %[[INNER:wi.loop[0-9]+]]
+// NESTED: [[INNER]]:
+// NESTED-NEXT: %[[INNER_MASK:wi.mask[0-9]+]] = phi <16 x i1> [ [[OUTER_ON]], %wi.loop ], [ %[[INNER_MASK]], %wi.round ]
+// NESTED: %b.0 = phi i32 [ 0, %wi.loop ]
+// NESTED: br i1 {{%[0-9]+}}, label %wi.round, label %[[INNER_EXIT:wi.exit[0-9]+]]
+// NESTED: [[INNER_EXIT]]:
+// NESTED: [[BITS:%[0-9]+]] = bitcast <16 x i1> [[OUTER_ON]] to i16
+// NESTED-NEXT: [[ANY:%[0-9]+]] = icmp ne i16 [[BITS]], 0
+// NESTED-NEXT: br i1 [[ANY]], label %wi.loop, label %wi.exit
+// NESTED: wi.round:
+// NESTED: call <16 x float> @llvm.masked.gather.v16f32.v16p1(<16 x ptr addrspace(1)> {{%[0-9]+}}, i32 4, <16 x i1> %[[INNER_MASK]],
+// NESTED: br label %[[INNER]]
+kernel void nested(global const float *in, global float *out, int n) {
+  int i = get_global_id(0);
+  float sum = 0.0f;
+  for (int a = 0; a < i; ++a)
+    for (int b = 0; b < n; ++b)
+      sum += in[a * n + b];
+  out[i] = sum;
 }
 
 #pragma OPENCL EXTENSION cl_khr_fp16 : enable

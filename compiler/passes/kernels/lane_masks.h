@@ -1,0 +1,90 @@
+// The masks of a widened body (which of the work-items it runs at once are
+// on each block and edge of the scalar body), and the memory accesses it
+// makes for those work-items only.
+#pragma once
+#include "compiler/passes/kernels/work_item_vectorizer.h"
+
+#include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/StringRef.h>
+#include <llvm/IR/DerivedTypes.h>
+#include <llvm/IR/IRBuilder.h>
+
+#include <map>
+#include <utility>
+
+namespace weft::compiler {
+
+// One `t` per work-item.
+inline llvm::FixedVectorType *vectorOf(llvm::Type *t) {
+  return llvm::FixedVectorType::get(t, kVectorWidth);
+}
+
+// The masks known so far, written with the widener's builder into its
+// function. Asking for a mask not yet known throws std::out_of_range: the
+// widener met a shape it mishandles, and the body keeps the plain loop.
+class LaneMasks {
+public:
+  LaneMasks(llvm::IRBuilder<> &b, llvm::Function &vector)
+      : b_(b), vector_fn_(vector) {}
+
+  llvm::Type *type() { return vectorOf(b_.getInt1Ty()); }
+
+  // Whether some work-item of `mask` is on: one i1 for all.
+  llvm::Value *anyLane(llvm::Value *mask);
+
+  bool hasBlock(llvm::BasicBlock *block) const {
+    return block_mask_.count(block) != 0;
+  }
+  llvm::Value *block(llvm::BasicBlock *block) const {
+    return block_mask_.at(block);
+  }
+  void setBlock(llvm::BasicBlock *block, llvm::Value *mask) {
+    block_mask_[block] = mask;
+  }
+  llvm::Value *edge(llvm::BasicBlock *from, llvm::BasicBlock *to) const {
+    return edge_mask_.at({from, to});
+  }
+  void setEdge(llvm::BasicBlock *from, llvm::BasicBlock *to,
+               llvm::Value *mask) {
+    edge_mask_[{from, to}] = mask;
+  }
+
+  // The work-items that reach `block` by any of its edges.
+  llvm::Value *joinEdges(llvm::BasicBlock *block);
+
+  // A conditional branch at the end of `block`: the work-items of `mask`
+  // whose `condition` (a vector) holds go to `taken`, the others to `other`.
+  void branch(llvm::BasicBlock *block, llvm::BasicBlock *taken,
+              llvm::BasicBlock *other, llvm::Value *mask,
+              llvm::Value *condition);
+
+  // A load or store of one `element` per work-item of `mask` at `pointers`
+  // (a vector); `consecutive` when the pointers are neighbours.
+  llvm::Value *load(llvm::Type *element, llvm::Value *pointers,
+                    bool consecutive, llvm::Align align, llvm::Value *mask);
+  void store(llvm::Value *values, llvm::Value *pointers, bool consecutive,
+             llvm::Align align, llvm::Value *mask);
+
+  // Inserts `load`, a scalar load of one address for all, where it runs only
+  // when some work-item of `mask` is on; returns its value (poison when
+  // none is).
+  llvm::Value *loadIfAnyLane(llvm::Instruction *load, llvm::StringRef name,
+                             llvm::Value *mask);
+
+  // Makes `store`, to the one address `address`, with `value`: a scalar, or
+  // with `per_lane` a vector of which the last work-item of `mask` stores.
+  void storeToOneAddress(llvm::StoreInst &store, llvm::Value *value,
+                         bool per_lane, llvm::Value *address,
+                         llvm::Value *mask);
+
+private:
+  llvm::Value *firstLane(llvm::Value *pointers);
+
+  llvm::IRBuilder<> &b_;
+  llvm::Function &vector_fn_;
+  llvm::DenseMap<llvm::BasicBlock *, llvm::Value *> block_mask_;
+  std::map<std::pair<llvm::BasicBlock *, llvm::BasicBlock *>, llvm::Value *>
+      edge_mask_;
+};
+
+} // namespace weft::compiler

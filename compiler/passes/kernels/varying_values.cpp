@@ -1,0 +1,166 @@
+// The varying-value analysis of weft-widen-work-items: what must be a vector
+// of lanes in the widened body, what stays one scalar for all, and which
+// accesses touch neighbouring elements.
+#include "compiler/passes/kernels/varying_values.h"
+
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/GetElementPtrTypeIterator.h>
+#include <llvm/IR/InstIterator.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/Module.h>
+
+namespace weft::compiler {
+
+using llvm::BasicBlock;
+using llvm::Instruction;
+using llvm::Loop;
+using llvm::PHINode;
+using llvm::Value;
+
+VaryingValues::VaryingValues(llvm::Function &scalar, llvm::LoopInfo &loops,
+                             Value *x)
+    : scalar_(scalar), loops_(loops),
+      layout_(scalar.getParent()->getDataLayout()), x_(x) {
+  findVarying();
+}
+
+void VaryingValues::findVarying() {
+  // Loops whose exits no work-item takes apart from the others, found
+  // optimistically: a loop leaves the set when an exit's condition turns
+  // out to vary, and the search starts again.
+  for (Loop *loop : loops_.getLoopsInPreorder())
+    if (loop->getLoopPreheader() && loop->getLoopLatch())
+      uniform_loops_.insert(loop);
+  for (;;) {
+    varying_.clear();
+    varying_.insert(x_);
+    for (bool grew = true; grew;) {
+      grew = false;
+      for (Instruction &inst : llvm::instructions(scalar_)) {
+        if (varying_.count(&inst) || inst.getType()->isVoidTy())
+          continue;
+        bool varies = false;
+        if (auto *phi = llvm::dyn_cast<PHINode>(&inst)) {
+          Loop *loop = loops_.getLoopFor(phi->getParent());
+          varies = !loop || loop->getHeader() != phi->getParent() ||
+                   !uniform_loops_.count(loop);
+        }
+        if (const auto *load = llvm::dyn_cast<llvm::LoadInst>(&inst))
+          varies |= !load->isSimple();
+        if (const auto *op = llvm::dyn_cast<llvm::BinaryOperator>(&inst))
+          varies |= op->isIntDivRem();
+        for (Value *operand : inst.operands())
+          varies |= varying_.count(operand) != 0;
+        if (varies) {
+          varying_.insert(&inst);
+          grew = true;
+        }
+      }
+    }
+    Loop *divergent = nullptr;
+    for (Loop *loop : uniform_loops_) {
+      llvm::SmallVector<BasicBlock *, 4> exiting;
+      loop->getExitingBlocks(exiting);
+      for (BasicBlock *block : exiting) {
+        auto *branch = llvm::dyn_cast<llvm::BranchInst>(block->getTerminator());
+        if (!branch ||
+            (branch->isConditional() && varying_.count(branch->getCondition())))
+          divergent = loop;
+      }
+      if (divergent)
+        break;
+    }
+    if (!divergent)
+      return;
+    uniform_loops_.erase(divergent);
+  }
+}
+
+std::optional<int64_t> VaryingValues::laneStride(Value *v) {
+  if (!varies(v))
+    return 0;
+  if (v == x_)
+    return 1;
+  auto known = strides_.find(v);
+  if (known != strides_.end())
+    return known->second;
+  std::optional<int64_t> stride;
+  if (auto *op = llvm::dyn_cast<llvm::BinaryOperator>(v)) {
+    auto a = laneStride(op->getOperand(0));
+    auto c = llvm::dyn_cast<llvm::ConstantInt>(op->getOperand(1));
+    switch (op->getOpcode()) {
+    case Instruction::Add:
+      if (auto b2 = laneStride(op->getOperand(1)); a && b2)
+        stride = *a + *b2;
+      break;
+    case Instruction::Sub:
+      if (auto b2 = laneStride(op->getOperand(1)); a && b2)
+        stride = *a - *b2;
+      break;
+    case Instruction::Mul:
+      if (a && c)
+        stride = *a * c->getSExtValue();
+      break;
+    case Instruction::Shl:
+      if (a && c && c->getZExtValue() < 32)
+        stride = *a << c->getZExtValue();
+      break;
+    case Instruction::AShr: {
+      // ashr (shl v, k), m with m <= k: v sign-extended from its low
+      // bits, times 2^(k - m), as InstCombine writes sext (trunc v) and
+      // the scaling of an index (an id narrowed to int, see TruncInst
+      // below).
+      auto *inner = llvm::dyn_cast<llvm::BinaryOperator>(op->getOperand(0));
+      auto *k = inner && inner->getOpcode() == Instruction::Shl
+                    ? llvm::dyn_cast<llvm::ConstantInt>(inner->getOperand(1))
+                    : nullptr;
+      if (c && k && c->getZExtValue() <= k->getZExtValue() &&
+          op->getType()->getIntegerBitWidth() - k->getZExtValue() >= 32)
+        if (auto v = laneStride(inner->getOperand(0)))
+          stride = *v << (k->getZExtValue() - c->getZExtValue());
+      break;
+    }
+    default:
+      break;
+    }
+  } else if (auto *trunc = llvm::dyn_cast<llvm::TruncInst>(v)) {
+    // An id narrowed to int (`int col = get_global_id(0)`): neighbouring
+    // work-items stay neighbours unless the ids pass 2^31, where OpenCL C's
+    // int arithmetic on them would overflow anyway.
+    if (trunc->getType()->getIntegerBitWidth() >= 32)
+      stride = laneStride(trunc->getOperand(0));
+  } else if (auto *ext = llvm::dyn_cast<llvm::SExtInst>(v)) {
+    // Sign extension keeps the steps when the narrow sum cannot wrap, or
+    // of an id narrowed to int (see TruncInst above).
+    auto *narrow =
+        llvm::dyn_cast<llvm::OverflowingBinaryOperator>(ext->getOperand(0));
+    if ((narrow && narrow->hasNoSignedWrap()) ||
+        llvm::isa<llvm::TruncInst>(ext->getOperand(0)))
+      stride = laneStride(ext->getOperand(0));
+  } else if (auto *gep = llvm::dyn_cast<llvm::GetElementPtrInst>(v)) {
+    stride = laneStride(gep->getPointerOperand());
+    for (auto it = llvm::gep_type_begin(gep);
+         stride && it != llvm::gep_type_end(gep); ++it) {
+      if (it.isStruct())
+        continue;
+      auto index = laneStride(it.getOperand());
+      if (!index) {
+        stride.reset();
+        break;
+      }
+      *stride += *index * int64_t(it.getSequentialElementStride(layout_));
+    }
+  }
+  strides_[v] = stride;
+  return stride;
+}
+
+bool VaryingValues::consecutive(Value *pointer, llvm::Type *element) {
+  auto stride = laneStride(pointer);
+  uint64_t size = layout_.getTypeAllocSize(element);
+  return stride && *stride == int64_t(size) &&
+         size == layout_.getTypeStoreSize(element);
+}
+
+} // namespace weft::compiler

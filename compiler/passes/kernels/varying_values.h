@@ -1,0 +1,62 @@
+// Which values of a work-item body differ between the work-items that a
+// widened body runs at once, and how addresses step from one to the next.
+#pragma once
+#include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/DenseSet.h>
+#include <llvm/ADT/SmallPtrSet.h>
+
+#include <cstdint>
+#include <optional>
+
+namespace llvm {
+class DataLayout;
+class Function;
+class Loop;
+class LoopInfo;
+class Type;
+class Value;
+} // namespace llvm
+
+namespace weft::compiler {
+
+// Values that may differ between work-items: the x id and what depends on
+// it, phis (control flow may differ) other than those of loops every
+// work-item goes round as often, loads from addresses that differ (or
+// volatile and atomic ones), and divisions (their masked-off lanes must
+// not trap). The rest is computed once, as scalars: a loop's counter and
+// what it alone addresses, say `a[row * n + k]` in a loop over k, is one
+// load and a broadcast instead of a gather of one address.
+class VaryingValues {
+public:
+  // Finds them in `scalar`, whose x id is `x`.
+  VaryingValues(llvm::Function &scalar, llvm::LoopInfo &loops, llvm::Value *x);
+
+  bool varies(llvm::Value *v) const { return varying_.count(v) != 0; }
+
+  // Whether no work-item leaves `loop` apart from the others: all go round
+  // it as often.
+  bool uniformLoop(llvm::Loop *loop) const {
+    return uniform_loops_.count(loop) != 0;
+  }
+
+  // Bytes (pointers) or units (integers) between the values of neighbouring
+  // work-items, when they follow the x id linearly.
+  std::optional<int64_t> laneStride(llvm::Value *v);
+
+  // Whether neighbouring work-items access neighbouring `element`s through
+  // `pointer`.
+  bool consecutive(llvm::Value *pointer, llvm::Type *element);
+
+private:
+  void findVarying();
+
+  llvm::Function &scalar_;
+  llvm::LoopInfo &loops_;
+  const llvm::DataLayout &layout_;
+  llvm::Value *x_;
+  llvm::DenseSet<llvm::Value *> varying_;
+  llvm::SmallPtrSet<llvm::Loop *, 8> uniform_loops_;
+  llvm::DenseMap<llvm::Value *, std::optional<int64_t>> strides_;
+};
+
+} // namespace weft::compiler

@@ -1,0 +1,239 @@
+// The widener's values, instructions and blocks: each scalar value becomes
+// one scalar for all work-items or a vector of one per work-item, and each
+// block is written under the mask of the work-items on it.
+#include "compiler/passes/kernels/widener.h"
+
+#include "compiler/passes/kernels/widening_checks.h"
+
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
+
+#include <vector>
+
+namespace weft::compiler {
+
+using llvm::BasicBlock;
+using llvm::Instruction;
+using llvm::PHINode;
+using llvm::Value;
+
+Widener::Widener(llvm::Function &scalar, llvm::LoopInfo &loops,
+                 llvm::Function &vector, unsigned kernel_args)
+    : scalar_(scalar), loops_(loops), vector_fn_(vector),
+      kernel_args_(kernel_args), b_(vector.getContext()),
+      x_(scalar.getArg(kernel_args + 1)), varying_(scalar, loops, x_),
+      masks_(b_, vector) {}
+
+void Widener::run() {
+  llvm::LLVMContext &ctx = vector_fn_.getContext();
+  BasicBlock *entry = BasicBlock::Create(ctx, "entry", &vector_fn_);
+  b_.SetInsertPoint(entry);
+  std::vector<llvm::Constant *> lanes;
+  for (unsigned lane = 0; lane < kVectorWidth; ++lane)
+    lanes.push_back(b_.getInt64(lane));
+  Value *lane_ids = llvm::ConstantVector::get(lanes);
+  Value *first = vector_fn_.getArg(kernel_args_ + 1);
+  Value *count = vector_fn_.getArg(kernel_args_ + 4);
+  vector_[x_] = b_.CreateAdd(b_.CreateVectorSplat(kVectorWidth, first),
+                             lane_ids, "local_id_x");
+  masks_.setBlock(&scalar_.getEntryBlock(),
+                  b_.CreateICmpULT(lane_ids,
+                                   b_.CreateVectorSplat(kVectorWidth, count),
+                                   "active"));
+  emitRegion(nullptr, &scalar_.getEntryBlock());
+  b_.CreateRetVoid();
+}
+
+Value *Widener::uniform(Value *v) {
+  if (llvm::isa<llvm::Constant>(v))
+    return v;
+  if (auto *arg = llvm::dyn_cast<llvm::Argument>(v))
+    return vector_fn_.getArg(arg->getArgNo());
+  return uniform_.at(v);
+}
+
+Value *Widener::widened(Value *v) {
+  if (varies(v))
+    return vector_.at(v);
+  if (auto *c = llvm::dyn_cast<llvm::Constant>(v))
+    return llvm::ConstantVector::getSplat(
+        llvm::ElementCount::getFixed(kVectorWidth), c);
+  auto found = splats_.find(v);
+  if (found != splats_.end())
+    return found->second;
+  // A splat right after the scalar dominates every use of the scalar.
+  Value *scalar = uniform(v);
+  llvm::IRBuilderBase::InsertPointGuard keep(b_);
+  if (auto *inst = llvm::dyn_cast<Instruction>(scalar)) {
+    if (llvm::isa<PHINode>(inst)) // a loop's counter: after all its phis
+      b_.SetInsertPoint(inst->getParent(),
+                        inst->getParent()->getFirstInsertionPt());
+    else if (Instruction *next = inst->getNextNode())
+      b_.SetInsertPoint(next);
+    else
+      b_.SetInsertPoint(inst->getParent()); // the block being written
+  } else {
+    BasicBlock &entry = vector_fn_.getEntryBlock();
+    b_.SetInsertPoint(&entry, entry.getFirstInsertionPt());
+  }
+  Value *splat = b_.CreateVectorSplat(kVectorWidth, scalar);
+  splats_[v] = splat;
+  return splat;
+}
+
+void Widener::emitInstruction(Instruction &inst, Value *mask) {
+  if (ignorable(inst))
+    return;
+  if (!varies(&inst) && !llvm::isa<llvm::StoreInst>(inst)) {
+    std::vector<Value *> operands; // mapped first: this may throw
+    for (Value *operand : inst.operands())
+      operands.push_back(uniform(operand));
+    Instruction *copy = inst.clone();
+    for (unsigned i = 0; i < operands.size(); ++i)
+      copy->setOperand(i, operands[i]);
+    auto *load = llvm::dyn_cast<llvm::LoadInst>(&inst);
+    if (!load || load->hasMetadata(llvm::LLVMContext::MD_invariant_load)) {
+      b_.Insert(copy, inst.getName());
+      uniform_[&inst] = copy;
+      return;
+    }
+    uniform_[&inst] = masks_.loadIfAnyLane(copy, inst.getName(), mask);
+    return;
+  }
+  Value *result = nullptr;
+  if (auto *op = llvm::dyn_cast<llvm::BinaryOperator>(&inst)) {
+    Value *lhs = widened(op->getOperand(0)), *rhs = widened(op->getOperand(1));
+    if (op->isIntDivRem()) {
+      // Lanes off the path divide by one, never by zero or to overflow.
+      llvm::Type *t = vectorOf(op->getType());
+      rhs = b_.CreateSelect(mask, rhs, llvm::ConstantInt::get(t, 1));
+      if (op->getOpcode() == Instruction::SDiv ||
+          op->getOpcode() == Instruction::SRem)
+        lhs = b_.CreateSelect(mask, lhs, llvm::ConstantInt::get(t, 0));
+    }
+    result = b_.CreateBinOp(op->getOpcode(), lhs, rhs);
+  } else if (auto *op = llvm::dyn_cast<llvm::UnaryOperator>(&inst)) {
+    result = b_.CreateUnOp(op->getOpcode(), widened(op->getOperand(0)));
+  } else if (auto *cmp = llvm::dyn_cast<llvm::CmpInst>(&inst)) {
+    result = b_.CreateCmp(cmp->getPredicate(), widened(cmp->getOperand(0)),
+                          widened(cmp->getOperand(1)));
+  } else if (auto *cast = llvm::dyn_cast<llvm::CastInst>(&inst)) {
+    result = b_.CreateCast(cast->getOpcode(), widened(cast->getOperand(0)),
+                           vectorOf(cast->getType()));
+  } else if (auto *select = llvm::dyn_cast<llvm::SelectInst>(&inst)) {
+    Value *condition = select->getCondition();
+    result = b_.CreateSelect(
+        varies(condition) ? widened(condition) : uniform(condition),
+        widened(select->getTrueValue()), widened(select->getFalseValue()));
+  } else if (auto *freeze = llvm::dyn_cast<llvm::FreezeInst>(&inst)) {
+    result = b_.CreateFreeze(widened(freeze->getOperand(0)));
+  } else if (auto *gep = llvm::dyn_cast<llvm::GetElementPtrInst>(&inst)) {
+    Value *base = gep->getPointerOperand();
+    std::vector<Value *> indices;
+    for (Value *index : gep->indices())
+      indices.push_back(varies(index) ? widened(index) : uniform(index));
+    result = b_.CreateGEP(gep->getSourceElementType(),
+                          varies(base) ? widened(base) : uniform(base), indices,
+                          "", gep->getNoWrapFlags());
+    if (!result->getType()->isVectorTy())
+      result = b_.CreateVectorSplat(kVectorWidth, result);
+  } else if (auto *load = llvm::dyn_cast<llvm::LoadInst>(&inst)) {
+    llvm::Type *t = load->getType();
+    Value *pointer = load->getPointerOperand();
+    bool neighbours = varying_.consecutive(pointer, t);
+    result =
+        masks_.load(t, widened(pointer), neighbours, load->getAlign(), mask);
+  } else if (auto *store = llvm::dyn_cast<llvm::StoreInst>(&inst)) {
+    Value *pointer = store->getPointerOperand();
+    Value *value = store->getValueOperand();
+    if (!varies(pointer)) {
+      bool per_lane = varies(value);
+      Value *stored = per_lane ? widened(value) : uniform(value);
+      masks_.storeToOneAddress(*store, stored, per_lane, uniform(pointer),
+                               mask);
+      return;
+    }
+    Value *values = widened(value);
+    bool neighbours = varying_.consecutive(pointer, value->getType());
+    masks_.store(values, widened(pointer), neighbours, store->getAlign(), mask);
+    return;
+  } else if (auto *call = llvm::dyn_cast<llvm::CallInst>(&inst)) {
+    std::vector<Value *> args;
+    for (Value *arg : call->args())
+      args.push_back(arg->getType()->isIntegerTy(1) &&
+                             llvm::isa<llvm::Constant>(arg)
+                         ? arg // the immediate flag of abs, ctlz, cttz
+                         : widened(arg));
+    result = b_.CreateIntrinsic(call->getIntrinsicID(),
+                                {vectorOf(call->getType())}, args);
+  }
+  if (auto *widened_inst = llvm::dyn_cast<Instruction>(result))
+    if (widened_inst->getOpcode() == inst.getOpcode())
+      widened_inst->copyIRFlags(&inst);
+  vector_[&inst] = result;
+}
+
+void Widener::emitTerminator(BasicBlock *block, Value *mask) {
+  auto *branch = llvm::dyn_cast<llvm::BranchInst>(block->getTerminator());
+  if (!branch)
+    return; // ret: the lanes are done
+  auto together = together_exits_.find(block);
+  if (together != together_exits_.end()) {
+    // Every work-item in the loop passes here and leaves, or not, with
+    // the others: a scalar branch decides the round, and the edges keep
+    // the block's mask.
+    const TogetherExit &exit = together->second;
+    Value *test = uniform(branch->getCondition());
+    Value *round =
+        branch->getSuccessor(0) == exit.exit_block ? b_.CreateNot(test) : test;
+    auto *go =
+        BasicBlock::Create(vector_fn_.getContext(), "wi.round", &vector_fn_);
+    b_.CreateCondBr(b_.CreateAnd(round, exit.entered), go, exit.after);
+    b_.SetInsertPoint(go);
+    masks_.setEdge(block, branch->getSuccessor(0), mask);
+    masks_.setEdge(block, branch->getSuccessor(1), mask);
+    return;
+  }
+  if (branch->isUnconditional()) {
+    masks_.setEdge(block, branch->getSuccessor(0), mask);
+    return;
+  }
+  Value *condition = widened(branch->getCondition());
+  masks_.branch(block, branch->getSuccessor(0), branch->getSuccessor(1), mask,
+                condition);
+}
+
+// A phi where paths join: each work-item's value from the edge it came by.
+void Widener::emitJoin(PHINode &phi, BasicBlock *block) {
+  auto exit_value = loop_exit_values_.find(&phi);
+  if (exit_value != loop_exit_values_.end()) {
+    vector_[&phi] = exit_value->second;
+    return;
+  }
+  Value *result = nullptr;
+  for (unsigned i = 0; i < phi.getNumIncomingValues(); ++i) {
+    Value *value = widened(phi.getIncomingValue(i));
+    result = result
+                 ? b_.CreateSelect(masks_.edge(phi.getIncomingBlock(i), block),
+                                   value, result)
+                 : value;
+  }
+  vector_[&phi] = result;
+}
+
+void Widener::emitBlock(BasicBlock *block) {
+  Value *mask = masks_.block(block);
+  for (Instruction &inst : *block) {
+    if (auto *phi = llvm::dyn_cast<PHINode>(&inst)) {
+      if (!vector_.count(phi) && !uniform_.count(phi)) // loop headers'
+        emitJoin(*phi, block);
+    } else if (inst.isTerminator()) {
+      emitTerminator(block, mask);
+    } else {
+      emitInstruction(inst, mask);
+    }
+  }
+}
+
+} // namespace weft::compiler

@@ -1,0 +1,66 @@
+// The widener of weft-widen-work-items: writes the function that runs
+// kVectorWidth neighbouring work-items of a prepared body at once.
+#pragma once
+#include "compiler/passes/kernels/lane_masks.h"
+#include "compiler/passes/kernels/varying_values.h"
+
+#include <llvm/ADT/DenseMap.h>
+#include <llvm/IR/IRBuilder.h>
+
+#include <vector>
+
+namespace llvm {
+class Loop;
+class LoopInfo;
+} // namespace llvm
+
+namespace weft::compiler {
+
+// Writes into `vector` (kernel arguments..., context, first x, y, z, count)
+// the widened form of `scalar` (kernel arguments..., context, x, y, z), a
+// body that prepareForWidening shaped and the checks passed. Throws
+// std::out_of_range where it reaches a value or edge it has not written.
+class Widener {
+public:
+  Widener(llvm::Function &scalar, llvm::LoopInfo &loops, llvm::Function &vector,
+          unsigned kernel_args);
+
+  void run();
+
+private:
+  // widener.cpp: values, instructions and blocks.
+  bool varies(llvm::Value *v) const { return varying_.varies(v); }
+  llvm::Value *uniform(llvm::Value *v);
+  llvm::Value *widened(llvm::Value *v);
+  void emitInstruction(llvm::Instruction &inst, llvm::Value *mask);
+  void emitTerminator(llvm::BasicBlock *block, llvm::Value *mask);
+  void emitJoin(llvm::PHINode &phi, llvm::BasicBlock *block);
+  void emitBlock(llvm::BasicBlock *block);
+
+  // widener_loops.cpp: regions of blocks, and loops.
+  std::vector<llvm::BasicBlock *> regionOrder(llvm::Loop *loop,
+                                              llvm::BasicBlock *header);
+  void emitRegion(llvm::Loop *loop, llvm::BasicBlock *header);
+  void emitLoop(llvm::Loop *loop);
+
+  // A loop's one exiting block whose work-items leave together (emitLoop).
+  struct TogetherExit {
+    llvm::BasicBlock *exit_block; // where they go, in the scalar body
+    llvm::BasicBlock *after;      // the widened code after the loop
+    llvm::Value *entered;         // whether any work-item entered the loop
+  };
+  llvm::DenseMap<llvm::BasicBlock *, TogetherExit> together_exits_;
+
+  llvm::Function &scalar_;
+  llvm::LoopInfo &loops_;
+  llvm::Function &vector_fn_;
+  unsigned kernel_args_;
+  llvm::IRBuilder<> b_;
+  llvm::Value *x_;
+  VaryingValues varying_;
+  LaneMasks masks_;
+  llvm::DenseMap<llvm::Value *, llvm::Value *> uniform_, vector_, splats_;
+  llvm::DenseMap<llvm::PHINode *, llvm::Value *> loop_exit_values_;
+};
+
+} // namespace weft::compiler

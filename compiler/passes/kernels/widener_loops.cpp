@@ -1,0 +1,212 @@
+// The widener's control flow: the blocks of a loop (or of the body) in an
+// order that respects their masks, and each loop run while any of its
+// work-items goes on round it.
+#include "compiler/passes/kernels/widener.h"
+
+#include <llvm/ADT/DenseSet.h>
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/IR/CFG.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/Instructions.h>
+
+#include <algorithm>
+#include <utility>
+#include <vector>
+
+namespace weft::compiler {
+
+using llvm::BasicBlock;
+using llvm::Loop;
+using llvm::PHINode;
+using llvm::Value;
+
+// The blocks of `loop` (the function when null) outside its inner loops,
+// and those inner loops as single steps, in an order where each comes
+// after everything that reaches it without going round a loop.
+std::vector<BasicBlock *> Widener::regionOrder(Loop *loop, BasicBlock *header) {
+  auto stepOf = [&](BasicBlock *block) -> BasicBlock * {
+    Loop *inner = loops_.getLoopFor(block);
+    if (inner == loop)
+      return block;
+    if (!inner || (loop && !loop->contains(inner)))
+      return nullptr; // outside the region
+    while (inner->getParentLoop() != loop)
+      inner = inner->getParentLoop();
+    return inner->getHeader();
+  };
+  auto next = [&](BasicBlock *step) {
+    std::vector<BasicBlock *> result;
+    Loop *inner = loops_.getLoopFor(step);
+    if (inner != loop && inner->getHeader() == step) {
+      llvm::SmallVector<BasicBlock *, 4> exits;
+      inner->getUniqueExitBlocks(exits);
+      for (BasicBlock *exit : exits)
+        if (BasicBlock *s = stepOf(exit))
+          result.push_back(s);
+      return result;
+    }
+    for (BasicBlock *successor : llvm::successors(step))
+      if (successor != header)
+        if (BasicBlock *s = stepOf(successor))
+          result.push_back(s);
+    return result;
+  };
+  std::vector<BasicBlock *> post;
+  llvm::DenseSet<BasicBlock *> seen;
+  std::vector<std::pair<BasicBlock *, size_t>> stack{{header, 0}};
+  seen.insert(header);
+  while (!stack.empty()) {
+    auto &[step, index] = stack.back();
+    std::vector<BasicBlock *> successors = next(step);
+    if (index < successors.size()) {
+      BasicBlock *s = successors[index++];
+      if (seen.insert(s).second)
+        stack.push_back({s, 0});
+      continue;
+    }
+    post.push_back(step);
+    stack.pop_back();
+  }
+  return std::vector<BasicBlock *>(post.rbegin(), post.rend());
+}
+
+void Widener::emitRegion(Loop *loop, BasicBlock *header) {
+  for (BasicBlock *step : regionOrder(loop, header)) {
+    Loop *inner = loops_.getLoopFor(step);
+    if (inner != loop && inner->getHeader() == step) {
+      emitLoop(inner);
+      continue;
+    }
+    if (step != header && !masks_.hasBlock(step))
+      masks_.setBlock(step, masks_.joinEdges(step));
+    emitBlock(step);
+  }
+}
+
+// A loop runs while any work-item continues round it. Work-items that
+// leave keep the values they leave with in accumulators, which the phis
+// of the exit blocks then read, and each exit block runs for the
+// work-items that left by it.
+//
+// A loop whose one way out is a test every work-item going round makes
+// alike, in its header or latch, lets them all leave together: the loop
+// keeps the mask it was entered with, a scalar branch on the test decides
+// each round, and the values leaving are those of the last round. With
+// all lanes active (a row's full chunks: entry_builder.cpp) that mask is
+// all true, and the loop's masked loads and stores fold into plain ones
+// (naive sgemm's k loop loaded through vmaskmov at every step on AVX2).
+void Widener::emitLoop(Loop *loop) {
+  llvm::LLVMContext &ctx = vector_fn_.getContext();
+  BasicBlock *header = loop->getHeader(), *preheader = loop->getLoopPreheader();
+  BasicBlock *latch = loop->getLoopLatch();
+  llvm::SmallVector<BasicBlock *, 4> exits;
+  loop->getUniqueExitBlocks(exits);
+  Value *entry_mask = masks_.edge(preheader, header);
+  BasicBlock *exiting = loop->getExitingBlock();
+  auto *exit_branch =
+      exiting ? llvm::dyn_cast<llvm::BranchInst>(exiting->getTerminator())
+              : nullptr;
+  bool together =
+      varying_.uniformLoop(loop) && exits.size() == 1 &&
+      (exiting == header || exiting == latch) && exit_branch &&
+      exit_branch->isConditional() && !varies(exit_branch->getCondition()) &&
+      exit_branch->getSuccessor(0) != exit_branch->getSuccessor(1) &&
+      std::none_of(loop->block_begin(), loop->block_end(),
+                   [](BasicBlock *block) {
+                     // A work-item returning inside stops.
+                     return llvm::succ_empty(block);
+                   });
+  BasicBlock *before = b_.GetInsertBlock();
+  BasicBlock *body = BasicBlock::Create(ctx, "wi.loop", &vector_fn_);
+  BasicBlock *after = BasicBlock::Create(ctx, "wi.exit", &vector_fn_);
+  if (together)
+    // A loop in a branch no work-item took must not go round on its
+    // scalar test alone.
+    together_exits_[exiting] = {exits[0], after, masks_.anyLane(entry_mask)};
+  b_.CreateBr(body);
+  b_.SetInsertPoint(body);
+  PHINode *mask = b_.CreatePHI(masks_.type(), 2, "wi.mask");
+  mask->addIncoming(entry_mask, before);
+  // Per exit block: the work-items that left by it so far.
+  // (Work-items leaving together need none: they leave in the last round.)
+  std::vector<PHINode *> left;
+  for (size_t i = 0; i < exits.size() && !together; ++i) {
+    left.push_back(b_.CreatePHI(masks_.type(), 2, "wi.left"));
+    left.back()->addIncoming(llvm::Constant::getNullValue(masks_.type()),
+                             before);
+  }
+  std::vector<std::pair<PHINode *, PHINode *>> carried, kept, counters;
+  for (PHINode &phi : header->phis()) {
+    if (!varies(&phi)) { // the loop's own counter, one for all
+      PHINode *s = b_.CreatePHI(phi.getType(), 2, phi.getName());
+      s->addIncoming(uniform(phi.getIncomingValueForBlock(preheader)), before);
+      uniform_[&phi] = s;
+      counters.push_back({&phi, s});
+      continue;
+    }
+    PHINode *v = b_.CreatePHI(vectorOf(phi.getType()), 2, phi.getName());
+    v->addIncoming(widened(phi.getIncomingValueForBlock(preheader)), before);
+    vector_[&phi] = v;
+    carried.push_back({&phi, v});
+  }
+  for (BasicBlock *exit : exits)
+    for (PHINode &phi : exit->phis()) {
+      if (together) {
+        kept.push_back({&phi, nullptr});
+        continue;
+      }
+      PHINode *v = b_.CreatePHI(vectorOf(phi.getType()), 2, phi.getName());
+      v->addIncoming(llvm::PoisonValue::get(v->getType()), before);
+      kept.push_back({&phi, v});
+    }
+  masks_.setBlock(header, mask);
+  emitRegion(loop, header);
+  BasicBlock *end = b_.GetInsertBlock();
+  if (together) {
+    // Only the values leaving are needed after the loop: those its
+    // exiting block had in the last round, which dominate `after`.
+    for (auto [phi, none] : kept)
+      loop_exit_values_[phi] = widened(phi->getIncomingValueForBlock(exiting));
+    for (auto [phi, v] : carried)
+      v->addIncoming(widened(phi->getIncomingValueForBlock(latch)), end);
+    for (auto [phi, s] : counters)
+      s->addIncoming(uniform(phi->getIncomingValueForBlock(latch)), end);
+    mask->addIncoming(mask, end);
+    // The exiting block's scalar branch (emitTerminator) decided whether
+    // this round goes on; here it has.
+    b_.CreateBr(body);
+    together_exits_.erase(exiting);
+    b_.SetInsertPoint(after);
+    masks_.setBlock(exits[0], entry_mask);
+    return;
+  }
+  std::vector<Value *> all_left;
+  for (size_t i = 0; i < exits.size(); ++i) {
+    Value *leaving = left[i];
+    for (BasicBlock *from : llvm::predecessors(exits[i]))
+      leaving = b_.CreateOr(leaving, masks_.edge(from, exits[i]));
+    left[i]->addIncoming(leaving, end);
+    all_left.push_back(leaving);
+  }
+  for (auto [phi, accumulator] : kept) {
+    Value *value = accumulator;
+    for (unsigned i = 0; i < phi->getNumIncomingValues(); ++i)
+      value = b_.CreateSelect(
+          masks_.edge(phi->getIncomingBlock(i), phi->getParent()),
+          widened(phi->getIncomingValue(i)), value);
+    accumulator->addIncoming(value, end);
+    loop_exit_values_[phi] = value;
+  }
+  for (auto [phi, v] : carried)
+    v->addIncoming(widened(phi->getIncomingValueForBlock(latch)), end);
+  for (auto [phi, s] : counters)
+    s->addIncoming(uniform(phi->getIncomingValueForBlock(latch)), end);
+  Value *again = masks_.edge(latch, header);
+  mask->addIncoming(again, end);
+  b_.CreateCondBr(masks_.anyLane(again), body, after);
+  b_.SetInsertPoint(after);
+  for (size_t i = 0; i < exits.size(); ++i)
+    masks_.setBlock(exits[i], all_left[i]);
+}
+
+} // namespace weft::compiler

@@ -1,0 +1,401 @@
+// The copy of a body weft-widen-work-items reads, and the checks it makes on
+// it: which instructions and loops it has a widened form of, and which
+// bodies LLVM's loop vectorizer covers as well or better.
+#include "compiler/passes/kernels/widening_checks.h"
+
+#include "compiler/analysis/builtin_identity.h"
+#include "compiler/support/analysis_managers.h"
+
+#include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/DenseSet.h>
+#include <llvm/ADT/PostOrderIterator.h>
+#include <llvm/Analysis/AssumptionCache.h>
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/ScalarEvolution.h>
+#include <llvm/Analysis/ScalarEvolutionExpressions.h>
+#include <llvm/Analysis/TargetLibraryInfo.h>
+#include <llvm/IR/CFG.h>
+#include <llvm/IR/Dominators.h>
+#include <llvm/IR/InstIterator.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/TargetParser/Triple.h>
+#include <llvm/Transforms/Scalar/Scalarizer.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+#include <llvm/Transforms/Utils/LCSSA.h>
+#include <llvm/Transforms/Utils/LoopSimplify.h>
+
+#include <vector>
+
+namespace weft::compiler {
+
+using llvm::BasicBlock;
+using llvm::Instruction;
+using llvm::Loop;
+using llvm::PHINode;
+using llvm::Value;
+
+// The clone of the body the vectorizer reads: promoted to registers, with
+// loops in the shape it expects (a preheader, one latch, exits reached only
+// from inside, values leaving a loop through phis in its exit block).
+void prepareForWidening(llvm::Function &f) {
+  // The builtins a work-item calls (fabs, mad, clamp, ...) are in the module
+  // already: inlined, most become arithmetic or intrinsics with vector
+  // forms. Calls into libraries (SLEEF, libm) stay calls and keep the body
+  // scalar.
+  for (bool inlined = true; inlined;) {
+    inlined = false;
+    for (Instruction &inst : llvm::instructions(f))
+      if (auto *call = llvm::dyn_cast<llvm::CallInst>(&inst))
+        if (llvm::Function *callee = call->getCalledFunction())
+          if (!callee->isDeclaration() && callee != &f &&
+              familyOf(identifyBuiltin(*callee)) != BuiltinFamily::Printf) {
+            llvm::InlineFunctionInfo info;
+            if (llvm::InlineFunction(*call, info).isSuccess()) {
+              inlined = true;
+              break; // the instruction list changed
+            }
+          }
+  }
+  llvm::PassBuilder builder;
+  AnalysisManagers analyses(builder);
+  llvm::FunctionPassManager passes;
+  addCleanupPasses(passes);
+  // OpenCL C's vector types (an n-body step's float4 positions, float3
+  // arithmetic) become one value per element: widened across work-items,
+  // each element is then a vector of lanes, which the widener handles.
+  llvm::ScalarizerPassOptions elements;
+  elements.ScalarizeLoadStore = true;
+  elements.ScalarizeVariableInsertExtract = true;
+  passes.addPass(llvm::ScalarizerPass(elements));
+  addCleanupPasses(passes);
+  passes.addPass(llvm::LoopSimplifyPass());
+  passes.addPass(llvm::LCSSAPass());
+  passes.run(f, analyses.functions);
+}
+
+namespace {
+
+bool scalarType(const llvm::Type *t) {
+  return t->isVoidTy() || t->isHalfTy() || t->isFloatTy() || t->isDoubleTy() ||
+         t->isPointerTy() ||
+         (t->isIntegerTy() && t->getIntegerBitWidth() <= 64);
+}
+
+// Intrinsics whose vector form is the same intrinsic on vector types,
+// overloaded on their result type only.
+bool widenableIntrinsic(llvm::Intrinsic::ID id) {
+  switch (id) {
+  case llvm::Intrinsic::fmuladd:
+  case llvm::Intrinsic::fma:
+  case llvm::Intrinsic::fabs:
+  case llvm::Intrinsic::sqrt:
+  case llvm::Intrinsic::floor:
+  case llvm::Intrinsic::ceil:
+  case llvm::Intrinsic::trunc:
+  case llvm::Intrinsic::rint:
+  case llvm::Intrinsic::nearbyint:
+  case llvm::Intrinsic::round:
+  case llvm::Intrinsic::roundeven:
+  case llvm::Intrinsic::minnum:
+  case llvm::Intrinsic::maxnum:
+  case llvm::Intrinsic::minimum:
+  case llvm::Intrinsic::maximum:
+  case llvm::Intrinsic::copysign:
+  case llvm::Intrinsic::smin:
+  case llvm::Intrinsic::smax:
+  case llvm::Intrinsic::umin:
+  case llvm::Intrinsic::umax:
+  case llvm::Intrinsic::abs:
+  case llvm::Intrinsic::ctpop:
+  case llvm::Intrinsic::ctlz:
+  case llvm::Intrinsic::cttz:
+  case llvm::Intrinsic::bitreverse:
+  case llvm::Intrinsic::bswap:
+  case llvm::Intrinsic::fshl:
+  case llvm::Intrinsic::fshr:
+    return true;
+  default:
+    return false;
+  }
+}
+
+} // namespace
+
+// Dropped from the vector body: they only inform the optimizer.
+bool ignorable(const Instruction &inst) {
+  if (const auto *intrinsic = llvm::dyn_cast<llvm::IntrinsicInst>(&inst))
+    return intrinsic->isLifetimeStartOrEnd() ||
+           llvm::isa<llvm::DbgInfoIntrinsic>(intrinsic) ||
+           intrinsic->getIntrinsicID() == llvm::Intrinsic::assume;
+  return false;
+}
+
+bool supportedInstruction(const Instruction &inst, std::string &why) {
+  if (ignorable(inst))
+    return true;
+  if (!scalarType(inst.getType())) {
+    why = "a value of a vector or aggregate type";
+    return false;
+  }
+  for (const Value *operand : inst.operands())
+    if (!llvm::isa<BasicBlock>(operand) &&
+        !llvm::isa<llvm::Function>(operand) &&
+        !scalarType(operand->getType())) {
+      why = "an operand of a vector or aggregate type";
+      return false;
+    }
+  if (llvm::isa<llvm::BinaryOperator>(inst) ||
+      llvm::isa<llvm::UnaryOperator>(inst) || llvm::isa<llvm::CmpInst>(inst) ||
+      llvm::isa<llvm::CastInst>(inst) || llvm::isa<llvm::SelectInst>(inst) ||
+      llvm::isa<llvm::GetElementPtrInst>(inst) || llvm::isa<PHINode>(inst) ||
+      llvm::isa<llvm::FreezeInst>(inst) || llvm::isa<llvm::ReturnInst>(inst))
+    return true;
+  if (const auto *branch = llvm::dyn_cast<llvm::BranchInst>(&inst))
+    return branch->getNumSuccessors() <= 2;
+  if (const auto *load = llvm::dyn_cast<llvm::LoadInst>(&inst)) {
+    if (load->isSimple())
+      return true;
+    why = "an atomic or volatile load";
+    return false;
+  }
+  if (const auto *store = llvm::dyn_cast<llvm::StoreInst>(&inst)) {
+    if (store->isSimple())
+      return true;
+    why = "an atomic or volatile store";
+    return false;
+  }
+  if (const auto *call = llvm::dyn_cast<llvm::CallInst>(&inst)) {
+    if (widenableIntrinsic(call->getIntrinsicID()))
+      return true;
+    if (familyOf(calledBuiltin(inst)) == BuiltinFamily::Printf) {
+      // Kept whole for the message: each record is reserved and written by
+      // one work-item at a time.
+      why = "printf, whose records are written one work-item at a time";
+      return false;
+    }
+  }
+  why = std::string("an instruction it does not widen (") +
+        inst.getOpcodeName() + ")";
+  return false;
+}
+
+// Natural loops with a preheader and one latch, whose exit blocks are
+// reached only from inside and lie in the enclosing loop (or outside every
+// loop): a loop left by a break or a return qualifies, one left straight out
+// of its enclosing loop too does not.
+bool supportedLoops(llvm::LoopInfo &loops, std::string &why) {
+  std::vector<Loop *> pending(loops.begin(), loops.end());
+  while (!pending.empty()) {
+    Loop *loop = pending.back();
+    pending.pop_back();
+    llvm::SmallVector<BasicBlock *, 4> exits;
+    loop->getUniqueExitBlocks(exits);
+    bool ok = loop->getLoopPreheader() && loop->getLoopLatch() &&
+              !exits.empty() && loop->hasDedicatedExits();
+    for (BasicBlock *exit : exits)
+      ok &= loops.getLoopFor(exit) == loop->getParentLoop();
+    if (!ok) {
+      why = "a loop with several latches, or one left out of two loops";
+      return false;
+    }
+    pending.insert(pending.end(), loop->begin(), loop->end());
+  }
+  return true;
+}
+
+// Every edge that goes back in reverse post-order is a loop's back edge.
+bool reducible(llvm::Function &f, llvm::LoopInfo &loops) {
+  llvm::ReversePostOrderTraversal<llvm::Function *> order(&f);
+  llvm::DenseMap<BasicBlock *, unsigned> position;
+  for (BasicBlock *block : order)
+    position[block] = position.size();
+  for (BasicBlock *block : order)
+    for (BasicBlock *next : llvm::successors(block))
+      if (position[next] <= position[block]) {
+        Loop *loop = loops.getLoopFor(next);
+        if (!loop || loop->getHeader() != next || loop->getLoopLatch() != block)
+          return false;
+      }
+  return true;
+}
+
+// Whether some loop's work-items may leave it at different times: an exit
+// branch whose condition may differ between work-items. Only such loops
+// keep LLVM's loop vectorizer from widening the loop over work-items (it
+// unrolls or vectorizes loops whose trip count all work-items share, and
+// does that better than masks would). A value is taken to differ when it
+// depends on the x id, on a load from an address that differs, on a loop
+// its work-items leave at different times, or on which side of a branch
+// that differs it came by.
+bool hasDivergentLoop(llvm::Function &f, llvm::LoopInfo &loops,
+                      llvm::DominatorTree &dominators, Value *x) {
+  llvm::DenseSet<Value *> varying{x};
+  llvm::DenseSet<Loop *> divergent;
+  llvm::DenseSet<BasicBlock *> divergent_branches;
+  auto dependsOnDivergentBranch = [&](BasicBlock *block) {
+    for (llvm::DomTreeNode *node = dominators.getNode(block)->getIDom(); node;
+         node = node->getIDom())
+      if (divergent_branches.count(node->getBlock()))
+        return true;
+    return false;
+  };
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (BasicBlock &block : f) {
+      auto *branch = llvm::dyn_cast<llvm::BranchInst>(block.getTerminator());
+      if (branch && branch->isConditional() &&
+          varying.count(branch->getCondition()) &&
+          divergent_branches.insert(&block).second) {
+        grew = true;
+        for (Loop *loop = loops.getLoopFor(&block); loop;
+             loop = loop->getParentLoop())
+          if (loop->isLoopExiting(&block))
+            divergent.insert(loop);
+      }
+      for (Instruction &inst : block) {
+        if (varying.count(&inst) || inst.getType()->isVoidTy())
+          continue;
+        bool varies = false;
+        for (Value *operand : inst.operands())
+          varies |= varying.count(operand) != 0;
+        if (auto *phi = llvm::dyn_cast<PHINode>(&inst)) {
+          Loop *loop = loops.getLoopFor(&block);
+          if (loop && loop->getHeader() == &block)
+            varies |= divergent.count(loop) != 0;
+          else if (phi->getNumIncomingValues() > 1)
+            varies |= dependsOnDivergentBranch(&block);
+          // Values leaving a loop at different times.
+          for (BasicBlock *from : phi->blocks())
+            if (Loop *left = loops.getLoopFor(from))
+              varies |= !left->contains(&block) && divergent.count(left);
+        }
+        if (varies && varying.insert(&inst).second)
+          grew = true;
+      }
+    }
+  }
+  return !divergent.empty();
+}
+
+// Whether the kernel is compiled for a CPU whose gathers are fast enough to
+// widen loops that need them (AVX-512's).
+bool hasFastGathers(const llvm::Function &f) {
+  return f.getFnAttribute("target-features")
+      .getValueAsString()
+      .contains("+avx512f");
+}
+
+// Whether an innermost loop reads or writes memory at addresses that do not
+// follow its induction variable one element at a time: LLVM's loop
+// vectorizer, which widens only innermost loops, then needs gathers and
+// leaves the loop scalar (a matrix column walked down, b[k * n + col]; the
+// elements of float4 values, 16 bytes apart). Neighbouring work-items
+// usually touch neighbouring or equal addresses there instead, so widening
+// across work-items pays even though every work-item runs the loop as many
+// times.
+bool hasStridedInnermostAccess(llvm::Function &f, llvm::LoopInfo &loops,
+                               llvm::DominatorTree &dominators) {
+  llvm::AssumptionCache assumptions(f);
+  llvm::TargetLibraryInfoImpl library_info(
+      llvm::Triple(f.getParent()->getTargetTriple()));
+  llvm::TargetLibraryInfo library(library_info);
+  llvm::ScalarEvolution evolution(f, library, assumptions, dominators, loops);
+  const llvm::DataLayout &layout = f.getParent()->getDataLayout();
+  for (Loop *loop : loops.getLoopsInPreorder()) {
+    if (!loop->isInnermost())
+      continue;
+    for (BasicBlock *block : loop->blocks())
+      for (Instruction &inst : *block) {
+        Value *address = llvm::getLoadStorePointerOperand(&inst);
+        if (!address)
+          continue;
+        const llvm::SCEV *where = evolution.getSCEV(address);
+        if (evolution.isLoopInvariant(where, loop))
+          continue; // the same address every iteration: hoisted
+        auto *recurrence = llvm::dyn_cast<llvm::SCEVAddRecExpr>(where);
+        auto *step = recurrence && recurrence->getLoop() == loop
+                         ? llvm::dyn_cast<llvm::SCEVConstant>(
+                               recurrence->getStepRecurrence(evolution))
+                         : nullptr;
+        uint64_t size = layout.getTypeStoreSize(llvm::getLoadStoreType(&inst));
+        if (!step || step->getAPInt().abs() != size)
+          return true;
+      }
+  }
+  return false;
+}
+
+namespace {
+
+// Whether `v` may differ between work-items, seen from its operands alone:
+// it depends on the x id `x`, or on a phi (control flow may differ).
+bool mayDependOnId(Value *v, Value *x, llvm::DenseMap<Value *, bool> &known) {
+  if (v == x)
+    return true;
+  auto *inst = llvm::dyn_cast<Instruction>(v);
+  if (!inst)
+    return false;
+  auto found = known.find(v);
+  if (found != known.end())
+    return found->second;
+  known[v] = true; // cycles go through phis, which count as depending
+  bool depends = llvm::isa<PHINode>(inst);
+  for (Value *operand : inst->operands())
+    depends = depends || mayDependOnId(operand, x, known);
+  known[v] = depends;
+  return depends;
+}
+
+} // namespace
+
+// Whether a loop-free work-item stores to one address for all work-items
+// on a path not every work-item takes (`if (id == k) *flag = 1;`): LLVM's
+// loop vectorizer leaves such a loop over the work-items scalar, and the
+// widener stores once, the last active work-item's value.
+bool storesToOneAddressConditionally(llvm::Function &f, Value *x) {
+  llvm::DenseMap<Value *, bool> known;
+  BasicBlock &entry = f.getEntryBlock();
+  for (BasicBlock &block : f) {
+    bool every_work_item = &block == &entry;
+    if (!every_work_item) {
+      // Reached by a chain of unconditional branches from the entry.
+      BasicBlock *walk = &entry;
+      while (auto *branch =
+                 llvm::dyn_cast<llvm::BranchInst>(walk->getTerminator())) {
+        if (branch->isConditional())
+          break;
+        walk = branch->getSuccessor(0);
+        if (walk == &block) {
+          every_work_item = true;
+          break;
+        }
+      }
+    }
+    if (every_work_item)
+      continue;
+    for (Instruction &inst : block)
+      if (auto *store = llvm::dyn_cast<llvm::StoreInst>(&inst))
+        if (!mayDependOnId(store->getPointerOperand(), x, known))
+          return true;
+  }
+  return false;
+}
+
+// Whether `f` gathers or scatters (what a widened access to elements that
+// are not neighbours becomes) in a loop; once per work-item costs little.
+bool gathersInLoops(llvm::Function &f) {
+  llvm::DominatorTree dominators(f);
+  llvm::LoopInfo loops(dominators);
+  for (Instruction &inst : llvm::instructions(f))
+    if (const auto *call = llvm::dyn_cast<llvm::IntrinsicInst>(&inst))
+      if ((call->getIntrinsicID() == llvm::Intrinsic::masked_gather ||
+           call->getIntrinsicID() == llvm::Intrinsic::masked_scatter) &&
+          loops.getLoopFor(inst.getParent()))
+        return true;
+  return false;
+}
+
+} // namespace weft::compiler

@@ -1,0 +1,141 @@
+// weft-widen-work-items' lane masks (lane_masks.cpp): each block of the
+// widened body runs under the mask of the work-items on it, a branch splits
+// its block's mask between its edges, loads and stores are masked, and an
+// access of one address for all is made only when some work-item is on its
+// path. A loop its work-items leave at different times keeps a mask of
+// those still going round; one they leave together keeps the mask it was
+// entered with.
+// RUN: %weft-cl %s --target-cpu=skylake-avx512 -passes='weft-kernel-pipeline,print<weft-kernels>' -o %t.ll | FileCheck %s --check-prefix=PLAN
+// RUN: FileCheck %s --check-prefix=LOOP < %t.ll
+// RUN: FileCheck %s --check-prefix=BRANCH < %t.ll
+// RUN: FileCheck %s --check-prefix=JOIN < %t.ll
+// RUN: FileCheck %s --check-prefix=TOGETHER < %t.ll
+// RUN: FileCheck %s --check-prefix=ONE < %t.ll
+
+// PLAN: kernel branch_on_id: widened
+// PLAN: kernel join: widened
+// PLAN: kernel together: widened
+// PLAN: kernel one_address: widened
+
+// The loop goes round while any lane of its mask is on; the work-items that
+// left are gathered in wi.left, and the code after the loop runs for them.
+// LOOP-LABEL: define internal void @__weft_body_branch_on_id.simd(
+// LOOP: wi.loop:
+// LOOP-NEXT: %wi.mask = phi <16 x i1> [ %active, %entry ], [ [[AGAIN:%[0-9]+]], %wi.loop ]
+// LOOP-NEXT: %wi.left = phi <16 x i1> [ zeroinitializer, %entry ], [ [[LEFT:%[0-9]+]], %wi.loop ]
+// LOOP: [[TEST:%[0-9]+]] = icmp slt <16 x i32> %k.0,
+// LOOP-NEXT: [[AGAIN]] = and <16 x i1> %wi.mask, [[TEST]]
+// LOOP-NEXT: [[NOT:%[0-9]+]] = xor <16 x i1> [[TEST]], <i1 true,
+// LOOP-NEXT: [[LEAVING:%[0-9]+]] = and <16 x i1> %wi.mask, [[NOT]]
+// LOOP: [[LEFT]] = or <16 x i1> %wi.left, [[LEAVING]]
+// LOOP-NEXT: select <16 x i1> [[LEAVING]], <16 x i32> %k.0, <16 x i32> %k.0.lcssa
+// LOOP-NEXT: [[BITS:%[0-9]+]] = bitcast <16 x i1> [[AGAIN]] to i16
+// LOOP-NEXT: [[ANY:%[0-9]+]] = icmp ne i16 [[BITS]], 0
+// LOOP-NEXT: br i1 [[ANY]], label %wi.loop, label %wi.exit
+// The store under a branch on the id: a masked store for the work-items
+// that left the loop and take the odd side.
+// BRANCH-LABEL: define internal void @__weft_body_branch_on_id.simd(
+// BRANCH: [[LEFT:%[0-9]+]] = or <16 x i1> %wi.left,
+// BRANCH: wi.exit:
+// BRANCH: [[EVEN:%[0-9]+]] = icmp eq <16 x i32> {{%[0-9]+}}, zeroinitializer
+// BRANCH-NEXT: and <16 x i1> [[LEFT]], [[EVEN]]
+// BRANCH-NEXT: [[ODD:%[0-9]+]] = xor <16 x i1> [[EVEN]], <i1 true,
+// BRANCH-NEXT: [[ODD_LANES:%[0-9]+]] = and <16 x i1> [[LEFT]], [[ODD]]
+// BRANCH-NOT: masked.scatter
+// BRANCH: call void @llvm.masked.store.v16i32.p1(<16 x i32> {{%[0-9]+}}, ptr addrspace(1) {{%[0-9]+}}, i32 4, <16 x i1> [[ODD_LANES]])
+kernel void branch_on_id(global int *out, int n) {
+  int i = get_global_id(0);
+  int k = 0;
+  while (k < i)
+    k += n;
+  if (i & 1)
+    out[i] = k;
+}
+
+// Where the two sides join, each lane takes the value of the side it came
+// by; the division's lanes off its side divide 0 by 1.
+// JOIN-LABEL: define internal void @__weft_body_join.simd(
+// JOIN: wi.exit:
+// JOIN-NEXT: [[GREATER:%[0-9]+]] = icmp sgt <16 x i32>
+// JOIN-NEXT: [[THEN:%[0-9]+]] = and <16 x i1> [[LEFT:%[0-9]+]], [[GREATER]]
+// JOIN-NEXT: [[NOT:%[0-9]+]] = xor <16 x i1> [[GREATER]], <i1 true,
+// JOIN-NEXT: [[ELSE:%[0-9]+]] = and <16 x i1> [[LEFT]], [[NOT]]
+// JOIN-NEXT: [[DIVISOR:%[0-9]+]] = select <16 x i1> [[ELSE]], <16 x i32> %{{.*}}, <16 x i32> <i32 1,
+// JOIN-NEXT: [[DIVIDEND:%[0-9]+]] = select <16 x i1> [[ELSE]], <16 x i32> %{{[0-9]+}}, <16 x i32> zeroinitializer
+// JOIN-NEXT: [[QUOTIENT:%[0-9]+]] = sdiv <16 x i32> [[DIVIDEND]], [[DIVISOR]]
+// JOIN-NEXT: [[TRIPLE:%[0-9]+]] = mul nsw <16 x i32> %{{[0-9]+}}, <i32 3,
+// JOIN-NEXT: [[BOTH:%[0-9]+]] = or <16 x i1> [[ELSE]], [[THEN]]
+// JOIN-NEXT: [[V:%[0-9]+]] = select <16 x i1> [[ELSE]], <16 x i32> [[QUOTIENT]], <16 x i32> [[TRIPLE]]
+// JOIN: call void @llvm.masked.store.v16i32.p1(<16 x i32> [[V]], ptr addrspace(1) {{%[0-9]+}}, i32 4, <16 x i1> [[BOTH]])
+kernel void join(global int *out, int n) {
+  int i = get_global_id(0);
+  int k = 0, v;
+  while (k < i)
+    k += n;
+  if (k > n)
+    v = k * 3;
+  else
+    v = k / n;
+  out[i] = v;
+}
+
+// Every work-item goes round n times: a scalar test, made only when some
+// work-item entered, decides each round, the loop keeps the mask it was
+// entered with (%active), and so does the store after it. a[k], one
+// address for all, is loaded only when some lane of the mask is on.
+// TOGETHER-LABEL: define internal void @__weft_body_together.simd(
+// TOGETHER: [[BITS:%[0-9]+]] = bitcast <16 x i1> %active to i16
+// TOGETHER-NEXT: [[ENTERED:%[0-9]+]] = icmp ne i16 [[BITS]], 0
+// TOGETHER: wi.loop:
+// TOGETHER-NEXT: %wi.mask = phi <16 x i1> [ %active, %entry ], [ %wi.mask, %wi.loaded ]
+// TOGETHER-NOT: wi.left
+// TOGETHER: %cmp = icmp slt i32 %k.0,
+// TOGETHER-NEXT: [[ROUND:%[0-9]+]] = and i1 %cmp, [[ENTERED]]
+// TOGETHER-NEXT: br i1 [[ROUND]], label %wi.round, label %wi.exit
+// TOGETHER: wi.exit:
+// TOGETHER: call void @llvm.masked.store.v16f32.p1(<16 x float> %sum.0, ptr addrspace(1) {{%[0-9]+}}, i32 4, <16 x i1> %active)
+// TOGETHER: wi.round:
+// TOGETHER: call <16 x float> @llvm.masked.load.v16f32.p1(ptr addrspace(1) {{%[0-9]+}}, i32 4, <16 x i1> %wi.mask,
+// TOGETHER: [[MASK_BITS:%[0-9]+]] = bitcast <16 x i1> %wi.mask to i16
+// TOGETHER-NEXT: [[ANY:%[0-9]+]] = icmp ne i16 [[MASK_BITS]], 0
+// TOGETHER-NEXT: br i1 [[ANY]], label %wi.uniform_load, label %wi.loaded
+// TOGETHER: wi.uniform_load:
+// TOGETHER-NEXT: [[A_K:%[0-9]+]] = load float, ptr addrspace(1) %arrayidx
+// TOGETHER: wi.loaded:
+// TOGETHER-NEXT: phi float [ [[A_K]], %wi.uniform_load ], [ poison, %wi.round ]
+kernel void together(global const float *a, global float *out, int n) {
+  int i = get_global_id(0);
+  float sum = 0.0f;
+  for (int k = 0; k < n; ++k)
+    sum += a[k * n + i] * a[k];
+  out[i] = sum;
+}
+
+// Stores to one address for all, under branches on loaded values: made
+// once when some work-item takes the branch, n as it is, and the id of the
+// last work-item that takes it (its lane: 15 - ctlz of the mask).
+// ONE-LABEL: define internal void @__weft_body_one_address.simd(
+// ONE: [[FLAG_LANES:%[0-9]+]] = and <16 x i1> %active,
+// ONE: [[FLAG_BITS:%[0-9]+]] = bitcast <16 x i1> [[FLAG_LANES]] to i16
+// ONE-NEXT: [[ANY:%[0-9]+]] = icmp ne i16 [[FLAG_BITS]], 0
+// ONE-NEXT: br i1 [[ANY]], label %wi.uniform_store, label %wi.stored
+// ONE: wi.uniform_store:
+// ONE-NEXT: store i32 %{{[0-9]+}}, ptr addrspace(1) %1
+// ONE-NEXT: br label %wi.stored
+// ONE: [[LAST_LANES:%[0-9]+]] = and <16 x i1> {{%[0-9]+}}, {{%[0-9]+}}
+// ONE: [[LAST_BITS:%[0-9]+]] = bitcast <16 x i1> [[LAST_LANES]] to i16
+// ONE-NEXT: [[ANY2:%[0-9]+]] = icmp ne i16 [[LAST_BITS]], 0
+// ONE-NEXT: br i1 [[ANY2]], label %wi.uniform_store{{[0-9]+}}, label %wi.stored{{[0-9]+}}
+// ONE: wi.uniform_store{{[0-9]+}}:
+// ONE-NEXT: [[LEADING:%[0-9]+]] = call i16 @llvm.ctlz.i16(i16 [[LAST_BITS]], i1 true)
+// ONE-NEXT: [[LANE:%[0-9]+]] = sub i16 15, [[LEADING]]
+// ONE-NEXT: [[ID:%[0-9]+]] = extractelement <16 x i32> %{{[0-9]+}}, i16 [[LANE]]
+// ONE-NEXT: store i32 [[ID]], ptr addrspace(1) %2
+kernel void one_address(global const int *in, global int *flag,
+                        global int *last, int n) {
+  int i = get_global_id(0);
+  if (in[i] > n)
+    *flag = n;
+  if (in[i] < 0)
+    *last = i;
+}

@@ -1,0 +1,96 @@
+// weft-widen-work-items' varying values (varying_values.cpp): what every
+// work-item computes alike stays one scalar for all, what may differ is a
+// vector of 16 lanes; an access whose lanes touch neighbouring elements is
+// one whole-vector load or store, any other a gather or scatter.
+// RUN: %weft-cl %s --target-cpu=skylake-avx512 -passes='weft-kernel-pipeline,print<weft-kernels>' -o %t.ll | FileCheck %s --check-prefix=PLAN
+// RUN: FileCheck %s --check-prefix=UNIFORM < %t.ll
+// RUN: FileCheck %s --check-prefix=COUNTER < %t.ll
+// RUN: FileCheck %s --check-prefix=STRIDES < %t.ll
+// RUN: FileCheck %s --check-prefix=DIVISION < %t.ll
+
+// PLAN: kernel uniform_parts: widened
+// PLAN: kernel per_lane_counter: widened
+// PLAN: kernel strides: widened
+// PLAN: kernel uniform_division: widened
+
+// Every work-item goes round the k loop n times: its counter, the row's
+// element it reads and alpha * beta are one scalar for all (the load made
+// only when some work-item is on); the column's elements, neighbours, are
+// one vector load.
+// UNIFORM-LABEL: define internal void @__weft_body_uniform_parts.simd(
+// UNIFORM: wi.loop:
+// UNIFORM: %k.0 = phi i32 [ 0, %entry ]
+// UNIFORM: wi.exit:
+// UNIFORM-NEXT: %mul = fmul float %{{[0-9]+}}, %{{[0-9]+}}
+// UNIFORM: wi.uniform_load:
+// UNIFORM-NEXT: load float, ptr addrspace(1) %arrayidx
+// UNIFORM: wi.loaded:
+// UNIFORM-NOT: masked.gather
+// UNIFORM: call <16 x float> @llvm.masked.load.v16f32.p1(
+// UNIFORM-NOT: masked.gather
+// UNIFORM-LABEL: define
+kernel void uniform_parts(global const float *a, global const float *b,
+                          global float *c, int n, float alpha, float beta) {
+  int col = get_global_id(0), row = get_global_id(1);
+  float scale = alpha * beta;
+  float acc = 0.0f;
+  for (int k = 0; k < n; ++k)
+    acc += a[row * n + k] * b[k * n + col];
+  c[row * n + col] = acc * scale;
+}
+
+// Each work-item goes round its own number of times: the counter is one per
+// lane, and what it addresses a gather.
+// COUNTER-LABEL: define internal void @__weft_body_per_lane_counter.simd(
+// COUNTER: %k.0 = phi <16 x i64>
+// COUNTER: %[[ADDRESSES:[0-9]+]] = getelementptr inbounds float, ptr addrspace(1) %0, <16 x i64> %k.0
+// COUNTER-NEXT: call <16 x float> @llvm.masked.gather.v16f32.v16p1(<16 x ptr addrspace(1)> %[[ADDRESSES]],
+// COUNTER: call void @llvm.masked.store.v16f32.p1(
+kernel void per_lane_counter(global const float *in, global float *out) {
+  size_t i = get_global_id(0);
+  float sum = 0.0f;
+  for (size_t k = 0; k < i; ++k)
+    sum += in[k];
+  out[i] = sum;
+}
+
+// Lane strides: in[i + 1] and out[i] are 4 bytes apart, whole vectors at
+// the first lane's address; in[2 * i] (8 bytes) and out[3 * i] (12) are a
+// gather and a scatter. The loop's exit test compares values that differ,
+// so its counter, though it depends on n alone, is one per lane too.
+// STRIDES-LABEL: define internal void @__weft_body_strides.simd(
+// STRIDES: %[[NEXT:[0-9]+]] = getelementptr i8, <16 x ptr addrspace(1)> %{{[0-9]+}}, i64 4
+// STRIDES-NEXT: %[[FIRST:[0-9]+]] = extractelement <16 x ptr addrspace(1)> %[[NEXT]], i64 0
+// STRIDES-NEXT: call <16 x float> @llvm.masked.load.v16f32.p1(ptr addrspace(1) %[[FIRST]],
+// STRIDES-NEXT: shl <16 x i64> %{{[0-9]+}}, <i64 3,
+// STRIDES-NEXT: getelementptr inbounds i8, ptr addrspace(1) %0, <16 x i64>
+// STRIDES-NEXT: call <16 x float> @llvm.masked.gather.v16f32.v16p1(
+// STRIDES: %k.0 = phi <16 x i32>
+// STRIDES: call void @llvm.masked.store.v16f32.p1(
+// STRIDES-NEXT: mul <16 x i64> %{{[0-9]+}}, <i64 12,
+// STRIDES-NEXT: getelementptr inbounds i8, ptr addrspace(1) %1, <16 x i64>
+// STRIDES-NEXT: call void @llvm.masked.scatter.v16f32.v16p1(
+kernel void strides(global const float *in, global float *out, int n) {
+  size_t i = get_global_id(0);
+  float x = in[i + 1], y = in[2 * i];
+  int k = 0;
+  while (k < n && x < y) {
+    x = x * x;
+    ++k;
+  }
+  out[i] = x;
+  out[3 * i] = y;
+}
+
+// A division counts as differing even when its operands do not: it is
+// made per lane, where lanes off the path can divide by one.
+// DIVISION-LABEL: define internal void @__weft_body_uniform_division.simd(
+// DIVISION: sdiv <16 x i32>
+// DIVISION-LABEL: define
+kernel void uniform_division(global int *out, int n, int m) {
+  int i = get_global_id(0);
+  int k = 0;
+  while (k < i)
+    k += n / m;
+  out[i] = k;
+}
