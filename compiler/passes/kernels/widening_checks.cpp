@@ -10,6 +10,7 @@
 #include <llvm/ADT/DenseSet.h>
 #include <llvm/ADT/PostOrderIterator.h>
 #include <llvm/Analysis/AssumptionCache.h>
+#include <llvm/Analysis/IVDescriptors.h>
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/ScalarEvolution.h>
 #include <llvm/Analysis/ScalarEvolutionExpressions.h>
@@ -288,16 +289,65 @@ bool hasFastGathers(const llvm::Function &f) {
       .contains("+avx512f");
 }
 
-// Whether an innermost loop reads or writes memory at addresses that do not
-// follow its induction variable one element at a time: LLVM's loop
-// vectorizer, which widens only innermost loops, then needs gathers and
-// leaves the loop scalar (a matrix column walked down, b[k * n + col]; the
-// elements of float4 values, 16 bytes apart). Neighbouring work-items
-// usually touch neighbouring or equal addresses there instead, so widening
-// across work-items pays even though every work-item runs the loop as many
-// times.
-bool hasStridedInnermostAccess(llvm::Function &f, llvm::LoopInfo &loops,
-                               llvm::DominatorTree &dominators) {
+namespace {
+
+// Whether `phi` is a reduction LLVM's loop vectorizer may reorder: the
+// value it takes round the loop is the phi combined with other values by a
+// chain of one associative operation (integer add, mul, and, or, xor, or a
+// float one the kernel allows to reassociate). LLVM's own
+// RecurrenceDescriptor wants the loop rotated, which it is only later.
+bool reorderableReduction(PHINode &phi, const Loop &loop) {
+  BasicBlock *latch = loop.getLoopLatch();
+  if (!latch)
+    return false;
+  auto *op =
+      llvm::dyn_cast<llvm::BinaryOperator>(phi.getIncomingValueForBlock(latch));
+  if (!op)
+    return false;
+  llvm::Instruction::BinaryOps kind = op->getOpcode();
+  if (op->getType()->isFPOrFPVectorTy()) {
+    if ((kind != llvm::Instruction::FAdd && kind != llvm::Instruction::FMul) ||
+        !op->hasAllowReassoc())
+      return false;
+  } else if (kind != llvm::Instruction::Add && kind != llvm::Instruction::Mul &&
+             kind != llvm::Instruction::And && kind != llvm::Instruction::Or &&
+             kind != llvm::Instruction::Xor) {
+    return false;
+  }
+  // Down the chain of that operation to the phi, within the loop.
+  for (unsigned steps = 0; op && steps < 64; ++steps) {
+    if (op->getOperand(0) == &phi || op->getOperand(1) == &phi)
+      return true;
+    llvm::BinaryOperator *next = nullptr;
+    for (Value *operand : op->operands())
+      if (auto *inner = llvm::dyn_cast<llvm::BinaryOperator>(operand))
+        if (!next && inner->getOpcode() == kind && loop.contains(inner))
+          next = inner;
+    op = next;
+  }
+  return false;
+}
+
+} // namespace
+
+// Whether LLVM's loop vectorizer leaves some innermost loop scalar, which
+// it widens only when every access walks memory element by element and
+// every value the loop carries from one round to the next is its counter
+// or a reduction it may reorder. It leaves scalar:
+// - an access at addresses that do not follow the counter one element at
+//   a time (a matrix column walked down, b[k * n + col]; the elements of
+//   float4 values, 16 bytes apart), which would need gathers;
+// - a carried value that is neither: a chain of dependent FMAs (clpeak's
+//   x = mad(y, x, y); y = mad(x, y, x)), or a float sum, whose order
+//   OpenCL C keeps (LLVM vectorizes ordered reductions only where the
+//   target asks for it, and x86 does not).
+// Neighbouring work-items usually touch neighbouring or equal addresses
+// there and run independent chains, so widening across work-items pays
+// even though every work-item runs the loop as many times. `why` names the
+// first such loop's reason.
+bool innermostLoopLeftScalar(llvm::Function &f, llvm::LoopInfo &loops,
+                             llvm::DominatorTree &dominators,
+                             std::string &why) {
   llvm::AssumptionCache assumptions(f);
   llvm::TargetLibraryInfoImpl library_info(
       llvm::Triple(f.getParent()->getTargetTriple()));
@@ -307,6 +357,17 @@ bool hasStridedInnermostAccess(llvm::Function &f, llvm::LoopInfo &loops,
   for (Loop *loop : loops.getLoopsInPreorder()) {
     if (!loop->isInnermost())
       continue;
+    for (PHINode &phi : loop->getHeader()->phis()) {
+      llvm::InductionDescriptor induction;
+      if (llvm::InductionDescriptor::isInductionPHI(&phi, loop, &evolution,
+                                                    induction))
+        continue;
+      if (reorderableReduction(phi, *loop))
+        continue;
+      why = "a value carried round a loop that is neither its counter nor a "
+            "reduction LLVM may reorder";
+      return true;
+    }
     for (BasicBlock *block : loop->blocks())
       for (Instruction &inst : *block) {
         Value *address = llvm::getLoadStorePointerOperand(&inst);
@@ -321,8 +382,10 @@ bool hasStridedInnermostAccess(llvm::Function &f, llvm::LoopInfo &loops,
                                recurrence->getStepRecurrence(evolution))
                          : nullptr;
         uint64_t size = layout.getTypeStoreSize(llvm::getLoadStoreType(&inst));
-        if (!step || step->getAPInt().abs() != size)
+        if (!step || step->getAPInt().abs() != size) {
+          why = "an access that does not walk memory element by element";
           return true;
+        }
       }
   }
   return false;

@@ -38,9 +38,11 @@ bool hasDivergentLoop(llvm::Function &f, llvm::LoopInfo &loops,
 // Whether `f` is compiled for a CPU with fast gathers (AVX-512).
 bool hasFastGathers(const llvm::Function &f);
 
-// Whether an innermost loop walks memory other than element by element.
-bool hasStridedInnermostAccess(llvm::Function &f, llvm::LoopInfo &loops,
-                               llvm::DominatorTree &dominators);
+// Whether LLVM's loop vectorizer would leave some innermost loop scalar (a
+// strided access, or a carried value that is no counter or reorderable
+// reduction); `why` says which.
+bool innermostLoopLeftScalar(llvm::Function &f, llvm::LoopInfo &loops,
+                             llvm::DominatorTree &dominators, std::string &why);
 
 // Whether a work-item stores to one address for all on a path not every
 // work-item takes.

@@ -52,10 +52,12 @@ llvm::Function *vectorizeWorkItems(llvm::Function &body, std::string &why) {
       ok && !loops.empty() &&
       !hasDivergentLoop(*scalar, loops, dominators,
                         scalar->getArg(body.arg_size() - 3));
+  std::string left_scalar;
   if (uniform_loops_only &&
-      !hasStridedInnermostAccess(*scalar, loops, dominators)) {
-    why = "every loop runs as many times for all work-items and walks "
-          "memory element by element (LLVM's loop vectorizer covers it)";
+      !innermostLoopLeftScalar(*scalar, loops, dominators, left_scalar)) {
+    why = "every loop runs as many times for all work-items, walks memory "
+          "element by element and carries only counters and reductions "
+          "(LLVM's loop vectorizer covers it)";
     ok = false;
   }
   llvm::Function *vector = nullptr;

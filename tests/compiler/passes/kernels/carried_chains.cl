@@ -1,0 +1,77 @@
+// Loops every work-item goes round as often are left to LLVM's loop
+// vectorizer only when it can widen them itself: every access walks memory
+// element by element and every value carried round the loop is its counter
+// or a reduction it may reorder (compiler/passes/kernels/widening_checks.cpp,
+// innermostLoopLeftScalar). A chain of dependent FMAs (clpeak's compute
+// kernels) or a float sum is not: such kernels are widened across
+// work-items, and the optimized code is vector FMAs on both CPU families
+// (16 lanes: two AVX2 registers, or one AVX-512 register).
+// RUN: %weft-cl %s --target-cpu=znver3 -passes='weft-kernel-pipeline,print<weft-kernels>' -o /dev/null > %t.plan
+// RUN: FileCheck %s --check-prefix=PLAN < %t.plan
+// RUN: %weft-cl %s --target-cpu=znver3 -passes='weft-kernel-pipeline,weft-separate-local-memory,weft-internalize-entries' --optimize -o - | FileCheck %s --check-prefix=AVX2
+// RUN: %weft-cl %s --target-cpu=skylake-avx512 -passes='weft-kernel-pipeline,weft-separate-local-memory,weft-internalize-entries' --optimize -o - | FileCheck %s --check-prefix=AVX512
+
+// PLAN: kernel fma_chain: widened
+// PLAN: kernel fma_chain4: widened
+// PLAN: kernel float_sum: widened
+// PLAN: kernel int_sum: work-item loop (every loop runs as many times for all work-items, walks memory element by element and carries only counters and reductions (LLVM's loop vectorizer covers it))
+
+// clpeak's compute_sp_v1: x and y carried round the loop, each step
+// depending on the one before.
+// AVX2-LABEL: define void @__weft_group_fma_chain(
+// AVX2: call <16 x float> @llvm.fma.v16f32
+// AVX2-NOT: call float @llvm.fma.f32
+// AVX2: ret void
+// AVX512-LABEL: define void @__weft_group_fma_chain(
+// AVX512: call <16 x float> @llvm.fma.v16f32
+// AVX512-NOT: call float @llvm.fma.f32
+// AVX512: ret void
+kernel void fma_chain(global float *out, float a) {
+  float x = a;
+  float y = (float)get_local_id(0);
+  for (int i = 0; i < 128; i++) {
+    x = mad(y, x, y);
+    y = mad(x, y, x);
+    x = mad(y, x, y);
+    y = mad(x, y, x);
+  }
+  out[get_global_id(0)] = y;
+}
+
+// The same on float4 values: each element is a vector of lanes.
+// AVX2-LABEL: define void @__weft_group_fma_chain4(
+// AVX2: call <16 x float> @llvm.fma.v16f32
+// AVX2-NOT: call <4 x float> @llvm.fma.v4f32
+// AVX2: ret void
+kernel void fma_chain4(global float *out, float a) {
+  float4 x = (float4)(a, a + 1, a + 2, a + 3);
+  float4 y = (float4)get_local_id(0);
+  for (int i = 0; i < 32; i++) {
+    x = mad(y, x, y);
+    y = mad(x, y, x);
+  }
+  out[get_global_id(0)] = y.s0 + y.s1 + y.s2 + y.s3;
+}
+
+// A float sum over a row: ordered, so widened across work-items.
+// AVX2-LABEL: define void @__weft_group_float_sum(
+// AVX2: fadd <16 x float>
+// AVX2: ret void
+kernel void float_sum(global const float *in, global float *out, int n) {
+  int row = get_global_id(0);
+  float sum = 0;
+  for (int k = 0; k < n; ++k)
+    sum += in[row + k * 4096];
+  out[row] = sum;
+}
+
+// An integer sum LLVM's loop vectorizer widens itself.
+// AVX2-LABEL: define void @__weft_group_int_sum(
+// AVX2: add <8 x i32>
+// AVX2: ret void
+kernel void int_sum(global const int *in, global int *out, int n) {
+  int sum = 0;
+  for (int k = 0; k < n; ++k)
+    sum += in[k];
+  out[get_global_id(0)] = sum;
+}
