@@ -101,3 +101,20 @@ enum weft_rounding { ROUND_TE, ROUND_TZ, ROUND_TP, ROUND_TN };
     return WEFT_AS_HALF(N, NAME(WEFT_AS_FLOAT(N, x), WEFT_AS_FLOAT(N, y),      \
                                 WEFT_AS_FLOAT(N, z)));                         \
   }
+
+// Vector forms that are one LLVM vector intrinsic (fma, fabs, floor, ...):
+// whole vectors reach the compiler as vectors, which the widener keeps whole
+// and the code generator emits as whole-register instructions, where the
+// element-by-element forms above reach it as a tree of halves.
+#define WEFT_ELEMENTWISE_UNARY_N(T, NAME, BUILTIN, N)                          \
+  OVERLOADABLE T##N NAME(T##N x) { return BUILTIN(x); }
+#define WEFT_ELEMENTWISE_BINARY_N(T, NAME, BUILTIN, N)                         \
+  OVERLOADABLE T##N NAME(T##N x, T##N y) { return BUILTIN(x, y); }
+#define WEFT_ELEMENTWISE_TERNARY_N(T, NAME, BUILTIN, N)                        \
+  OVERLOADABLE T##N NAME(T##N x, T##N y, T##N z) { return BUILTIN(x, y, z); }
+#define WEFT_ELEMENTWISE_UNARY(T, NAME, BUILTIN)                               \
+  FOR_EACH_VECTOR_WIDTH(WEFT_ELEMENTWISE_UNARY_N, T, NAME, BUILTIN)
+#define WEFT_ELEMENTWISE_BINARY(T, NAME, BUILTIN)                              \
+  FOR_EACH_VECTOR_WIDTH(WEFT_ELEMENTWISE_BINARY_N, T, NAME, BUILTIN)
+#define WEFT_ELEMENTWISE_TERNARY(T, NAME, BUILTIN)                             \
+  FOR_EACH_VECTOR_WIDTH(WEFT_ELEMENTWISE_TERNARY_N, T, NAME, BUILTIN)

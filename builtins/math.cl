@@ -16,13 +16,26 @@
   WEFT_VECTORIZE_BINARY(float, NAME, float)                                    \
   WEFT_VECTORIZE_BINARY(double, NAME, double)
 
+// Functions with an LLVM intrinsic: vectors stay whole (builtin_macros.h).
+#define UNARY_ELEMENTWISE(NAME, BUILTIN)                                       \
+  OVERLOADABLE float NAME(float x) { return __builtin_##NAME##f(x); }         \
+  OVERLOADABLE double NAME(double x) { return __builtin_##NAME(x); }          \
+  WEFT_ELEMENTWISE_UNARY(float, NAME, BUILTIN)                                 \
+  WEFT_ELEMENTWISE_UNARY(double, NAME, BUILTIN)
+
+#define BINARY_ELEMENTWISE(NAME, BUILTIN)                                      \
+  OVERLOADABLE float NAME(float x, float y) { return __builtin_##NAME##f(x, y); } \
+  OVERLOADABLE double NAME(double x, double y) { return __builtin_##NAME(x, y); } \
+  WEFT_ELEMENTWISE_BINARY(float, NAME, BUILTIN)                                \
+  WEFT_ELEMENTWISE_BINARY(double, NAME, BUILTIN)
+
 UNARY_LIBM(acos)
 UNARY_LIBM(acosh)
 UNARY_LIBM(asin)
 UNARY_LIBM(asinh)
 UNARY_LIBM(atan)
 UNARY_LIBM(atanh)
-UNARY_LIBM(ceil)
+UNARY_ELEMENTWISE(ceil, __builtin_elementwise_ceil)
 UNARY_LIBM(cos)
 UNARY_LIBM(cosh)
 UNARY_LIBM(erf)
@@ -30,23 +43,23 @@ UNARY_LIBM(erfc)
 UNARY_LIBM(exp)
 UNARY_LIBM(exp2)
 UNARY_LIBM(expm1)
-UNARY_LIBM(fabs)
-UNARY_LIBM(floor)
+UNARY_ELEMENTWISE(fabs, __builtin_elementwise_abs)
+UNARY_ELEMENTWISE(floor, __builtin_elementwise_floor)
 UNARY_LIBM(lgamma)
 UNARY_LIBM(log)
 UNARY_LIBM(log10)
 UNARY_LIBM(log1p)
 UNARY_LIBM(log2)
 UNARY_LIBM(logb)
-UNARY_LIBM(rint)
-UNARY_LIBM(round)
+UNARY_ELEMENTWISE(rint, __builtin_elementwise_rint)
+UNARY_ELEMENTWISE(round, __builtin_elementwise_round)
 UNARY_LIBM(sin)
 UNARY_LIBM(sinh)
-UNARY_LIBM(sqrt)
+UNARY_ELEMENTWISE(sqrt, __builtin_elementwise_sqrt)
 UNARY_LIBM(tan)
 UNARY_LIBM(tanh)
 UNARY_LIBM(tgamma)
-UNARY_LIBM(trunc)
+UNARY_ELEMENTWISE(trunc, __builtin_elementwise_trunc)
 
 // cbrt: glibc's double cbrt is up to ~2.02 ulp off (-0x1.27p+961), over the
 // 2 ulp OpenCL allows; one Newton step with the residual y^3 - x computed
@@ -65,10 +78,10 @@ WEFT_VECTORIZE_UNARY(float, cbrt, float)
 WEFT_VECTORIZE_UNARY(double, cbrt, double)
 
 BINARY_LIBM(atan2)
-BINARY_LIBM(copysign)
+BINARY_ELEMENTWISE(copysign, __builtin_elementwise_copysign)
 BINARY_LIBM(fdim)
-BINARY_LIBM(fmax)
-BINARY_LIBM(fmin)
+BINARY_ELEMENTWISE(fmax, __builtin_elementwise_max)
+BINARY_ELEMENTWISE(fmin, __builtin_elementwise_min)
 BINARY_LIBM(fmod)
 BINARY_LIBM(hypot)
 BINARY_LIBM(nextafter)
@@ -77,14 +90,14 @@ BINARY_LIBM(remainder)
 
 OVERLOADABLE float fma(float a, float b, float c) { return __builtin_fmaf(a, b, c); }
 OVERLOADABLE double fma(double a, double b, double c) { return __builtin_fma(a, b, c); }
-WEFT_VECTORIZE_TERNARY(float, fma, float)
-WEFT_VECTORIZE_TERNARY(double, fma, double)
+WEFT_ELEMENTWISE_TERNARY(float, fma, __builtin_elementwise_fma)
+WEFT_ELEMENTWISE_TERNARY(double, fma, __builtin_elementwise_fma)
 
 // mad may be computed with reduced accuracy: a fused multiply-add is allowed.
 OVERLOADABLE float mad(float a, float b, float c) { return __builtin_fmaf(a, b, c); }
 OVERLOADABLE double mad(double a, double b, double c) { return __builtin_fma(a, b, c); }
-WEFT_VECTORIZE_TERNARY(float, mad, float)
-WEFT_VECTORIZE_TERNARY(double, mad, double)
+WEFT_ELEMENTWISE_TERNARY(float, mad, __builtin_elementwise_fma)
+WEFT_ELEMENTWISE_TERNARY(double, mad, __builtin_elementwise_fma)
 
 OVERLOADABLE float rsqrt(float x) { return 1.0f / __builtin_sqrtf(x); }
 OVERLOADABLE double rsqrt(double x) { return 1.0 / __builtin_sqrt(x); }

@@ -19,7 +19,7 @@ using compiler::KernelDescription;
 
 constexpr char kMagic[8] = {'W', 'E', 'F', 'T', 'P', 'R', 'G', '\0'};
 // Bump when the payload layout or the launch ABI changes.
-constexpr uint32_t kFormatVersion = 19; // 19: sees_work_groups
+constexpr uint32_t kFormatVersion = 20; // 20: the plan's lanes
 
 struct Header {
   char magic[8];

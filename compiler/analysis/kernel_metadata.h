@@ -36,6 +36,7 @@ inline constexpr const char *kFollowerSuffix = ".follower";
 inline constexpr const char *kCopyPrologueSuffix = ".copies";
 inline constexpr const char *kPipeLeaderSuffix = ".leader";
 inline constexpr const char *kWidenedSuffix = ".simd";
+inline constexpr const char *kNarrowWidenedSuffix = ".simd.narrow";
 inline constexpr const char *kReadThroughSuffix = ".read_through";
 llvm::Function *derivedFunction(const llvm::Function &body,
                                 llvm::StringRef suffix);

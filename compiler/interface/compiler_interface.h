@@ -79,7 +79,7 @@ enum class ExecutionPath : uint32_t {
   // vectorizer widens.
   WorkItemLoop,
   // No barrier, and work-items that run loops of their own: the loop steps
-  // kVectorWidth work-items at a time through a body widened under masks
+  // several work-items at a time through a body widened under masks
   // (compiler/passes/kernels/work_item_vectorizer.h).
   Widened,
   // Barriers: the kernel is cut at them into regions, each a loop over the
@@ -116,6 +116,8 @@ struct ExecutionPlan {
   // A function per work-item: the fibers run it, and so does the async copy
   // checking mode.
   bool work_item_entry = false;
+  // Widened: how many work-items run at once, and why so many.
+  std::string lanes;
 
   bool reachesBarrier() const {
     return path == ExecutionPath::Regions || path == ExecutionPath::Fibers;
@@ -139,6 +141,8 @@ inline const char *executionPathName(ExecutionPath path) {
 // One line for WEFT_DEBUG and the compiler's IR tests.
 inline std::string describePlan(const ExecutionPlan &plan) {
   std::string text = executionPathName(plan.path);
+  if (!plan.lanes.empty())
+    text += ", " + plan.lanes;
   if (!plan.fallback.empty())
     text += " (" + plan.fallback + ")";
   if (plan.group_leader)
@@ -248,6 +252,7 @@ void forEachField(
   visit("read_through", p.read_through);
   visit("read_through_note", p.read_through_note);
   visit("work_item_entry", p.work_item_entry);
+  visit("lanes", p.lanes);
 }
 
 template <typename Description, typename Visitor>

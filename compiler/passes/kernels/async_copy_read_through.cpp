@@ -467,8 +467,8 @@ AsyncCopyReadThroughPass::run(llvm::Module &module,
     }
     changed = true;
     // The entry steps through a widened body when the vectorizer takes it.
-    std::string ignored;
-    vectorizeWorkItems(*read_through.body, ignored);
+    std::string ignored, ignored_lanes;
+    vectorizeWorkItems(*read_through.body, ignored, ignored_lanes);
     kernel.read_through_sources = std::move(read_through.sources);
     kernel.written_buffers = std::move(read_through.written);
     kernel.read_through_max_local_size = read_through.max_local_size;

@@ -164,30 +164,50 @@ void buildGroupLoopEntry(llvm::Module &module, llvm::Function &body,
   Value *next_x;
   llvm::BasicBlock *back_from = headers[0];
   if (plan.simd) {
-    // A chunk whose kVectorWidth work-items all exist runs with that
+    // A chunk whose `lanes` work-items all exist runs with that
     // constant count: once inlined, its lanes are all active, and the
     // widened body's masks fold away where they stay the entry's (loops
     // every work-item goes round as often: work_item_vectorizer.cpp). A
     // row's last, partial chunk runs with the count left.
-    auto callSimd = [&](Value *count) {
+    auto callSimd = [&](Value *count, llvm::Function *simd = nullptr,
+                        Value *x = nullptr) {
       std::vector<Value *> call_args = args;
       call_args.insert(call_args.end(),
-                       {context, phis[0], phis[1], phis[2], count});
-      b.CreateCall(plan.simd, call_args);
+                       {context, x ? x : phis[0], phis[1], phis[2], count});
+      b.CreateCall(simd ? simd : plan.simd, call_args);
     };
+    uint64_t lanes = widenedLanes(*plan.simd);
     auto *full = llvm::BasicBlock::Create(ctx, "full_chunk", entry, exit);
     auto *partial = llvm::BasicBlock::Create(ctx, "partial_chunk", entry, exit);
     Value *left = b.CreateSub(sizes[0], phis[0], "left");
-    b.CreateCondBr(b.CreateICmpUGE(left, b.getInt64(kVectorWidth)), full,
+    b.CreateCondBr(b.CreateICmpUGE(left, b.getInt64(lanes)), full,
                    partial);
     b.SetInsertPoint(full);
-    callSimd(b.getInt64(kVectorWidth));
-    next_x = b.CreateAdd(phis[0], b.getInt64(kVectorWidth), "", true, true);
+    callSimd(b.getInt64(lanes));
+    next_x = b.CreateAdd(phis[0], b.getInt64(lanes), "", true, true);
     b.CreateCondBr(b.CreateICmpULT(next_x, sizes[0]), headers[0], latches[0]);
     back_from = full;
     b.SetInsertPoint(partial);
-    callSimd(left);
-    b.CreateBr(latches[0]);
+    if (!plan.narrow_simd) {
+      callSimd(left);
+      b.CreateBr(latches[0]);
+    } else {
+      // The rest of the row, narrow chunk by narrow chunk.
+      uint64_t narrow = widenedLanes(*plan.narrow_simd);
+      auto *rest = llvm::BasicBlock::Create(ctx, "narrow_chunk", entry, exit);
+      b.CreateBr(rest);
+      b.SetInsertPoint(rest);
+      llvm::PHINode *x = b.CreatePHI(b.getInt64Ty(), 2, "narrow_x");
+      x->addIncoming(phis[0], partial);
+      Value *rest_left = b.CreateSub(sizes[0], x);
+      Value *count = b.CreateSelect(
+          b.CreateICmpULT(rest_left, b.getInt64(narrow)), rest_left,
+          b.getInt64(narrow));
+      callSimd(count, plan.narrow_simd, x);
+      Value *next = b.CreateAdd(x, b.getInt64(narrow), "", true, true);
+      x->addIncoming(next, rest);
+      b.CreateCondBr(b.CreateICmpULT(next, sizes[0]), rest, latches[0]);
+    }
   } else {
     callBody(loop_body, phis[0], phis[1], phis[2]);
     next_x = b.CreateAdd(phis[0], b.getInt64(1), "", true, true);

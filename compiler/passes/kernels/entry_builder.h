@@ -47,8 +47,11 @@ struct GroupLoop {
   // every work-item ran.
   bool pipe_commits = false;
   // compiler/passes/kernels/work_item_vectorizer.h: the x loop steps
-  // kVectorWidth work-items at a time through it.
+  // widenedLanes(simd) work-items at a time through it.
   llvm::Function *simd = nullptr;
+  // Runs what is left of a row when it is shorter than simd's lanes (null:
+  // simd runs it, with lanes left idle).
+  llvm::Function *narrow_simd = nullptr;
   // The entry's name: the group entry's, or the read-through entry's.
   std::string symbol;
 };

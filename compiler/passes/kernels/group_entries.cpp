@@ -26,8 +26,10 @@ llvm::PreservedAnalyses GroupEntriesPass::run(llvm::Module &module,
         loop.follower = derivedFunction(body, kFollowerSuffix);
       if (plan.copy_prologue)
         loop.prologue = derivedFunction(body, kCopyPrologueSuffix);
-      if (plan.path == ExecutionPath::Widened)
+      if (plan.path == ExecutionPath::Widened) {
         loop.simd = derivedFunction(body, kWidenedSuffix);
+        loop.narrow_simd = derivedFunction(body, kNarrowWidenedSuffix);
+      }
       loop.pipe_commits = plan.pipe_leader;
       llvm::Function *leader =
           plan.pipe_leader ? derivedFunction(body, kPipeLeaderSuffix) : &body;
@@ -39,6 +41,8 @@ llvm::PreservedAnalyses GroupEntriesPass::run(llvm::Module &module,
         GroupLoop loop;
         loop.symbol = readThroughEntrySymbol(kernel.name);
         loop.simd = derivedFunction(*read_through, kWidenedSuffix);
+        loop.narrow_simd =
+            derivedFunction(*read_through, kNarrowWidenedSuffix);
         buildGroupLoopEntry(module, *read_through, kernel, loop);
       }
     if (plan.work_item_entry)

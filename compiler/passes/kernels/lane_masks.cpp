@@ -3,7 +3,11 @@
 #include "compiler/passes/kernels/lane_masks.h"
 
 #include <llvm/IR/CFG.h>
+#include <llvm/IR/Constants.h>
 #include <llvm/IR/Instructions.h>
+
+#include <algorithm>
+#include <vector>
 
 namespace weft::compiler {
 
@@ -11,8 +15,24 @@ using llvm::BasicBlock;
 using llvm::Value;
 
 Value *LaneMasks::anyLane(Value *mask) {
-  return b_.CreateICmpNE(b_.CreateBitCast(mask, b_.getIntNTy(kVectorWidth)),
-                         b_.getIntN(kVectorWidth, 0));
+  return b_.CreateICmpNE(b_.CreateBitCast(mask, b_.getIntNTy(lanes_)),
+                         b_.getIntN(lanes_, 0));
+}
+
+Value *LaneMasks::perElement(Value *per_lane, unsigned elements) {
+  if (elements == 1)
+    return per_lane;
+  llvm::SmallVector<int, 64> repeat;
+  for (unsigned lane = 0; lane < lanes_; ++lane)
+    for (unsigned e = 0; e < elements; ++e)
+      repeat.push_back(int(lane));
+  return b_.CreateShuffleVector(per_lane, repeat);
+}
+
+Value *LaneMasks::select(Value *mask, Value *a, Value *b) {
+  if (elementsOf(mask->getType()) == lanes_) // one i1 per work-item
+    mask = perElement(mask, elementsOf(a->getType()) / lanes_);
+  return b_.CreateSelect(mask, a, b);
 }
 
 Value *LaneMasks::joinEdges(BasicBlock *block) {
@@ -40,20 +60,45 @@ Value *LaneMasks::firstLane(Value *pointers) {
 
 // Loads and stores: whole vectors where neighbouring work-items touch
 // neighbouring elements, gathers and scatters elsewhere, all masked.
-Value *LaneMasks::load(llvm::Type *element, Value *pointers, bool consecutive,
-                       llvm::Align align, Value *mask) {
-  return consecutive
-             ? b_.CreateMaskedLoad(vectorOf(element), firstLane(pointers),
-                                   align, mask)
-             : b_.CreateMaskedGather(vectorOf(element), pointers, align, mask);
+// A vector kept whole that is not its neighbour's neighbour is gathered
+// element by element: each work-item's pointer repeated for its elements,
+// stepped by the element's size.
+Value *LaneMasks::elementPointers(llvm::Type *element, Value *pointers) {
+  unsigned elements = elementsOf(element);
+  if (elements == 1)
+    return pointers;
+  llvm::Type *scalar = element->getScalarType();
+  std::vector<llvm::Constant *> steps;
+  for (unsigned lane = 0; lane < lanes_; ++lane)
+    for (unsigned e = 0; e < elements; ++e)
+      steps.push_back(b_.getInt64(e));
+  return b_.CreateGEP(scalar, perElement(pointers, elements),
+                      llvm::ConstantVector::get(steps));
 }
 
-void LaneMasks::store(Value *values, Value *pointers, bool consecutive,
-                      llvm::Align align, Value *mask) {
+Value *LaneMasks::load(llvm::Type *element, Value *pointers, bool consecutive,
+                       llvm::Align align, Value *mask) {
+  llvm::Type *type = vectorOf(element, lanes_);
+  mask = perElement(mask, elementsOf(element));
   if (consecutive)
+    return b_.CreateMaskedLoad(type, firstLane(pointers), align, mask);
+  if (element->isVectorTy())
+    align = std::min(align, llvm::Align(element->getScalarSizeInBits() / 8));
+  return b_.CreateMaskedGather(type, elementPointers(element, pointers), align,
+                               mask);
+}
+
+void LaneMasks::store(Value *values, llvm::Type *element, Value *pointers,
+                      bool consecutive, llvm::Align align, Value *mask) {
+  mask = perElement(mask, elementsOf(element));
+  if (consecutive) {
     b_.CreateMaskedStore(values, firstLane(pointers), align, mask);
-  else
-    b_.CreateMaskedScatter(values, pointers, align, mask);
+    return;
+  }
+  if (element->isVectorTy())
+    align = std::min(align, llvm::Align(element->getScalarSizeInBits() / 8));
+  b_.CreateMaskedScatter(values, elementPointers(element, pointers), align,
+                         mask);
 }
 
 // A load of one address for all: made only when some work-item is on this
@@ -82,20 +127,34 @@ Value *LaneMasks::loadIfAnyLane(llvm::Instruction *load, llvm::StringRef name,
 void LaneMasks::storeToOneAddress(llvm::StoreInst &store, Value *value,
                                   bool per_lane, Value *address, Value *mask) {
   llvm::LLVMContext &ctx = vector_fn_.getContext();
-  Value *bits = b_.CreateBitCast(mask, b_.getIntNTy(kVectorWidth));
+  Value *bits = b_.CreateBitCast(mask, b_.getIntNTy(lanes_));
   BasicBlock *store_block =
       BasicBlock::Create(ctx, "wi.uniform_store", &vector_fn_);
   BasicBlock *after = BasicBlock::Create(ctx, "wi.stored", &vector_fn_);
-  b_.CreateCondBr(b_.CreateICmpNE(bits, b_.getIntN(kVectorWidth, 0)),
+  b_.CreateCondBr(b_.CreateICmpNE(bits, b_.getIntN(lanes_, 0)),
                   store_block, after);
   b_.SetInsertPoint(store_block);
   Value *stored;
   if (per_lane) {
     Value *leading =
         b_.CreateBinaryIntrinsic(llvm::Intrinsic::ctlz, bits, b_.getTrue());
-    Value *last =
-        b_.CreateSub(b_.getIntN(kVectorWidth, kVectorWidth - 1), leading);
-    stored = b_.CreateExtractElement(value, last);
+    Value *last = b_.CreateSub(b_.getIntN(lanes_, lanes_ - 1), leading);
+    llvm::Type *type = store.getValueOperand()->getType();
+    unsigned elements = elementsOf(type);
+    if (elements == 1) {
+      stored = b_.CreateExtractElement(value, last);
+    } else {
+      // The last work-item's whole vector, element by element.
+      stored = llvm::PoisonValue::get(type);
+      Value *first =
+          b_.CreateMul(b_.CreateZExt(last, b_.getInt64Ty()), b_.getInt64(elements));
+      for (unsigned e = 0; e < elements; ++e)
+        stored = b_.CreateInsertElement(
+            stored,
+            b_.CreateExtractElement(value,
+                                    b_.CreateAdd(first, b_.getInt64(e))),
+            uint64_t(e));
+    }
   } else {
     stored = value;
   }

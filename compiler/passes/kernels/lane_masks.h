@@ -14,9 +14,21 @@
 
 namespace weft::compiler {
 
-// One `t` per work-item.
-inline llvm::FixedVectorType *vectorOf(llvm::Type *t) {
-  return llvm::FixedVectorType::get(t, kVectorWidth);
+// One `t` per work-item of `lanes`. A vector type kept whole (a body
+// prepared with its vectors whole, widening_checks.h) becomes its
+// work-items' vectors side by side: <4 x float> for 16 work-items is
+// <64 x float>, elements 4i .. 4i+3 work-item i's.
+inline llvm::FixedVectorType *vectorOf(llvm::Type *t, unsigned lanes) {
+  if (auto *v = llvm::dyn_cast<llvm::FixedVectorType>(t))
+    return llvm::FixedVectorType::get(v->getElementType(),
+                                      lanes * v->getNumElements());
+  return llvm::FixedVectorType::get(t, lanes);
+}
+
+// Elements per work-item of a value of type `t`.
+inline unsigned elementsOf(llvm::Type *t) {
+  auto *v = llvm::dyn_cast<llvm::FixedVectorType>(t);
+  return v ? v->getNumElements() : 1;
 }
 
 // The masks known so far, written with the widener's builder into its
@@ -24,13 +36,21 @@ inline llvm::FixedVectorType *vectorOf(llvm::Type *t) {
 // widener met a shape it mishandles, and the body keeps the plain loop.
 class LaneMasks {
 public:
-  LaneMasks(llvm::IRBuilder<> &b, llvm::Function &vector)
-      : b_(b), vector_fn_(vector) {}
+  LaneMasks(llvm::IRBuilder<> &b, llvm::Function &vector, unsigned lanes)
+      : b_(b), vector_fn_(vector), lanes_(lanes) {}
 
-  llvm::Type *type() { return vectorOf(b_.getInt1Ty()); }
+  llvm::Type *type() { return vectorOf(b_.getInt1Ty(), lanes_); }
 
   // Whether some work-item of `mask` is on: one i1 for all.
   llvm::Value *anyLane(llvm::Value *mask);
+
+  // `per_lane` (one value per work-item) repeated for each of the
+  // `elements` of each work-item's vector; itself when `elements` is 1.
+  llvm::Value *perElement(llvm::Value *per_lane, unsigned elements);
+
+  // `a` where `mask` (one i1 per work-item, or a whole i1) is on, else `b`;
+  // `a` and `b` may be vectors kept whole.
+  llvm::Value *select(llvm::Value *mask, llvm::Value *a, llvm::Value *b);
 
   bool hasBlock(llvm::BasicBlock *block) const {
     return block_mask_.count(block) != 0;
@@ -59,11 +79,12 @@ public:
               llvm::Value *condition);
 
   // A load or store of one `element` per work-item of `mask` at `pointers`
-  // (a vector); `consecutive` when the pointers are neighbours.
+  // (a vector); `consecutive` when the pointers are neighbours. An
+  // `element` of vector type is loaded whole for each work-item.
   llvm::Value *load(llvm::Type *element, llvm::Value *pointers,
                     bool consecutive, llvm::Align align, llvm::Value *mask);
-  void store(llvm::Value *values, llvm::Value *pointers, bool consecutive,
-             llvm::Align align, llvm::Value *mask);
+  void store(llvm::Value *values, llvm::Type *element, llvm::Value *pointers,
+             bool consecutive, llvm::Align align, llvm::Value *mask);
 
   // Inserts `load`, a scalar load of one address for all, where it runs only
   // when some work-item of `mask` is on; returns its value (poison when
@@ -79,9 +100,11 @@ public:
 
 private:
   llvm::Value *firstLane(llvm::Value *pointers);
+  llvm::Value *elementPointers(llvm::Type *element, llvm::Value *pointers);
 
   llvm::IRBuilder<> &b_;
   llvm::Function &vector_fn_;
+  unsigned lanes_;
   llvm::DenseMap<llvm::BasicBlock *, llvm::Value *> block_mask_;
   std::map<std::pair<llvm::BasicBlock *, llvm::BasicBlock *>, llvm::Value *>
       edge_mask_;

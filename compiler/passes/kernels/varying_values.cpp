@@ -86,7 +86,29 @@ std::optional<int64_t> VaryingValues::laneStride(Value *v) {
   if (known != strides_.end())
     return known->second;
   std::optional<int64_t> stride;
-  if (auto *op = llvm::dyn_cast<llvm::BinaryOperator>(v)) {
+  if (auto *phi = llvm::dyn_cast<PHINode>(v)) {
+    // An index each work-item steps alike round a loop all go round as
+    // often (clpeak's `id += get_local_size(0)`): its lanes keep the steps
+    // of its start. Assumed while the values coming round are checked, and
+    // forgotten, with what was derived from it, when they break it.
+    Loop *loop = loops_.getLoopFor(phi->getParent());
+    if (loop && loop->getHeader() == phi->getParent() && uniformLoop(loop)) {
+      std::optional<int64_t> start =
+          laneStride(phi->getIncomingValueForBlock(loop->getLoopPreheader()));
+      if (start) {
+        auto assumed_from = strides_;
+        strides_[v] = start;
+        for (unsigned i = 0; start && i < phi->getNumIncomingValues(); ++i) {
+          std::optional<int64_t> round = laneStride(phi->getIncomingValue(i));
+          if (!round || *round != *start)
+            start.reset();
+        }
+        if (!start)
+          strides_ = std::move(assumed_from);
+        stride = start;
+      }
+    }
+  } else if (auto *op = llvm::dyn_cast<llvm::BinaryOperator>(v)) {
     auto a = laneStride(op->getOperand(0));
     auto c = llvm::dyn_cast<llvm::ConstantInt>(op->getOperand(1));
     switch (op->getOpcode()) {

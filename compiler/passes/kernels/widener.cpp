@@ -19,27 +19,27 @@ using llvm::PHINode;
 using llvm::Value;
 
 Widener::Widener(llvm::Function &scalar, llvm::LoopInfo &loops,
-                 llvm::Function &vector, unsigned kernel_args)
+                 llvm::Function &vector, unsigned kernel_args, unsigned lanes)
     : scalar_(scalar), loops_(loops), vector_fn_(vector),
-      kernel_args_(kernel_args), b_(vector.getContext()),
+      kernel_args_(kernel_args), lanes_(lanes), b_(vector.getContext()),
       x_(scalar.getArg(kernel_args + 1)), varying_(scalar, loops, x_),
-      masks_(b_, vector) {}
+      masks_(b_, vector, lanes) {}
 
 void Widener::run() {
   llvm::LLVMContext &ctx = vector_fn_.getContext();
   BasicBlock *entry = BasicBlock::Create(ctx, "entry", &vector_fn_);
   b_.SetInsertPoint(entry);
   std::vector<llvm::Constant *> lanes;
-  for (unsigned lane = 0; lane < kVectorWidth; ++lane)
+  for (unsigned lane = 0; lane < lanes_; ++lane)
     lanes.push_back(b_.getInt64(lane));
   Value *lane_ids = llvm::ConstantVector::get(lanes);
   Value *first = vector_fn_.getArg(kernel_args_ + 1);
   Value *count = vector_fn_.getArg(kernel_args_ + 4);
-  vector_[x_] = b_.CreateAdd(b_.CreateVectorSplat(kVectorWidth, first),
+  vector_[x_] = b_.CreateAdd(b_.CreateVectorSplat(lanes_, first),
                              lane_ids, "local_id_x");
   masks_.setBlock(&scalar_.getEntryBlock(),
                   b_.CreateICmpULT(lane_ids,
-                                   b_.CreateVectorSplat(kVectorWidth, count),
+                                   b_.CreateVectorSplat(lanes_, count),
                                    "active"));
   emitRegion(nullptr, &scalar_.getEntryBlock());
   b_.CreateRetVoid();
@@ -56,9 +56,17 @@ Value *Widener::uniform(Value *v) {
 Value *Widener::widened(Value *v) {
   if (varies(v))
     return vector_.at(v);
-  if (auto *c = llvm::dyn_cast<llvm::Constant>(v))
-    return llvm::ConstantVector::getSplat(
-        llvm::ElementCount::getFixed(kVectorWidth), c);
+  if (auto *c = llvm::dyn_cast<llvm::Constant>(v)) {
+    if (!c->getType()->isVectorTy())
+      return llvm::ConstantVector::getSplat(
+          llvm::ElementCount::getFixed(lanes_), c);
+    std::vector<llvm::Constant *> repeated;
+    unsigned elements = elementsOf(c->getType());
+    for (unsigned lane = 0; lane < lanes_; ++lane)
+      for (unsigned e = 0; e < elements; ++e)
+        repeated.push_back(c->getAggregateElement(e));
+    return llvm::ConstantVector::get(repeated);
+  }
   auto found = splats_.find(v);
   if (found != splats_.end())
     return found->second;
@@ -77,7 +85,18 @@ Value *Widener::widened(Value *v) {
     BasicBlock &entry = vector_fn_.getEntryBlock();
     b_.SetInsertPoint(&entry, entry.getFirstInsertionPt());
   }
-  Value *splat = b_.CreateVectorSplat(kVectorWidth, scalar);
+  Value *splat;
+  if (scalar->getType()->isVectorTy()) {
+    // One vector for all, repeated for each work-item.
+    llvm::SmallVector<int, 64> repeat;
+    unsigned elements = elementsOf(scalar->getType());
+    for (unsigned lane = 0; lane < lanes_; ++lane)
+      for (unsigned e = 0; e < elements; ++e)
+        repeat.push_back(int(e));
+    splat = b_.CreateShuffleVector(scalar, repeat);
+  } else {
+    splat = b_.CreateVectorSplat(lanes_, scalar);
+  }
   splats_[v] = splat;
   return splat;
 }
@@ -106,11 +125,11 @@ void Widener::emitInstruction(Instruction &inst, Value *mask) {
     Value *lhs = widened(op->getOperand(0)), *rhs = widened(op->getOperand(1));
     if (op->isIntDivRem()) {
       // Lanes off the path divide by one, never by zero or to overflow.
-      llvm::Type *t = vectorOf(op->getType());
-      rhs = b_.CreateSelect(mask, rhs, llvm::ConstantInt::get(t, 1));
+      llvm::Type *t = vectorOf(op->getType(), lanes_);
+      rhs = masks_.select(mask, rhs, llvm::ConstantInt::get(t, 1));
       if (op->getOpcode() == Instruction::SDiv ||
           op->getOpcode() == Instruction::SRem)
-        lhs = b_.CreateSelect(mask, lhs, llvm::ConstantInt::get(t, 0));
+        lhs = masks_.select(mask, lhs, llvm::ConstantInt::get(t, 0));
     }
     result = b_.CreateBinOp(op->getOpcode(), lhs, rhs);
   } else if (auto *op = llvm::dyn_cast<llvm::UnaryOperator>(&inst)) {
@@ -120,12 +139,53 @@ void Widener::emitInstruction(Instruction &inst, Value *mask) {
                           widened(cmp->getOperand(1)));
   } else if (auto *cast = llvm::dyn_cast<llvm::CastInst>(&inst)) {
     result = b_.CreateCast(cast->getOpcode(), widened(cast->getOperand(0)),
-                           vectorOf(cast->getType()));
+                           vectorOf(cast->getType(), lanes_));
   } else if (auto *select = llvm::dyn_cast<llvm::SelectInst>(&inst)) {
     Value *condition = select->getCondition();
-    result = b_.CreateSelect(
+    result = masks_.select(
         varies(condition) ? widened(condition) : uniform(condition),
         widened(select->getTrueValue()), widened(select->getFalseValue()));
+  } else if (auto *extract = llvm::dyn_cast<llvm::ExtractElementInst>(&inst)) {
+    // Element i of each work-item's vector (the checks let only constant
+    // indices through).
+    unsigned elements = elementsOf(extract->getVectorOperandType());
+    auto index = llvm::cast<llvm::ConstantInt>(extract->getIndexOperand())
+                     ->getZExtValue();
+    llvm::SmallVector<int, 64> picks;
+    for (unsigned lane = 0; lane < lanes_; ++lane)
+      picks.push_back(int(lane * elements + index));
+    result = b_.CreateShuffleVector(widened(extract->getVectorOperand()),
+                                    picks);
+  } else if (auto *insert = llvm::dyn_cast<llvm::InsertElementInst>(&inst)) {
+    unsigned elements = elementsOf(insert->getType());
+    auto index = llvm::cast<llvm::ConstantInt>(insert->getOperand(2))
+                     ->getZExtValue();
+    // Each work-item's scalar moved to its element i, then blended in.
+    llvm::SmallVector<int, 64> spread, blend;
+    for (unsigned lane = 0; lane < lanes_; ++lane)
+      for (unsigned e = 0; e < elements; ++e) {
+        spread.push_back(e == index ? int(lane) : -1);
+        blend.push_back(int(lane * elements + e) +
+                        (e == index ? int(lanes_ * elements) : 0));
+      }
+    Value *spread_out =
+        b_.CreateShuffleVector(widened(insert->getOperand(1)), spread);
+    result = b_.CreateShuffleVector(widened(insert->getOperand(0)), spread_out,
+                                    blend);
+  } else if (auto *shuffle = llvm::dyn_cast<llvm::ShuffleVectorInst>(&inst)) {
+    // The same shuffle within each work-item's vectors.
+    unsigned from = elementsOf(shuffle->getOperand(0)->getType());
+    llvm::ArrayRef<int> mask_of_one = shuffle->getShuffleMask();
+    llvm::SmallVector<int, 64> picks;
+    for (unsigned lane = 0; lane < lanes_; ++lane)
+      for (int pick : mask_of_one)
+        picks.push_back(pick < 0 ? -1
+                        : unsigned(pick) < from
+                            ? int(lane * from) + pick
+                            : int(lanes_ * from + lane * from) + pick -
+                                  int(from));
+    result = b_.CreateShuffleVector(widened(shuffle->getOperand(0)),
+                                    widened(shuffle->getOperand(1)), picks);
   } else if (auto *freeze = llvm::dyn_cast<llvm::FreezeInst>(&inst)) {
     result = b_.CreateFreeze(widened(freeze->getOperand(0)));
   } else if (auto *gep = llvm::dyn_cast<llvm::GetElementPtrInst>(&inst)) {
@@ -137,7 +197,7 @@ void Widener::emitInstruction(Instruction &inst, Value *mask) {
                           varies(base) ? widened(base) : uniform(base), indices,
                           "", gep->getNoWrapFlags());
     if (!result->getType()->isVectorTy())
-      result = b_.CreateVectorSplat(kVectorWidth, result);
+      result = b_.CreateVectorSplat(lanes_, result);
   } else if (auto *load = llvm::dyn_cast<llvm::LoadInst>(&inst)) {
     llvm::Type *t = load->getType();
     Value *pointer = load->getPointerOperand();
@@ -156,7 +216,8 @@ void Widener::emitInstruction(Instruction &inst, Value *mask) {
     }
     Value *values = widened(value);
     bool neighbours = varying_.consecutive(pointer, value->getType());
-    masks_.store(values, widened(pointer), neighbours, store->getAlign(), mask);
+    masks_.store(values, value->getType(), widened(pointer), neighbours,
+                 store->getAlign(), mask);
     return;
   } else if (auto *call = llvm::dyn_cast<llvm::CallInst>(&inst)) {
     std::vector<Value *> args;
@@ -166,7 +227,7 @@ void Widener::emitInstruction(Instruction &inst, Value *mask) {
                          ? arg // the immediate flag of abs, ctlz, cttz
                          : widened(arg));
     result = b_.CreateIntrinsic(call->getIntrinsicID(),
-                                {vectorOf(call->getType())}, args);
+                                {vectorOf(call->getType(), lanes_)}, args);
   }
   if (auto *widened_inst = llvm::dyn_cast<Instruction>(result))
     if (widened_inst->getOpcode() == inst.getOpcode())
@@ -215,8 +276,8 @@ void Widener::emitJoin(PHINode &phi, BasicBlock *block) {
   for (unsigned i = 0; i < phi.getNumIncomingValues(); ++i) {
     Value *value = widened(phi.getIncomingValue(i));
     result = result
-                 ? b_.CreateSelect(masks_.edge(phi.getIncomingBlock(i), block),
-                                   value, result)
+                 ? masks_.select(masks_.edge(phi.getIncomingBlock(i), block),
+                                 value, result)
                  : value;
   }
   vector_[&phi] = result;

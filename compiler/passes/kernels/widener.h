@@ -1,5 +1,5 @@
 // The widener of weft-widen-work-items: writes the function that runs
-// kVectorWidth neighbouring work-items of a prepared body at once.
+// `lanes` neighbouring work-items of a prepared body at once.
 #pragma once
 #include "compiler/passes/kernels/lane_masks.h"
 #include "compiler/passes/kernels/varying_values.h"
@@ -23,7 +23,7 @@ namespace weft::compiler {
 class Widener {
 public:
   Widener(llvm::Function &scalar, llvm::LoopInfo &loops, llvm::Function &vector,
-          unsigned kernel_args);
+          unsigned kernel_args, unsigned lanes);
 
   void run();
 
@@ -55,6 +55,7 @@ private:
   llvm::LoopInfo &loops_;
   llvm::Function &vector_fn_;
   unsigned kernel_args_;
+  unsigned lanes_;
   llvm::IRBuilder<> b_;
   llvm::Value *x_;
   VaryingValues varying_;

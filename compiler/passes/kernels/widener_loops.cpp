@@ -144,7 +144,7 @@ void Widener::emitLoop(Loop *loop) {
       counters.push_back({&phi, s});
       continue;
     }
-    PHINode *v = b_.CreatePHI(vectorOf(phi.getType()), 2, phi.getName());
+    PHINode *v = b_.CreatePHI(vectorOf(phi.getType(), lanes_), 2, phi.getName());
     v->addIncoming(widened(phi.getIncomingValueForBlock(preheader)), before);
     vector_[&phi] = v;
     carried.push_back({&phi, v});
@@ -155,7 +155,7 @@ void Widener::emitLoop(Loop *loop) {
         kept.push_back({&phi, nullptr});
         continue;
       }
-      PHINode *v = b_.CreatePHI(vectorOf(phi.getType()), 2, phi.getName());
+      PHINode *v = b_.CreatePHI(vectorOf(phi.getType(), lanes_), 2, phi.getName());
       v->addIncoming(llvm::PoisonValue::get(v->getType()), before);
       kept.push_back({&phi, v});
     }
@@ -191,7 +191,7 @@ void Widener::emitLoop(Loop *loop) {
   for (auto [phi, accumulator] : kept) {
     Value *value = accumulator;
     for (unsigned i = 0; i < phi->getNumIncomingValues(); ++i)
-      value = b_.CreateSelect(
+      value = masks_.select(
           masks_.edge(phi->getIncomingBlock(i), phi->getParent()),
           widened(phi->getIncomingValue(i)), value);
     accumulator->addIncoming(value, end);

@@ -41,7 +41,7 @@ using llvm::Value;
 // The clone of the body the vectorizer reads: promoted to registers, with
 // loops in the shape it expects (a preheader, one latch, exits reached only
 // from inside, values leaving a loop through phis in its exit block).
-void prepareForWidening(llvm::Function &f) {
+void prepareForWidening(llvm::Function &f, bool whole_vectors) {
   // The builtins a work-item calls (fabs, mad, clamp, ...) are in the module
   // already: inlined, most become arithmetic or intrinsics with vector
   // forms. Calls into libraries (SLEEF, libm) stay calls and keep the body
@@ -64,14 +64,16 @@ void prepareForWidening(llvm::Function &f) {
   AnalysisManagers analyses(builder);
   llvm::FunctionPassManager passes;
   addCleanupPasses(passes);
-  // OpenCL C's vector types (an n-body step's float4 positions, float3
-  // arithmetic) become one value per element: widened across work-items,
-  // each element is then a vector of lanes, which the widener handles.
-  llvm::ScalarizerPassOptions elements;
-  elements.ScalarizeLoadStore = true;
-  elements.ScalarizeVariableInsertExtract = true;
-  passes.addPass(llvm::ScalarizerPass(elements));
-  addCleanupPasses(passes);
+  if (!whole_vectors) {
+    // OpenCL C's vector types (an n-body step's float4 positions, float3
+    // arithmetic) become one value per element: widened across work-items,
+    // each element is then a vector of lanes, which the widener handles.
+    llvm::ScalarizerPassOptions elements;
+    elements.ScalarizeLoadStore = true;
+    elements.ScalarizeVariableInsertExtract = true;
+    passes.addPass(llvm::ScalarizerPass(elements));
+    addCleanupPasses(passes);
+  }
   passes.addPass(llvm::LoopSimplifyPass());
   passes.addPass(llvm::LCSSAPass());
   passes.run(f, analyses.functions);
@@ -83,6 +85,23 @@ bool scalarType(const llvm::Type *t) {
   return t->isVoidTy() || t->isHalfTy() || t->isFloatTy() || t->isDoubleTy() ||
          t->isPointerTy() ||
          (t->isIntegerTy() && t->getIntegerBitWidth() <= 64);
+}
+
+// A vector of numbers or i1, which the widener keeps whole per work-item.
+bool wholeVectorType(const llvm::Type *t) {
+  const auto *v = llvm::dyn_cast<llvm::FixedVectorType>(t);
+  return v && !v->getElementType()->isPointerTy() &&
+         scalarType(v->getElementType());
+}
+
+bool widenableType(const llvm::Type *t, bool whole_vectors) {
+  return scalarType(t) || (whole_vectors && wholeVectorType(t));
+}
+
+// A shuffle that broadcasts element 0, as OpenCL C writes (float4)(x).
+bool splatShuffle(const llvm::Instruction &inst) {
+  const auto *shuffle = llvm::dyn_cast<llvm::ShuffleVectorInst>(&inst);
+  return shuffle && shuffle->isZeroEltSplat();
 }
 
 // Intrinsics whose vector form is the same intrinsic on vector types,
@@ -117,6 +136,10 @@ bool widenableIntrinsic(llvm::Intrinsic::ID id) {
   case llvm::Intrinsic::bswap:
   case llvm::Intrinsic::fshl:
   case llvm::Intrinsic::fshr:
+  case llvm::Intrinsic::sadd_sat:
+  case llvm::Intrinsic::uadd_sat:
+  case llvm::Intrinsic::ssub_sat:
+  case llvm::Intrinsic::usub_sat:
     return true;
   default:
     return false;
@@ -134,18 +157,33 @@ bool ignorable(const Instruction &inst) {
   return false;
 }
 
-bool supportedInstruction(const Instruction &inst, std::string &why) {
+bool supportedInstruction(const Instruction &inst, std::string &why,
+                          bool whole_vectors) {
   if (ignorable(inst))
     return true;
-  if (!scalarType(inst.getType())) {
+  if (!widenableType(inst.getType(), whole_vectors)) {
     why = "a value of a vector or aggregate type";
     return false;
   }
   for (const Value *operand : inst.operands())
     if (!llvm::isa<BasicBlock>(operand) &&
         !llvm::isa<llvm::Function>(operand) &&
-        !scalarType(operand->getType())) {
+        !widenableType(operand->getType(), whole_vectors)) {
       why = "an operand of a vector or aggregate type";
+      return false;
+    }
+  if (llvm::isa<llvm::ExtractElementInst>(inst) ||
+      llvm::isa<llvm::InsertElementInst>(inst)) {
+    if (llvm::isa<llvm::ConstantInt>(inst.getOperand(inst.getNumOperands() - 1)))
+      return true;
+    why = "a vector element chosen at run time";
+    return false;
+  }
+  if (llvm::isa<llvm::ShuffleVectorInst>(inst))
+    return true;
+  if (const auto *gep = llvm::dyn_cast<llvm::GetElementPtrInst>(&inst))
+    if (gep->getType()->isVectorTy()) {
+      why = "a vector of addresses";
       return false;
     }
   if (llvm::isa<llvm::BinaryOperator>(inst) ||
@@ -181,6 +219,53 @@ bool supportedInstruction(const Instruction &inst, std::string &why) {
   why = std::string("an instruction it does not widen (") +
         inst.getOpcodeName() + ")";
   return false;
+}
+
+// Counted in the loops (the whole body when it has none), since that is
+// where the time goes: a vector op done element by element costs the same
+// whole as split; an element taken out of or put into a vector, or a
+// shuffle, is free split and a shuffle whole. Splats are cheap either way.
+bool keepsVectorsWhole(llvm::Function &f, std::string &why) {
+  llvm::DominatorTree dominators(f);
+  llvm::LoopInfo loops(dominators);
+  unsigned elementwise = 0, crossing = 0;
+  bool has_vectors = false;
+  for (Instruction &inst : llvm::instructions(f)) {
+    bool vector_typed = inst.getType()->isVectorTy();
+    if (auto *store = llvm::dyn_cast<llvm::StoreInst>(&inst))
+      vector_typed = store->getValueOperand()->getType()->isVectorTy();
+    if (!vector_typed)
+      continue;
+    has_vectors = true;
+    std::string unsupported;
+    if (!supportedInstruction(inst, unsupported, true)) {
+      why = unsupported;
+      return false;
+    }
+    if (!loops.empty() && !loops.getLoopFor(inst.getParent()))
+      continue;
+    if (splatShuffle(inst))
+      continue;
+    if (llvm::isa<llvm::InsertElementInst>(inst) && inst.hasOneUse() &&
+        splatShuffle(*llvm::cast<Instruction>(*inst.user_begin())))
+      continue;
+    if (llvm::isa<llvm::ExtractElementInst>(inst) ||
+        llvm::isa<llvm::InsertElementInst>(inst) ||
+        llvm::isa<llvm::ShuffleVectorInst>(inst) ||
+        llvm::isa<llvm::PHINode>(inst))
+      crossing += !llvm::isa<llvm::PHINode>(inst);
+    else
+      ++elementwise;
+  }
+  // Extracts of a vector's elements are often of results (a sum's
+  // components after the loop): they do not count as vector instructions.
+  if (!has_vectors)
+    return false;
+  if (elementwise == 0 || crossing * 2 > elementwise) {
+    why = "its vectors are taken apart more than computed on whole";
+    return false;
+  }
+  return true;
 }
 
 // Natural loops with a preheader and one latch, whose exit blocks are

@@ -14,15 +14,26 @@ class Value;
 namespace weft::compiler {
 
 // Inlines the builtins the body calls and brings it into the shape the
-// widener reads: registers, one value per vector element, simplified loops
-// in LCSSA form.
-void prepareForWidening(llvm::Function &f);
+// widener reads: registers, simplified loops in LCSSA form, and vectors
+// kept whole or one value per element.
+void prepareForWidening(llvm::Function &f, bool whole_vectors);
 
 // Instructions that only inform the optimizer, left out of the widened body.
 bool ignorable(const llvm::Instruction &inst);
 
-// Whether the widener has a widened form of `inst`; `why` says what it lacks.
-bool supportedInstruction(const llvm::Instruction &inst, std::string &why);
+// Whether the widener has a widened form of `inst` (with `whole_vectors`,
+// of vector-typed values kept whole); `why` says what it lacks.
+bool supportedInstruction(const llvm::Instruction &inst, std::string &why,
+                          bool whole_vectors);
+
+// Whether a body prepared with its vectors whole has vector-typed values and
+// computes on them mostly element by element (clpeak's float16 FMA chains, a
+// float4 sum of loads), so the widener should keep each work-item's vectors
+// whole, side by side: a vector load then stays one load, and a float16
+// work-item needs only 4 of AVX2's registers per value at 2 work-items. A
+// body that mostly takes its vectors apart (an n-body step's .x, .y, .z)
+// is better split into elements; `why` says which.
+bool keepsVectorsWhole(llvm::Function &f, std::string &why);
 
 // Whether every loop has the shape the widener runs under a mask.
 bool supportedLoops(llvm::LoopInfo &loops, std::string &why);

@@ -6,6 +6,7 @@
 #include "compiler/analysis/kernel_metadata.h"
 #include "compiler/passes/kernels/widener.h"
 #include "compiler/passes/kernels/widening_checks.h"
+#include "compiler/passes/kernels/widening_width.h"
 
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/IR/Dominators.h>
@@ -23,10 +24,68 @@ namespace weft::compiler {
 
 using llvm::Instruction;
 
-llvm::Function *vectorizeWorkItems(llvm::Function &body, std::string &why) {
+namespace {
+
+// Writes the widened form of `scalar` (the prepared copy of `body`) at
+// `lanes` work-items into a new function named body + `suffix`, with the
+// parameters (kernel arguments..., context, first x, y, z, count). The
+// function is checked before anything calls it: a shape the widener
+// mishandles costs speed, never a wrong or crashing kernel. Null when it
+// failed.
+llvm::Function *widenInto(llvm::Function &body, llvm::Function &scalar,
+                          llvm::LoopInfo &loops, llvm::StringRef suffix,
+                          unsigned lanes) {
+  unsigned kernel_args = body.arg_size() - 4;
+  std::vector<llvm::Type *> params;
+  for (unsigned i = 0; i <= kernel_args; ++i)
+    params.push_back(body.getArg(i)->getType());
+  llvm::Type *i64 = llvm::Type::getInt64Ty(body.getContext());
+  params.insert(params.end(), {i64, i64, i64, i64});
+  llvm::Function *vector = llvm::Function::Create(
+      llvm::FunctionType::get(llvm::Type::getVoidTy(body.getContext()), params,
+                              false),
+      llvm::GlobalValue::InternalLinkage, body.getName() + suffix,
+      body.getParent());
+  vector->addFnAttrs(llvm::AttrBuilder(body.getContext(),
+                                       body.getAttributes().getFnAttrs()));
+  vector->addFnAttr(kLanesAttribute, std::to_string(lanes));
+  bool widened = true;
+  try {
+    Widener(scalar, loops, *vector, kernel_args, lanes).run();
+  } catch (const std::out_of_range &) {
+    widened = false; // a value or edge it never reached
+  }
+  std::string problems;
+  llvm::raw_string_ostream out(problems);
+  if (!widened || llvm::verifyFunction(*vector, &out)) {
+    vector->eraseFromParent();
+    return nullptr;
+  }
+  return vector;
+}
+
+} // namespace
+
+unsigned widenedLanes(const llvm::Function &simd) {
+  unsigned lanes = kDefaultLanes;
+  simd.getFnAttribute(kLanesAttribute).getValueAsString().getAsInteger(10,
+                                                                       lanes);
+  return lanes;
+}
+
+llvm::Function *vectorizeWorkItems(llvm::Function &body, std::string &why,
+                                   std::string &how) {
   llvm::ValueToValueMapTy map;
   llvm::Function *scalar = llvm::CloneFunction(&body, map);
-  prepareForWidening(*scalar);
+  prepareForWidening(*scalar, true);
+  std::string split_why;
+  bool whole_vectors = keepsVectorsWhole(*scalar, split_why);
+  if (!whole_vectors) {
+    scalar->eraseFromParent();
+    map.clear();
+    scalar = llvm::CloneFunction(&body, map);
+    prepareForWidening(*scalar, false);
+  }
   llvm::DominatorTree dominators(*scalar);
   llvm::LoopInfo loops(dominators);
   bool ok = true;
@@ -37,7 +96,7 @@ llvm::Function *vectorizeWorkItems(llvm::Function &body, std::string &why) {
   }
   for (Instruction &inst : llvm::instructions(*scalar))
     if (ok && (llvm::isa<llvm::AllocaInst>(inst) ||
-               !supportedInstruction(inst, why))) {
+               !supportedInstruction(inst, why, whole_vectors))) {
       if (llvm::isa<llvm::AllocaInst>(inst))
         why = "a private array";
       ok = false;
@@ -62,34 +121,19 @@ llvm::Function *vectorizeWorkItems(llvm::Function &body, std::string &why) {
   }
   llvm::Function *vector = nullptr;
   if (ok) {
-    // (kernel arguments..., context, first x, y, z, count)
     unsigned kernel_args = body.arg_size() - 4;
-    std::vector<llvm::Type *> params;
-    for (unsigned i = 0; i <= kernel_args; ++i)
-      params.push_back(body.getArg(i)->getType());
-    llvm::Type *i64 = llvm::Type::getInt64Ty(body.getContext());
-    params.insert(params.end(), {i64, i64, i64, i64});
-    vector = llvm::Function::Create(
-        llvm::FunctionType::get(llvm::Type::getVoidTy(body.getContext()),
-                                params, false),
-        llvm::GlobalValue::InternalLinkage, body.getName() + ".simd",
-        body.getParent());
-    vector->addFnAttrs(llvm::AttrBuilder(body.getContext(),
-                                         body.getAttributes().getFnAttrs()));
-    // The widened function is checked before it replaces anything: a shape
-    // this pass mishandles costs speed, never a wrong or crashing kernel.
-    bool widened = true;
-    try {
-      Widener(*scalar, loops, *vector, kernel_args).run();
-    } catch (const std::out_of_range &) {
-      widened = false; // a value or edge it never reached
-    }
-    std::string problems;
-    llvm::raw_string_ostream out(problems);
-    if (!widened || llvm::verifyFunction(*vector, &out)) {
+    VaryingValues varying(*scalar, loops, scalar->getArg(kernel_args + 1));
+    unsigned lanes =
+        chooseLanes(*scalar, loops, varying, uniform_loops_only, how);
+    how = std::to_string(lanes) + " work-items at once" +
+          (how.empty() ? "" : " (" + how + ")") +
+          (whole_vectors ? ", vectors kept whole"
+           : split_why.empty()
+               ? ""
+               : ", vectors split into elements (" + split_why + ")");
+    vector = widenInto(body, *scalar, loops, kWidenedSuffix, lanes);
+    if (!vector) {
       why = "internal: the widened function was not valid";
-      vector->eraseFromParent();
-      vector = nullptr;
     } else if (uniform_loops_only && !hasFastGathers(body) &&
                gathersInLoops(*vector)) {
       // Widened, the loop's strided accesses are gathers: worth it with
@@ -101,6 +145,13 @@ llvm::Function *vectorizeWorkItems(llvm::Function &body, std::string &why) {
             "AVX-512, gathers cost more)";
       vector->eraseFromParent();
       vector = nullptr;
+    } else if (lanes > kDefaultLanes &&
+               widenInto(body, *scalar, loops, kNarrowWidenedSuffix,
+                         kDefaultLanes)) {
+      // Rows shorter than `lanes` (small work-groups, a row's end) run
+      // through the narrower function rather than leave most lanes idle.
+      how += "; " + std::to_string(kDefaultLanes) + " for a row's last " +
+             std::to_string(lanes - 1) + " or fewer";
     }
   }
   scalar->eraseFromParent();
@@ -116,8 +167,9 @@ WorkItemVectorizerPass::run(llvm::Module &module,
     ExecutionPlan &plan = record.description.plan;
     if (!record.body || plan.path != ExecutionPath::Widened)
       continue;
-    std::string why;
-    if (vectorizeWorkItems(*record.body, why)) {
+    std::string why, how;
+    if (vectorizeWorkItems(*record.body, why, how)) {
+      plan.lanes = how;
       changed = true;
       continue;
     }

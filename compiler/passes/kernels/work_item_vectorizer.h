@@ -2,8 +2,8 @@
 // loop vectorizer widens across work-items. It widens only innermost loops,
 // though: a body with a loop of its own (an escape-time fractal's per-pixel
 // loop, a search) stays one work-item at a time. For those, this pass widens
-// the whole body: it writes a function that runs kVectorWidth neighbouring
-// work-items in x at once, each control-flow path and loop under a mask of
+// the whole body: it writes a function that runs neighbouring work-items in
+// x at once (as many as widening_width.h chooses), each control-flow path and loop under a mask of
 // the work-items still on it. A loop runs while any of its work-items
 // continues; work-items that left keep the values they left with.
 //
@@ -22,13 +22,18 @@ class Function;
 
 namespace weft::compiler {
 
-inline constexpr unsigned kVectorWidth = 16;
-
 // For a body (kernel arguments..., context, local id x, y, z) that has a
 // loop, returns a function (kernel arguments..., context, first x, y, z,
-// count) that runs work-items first .. first + min(count, kVectorWidth) - 1
-// of row (y, z). Returns null and says why when the body does not qualify.
-llvm::Function *vectorizeWorkItems(llvm::Function &body, std::string &why);
+// count) that runs work-items first .. first + min(count, lanes) - 1 of row
+// (y, z), where `lanes` is its attribute kLanesAttribute. Returns null and
+// says why when the body does not qualify; `how` says how lanes was chosen.
+llvm::Function *vectorizeWorkItems(llvm::Function &body, std::string &why,
+                                   std::string &how);
+
+inline constexpr const char *kLanesAttribute = "weft-lanes";
+
+// The work-items a function vectorizeWorkItems wrote runs at once.
+unsigned widenedLanes(const llvm::Function &simd);
 
 // weft-widen-work-items: body.simd for kernels whose plan is Widened; a
 // body the vectorizer declines falls back to the work-item loop, and the

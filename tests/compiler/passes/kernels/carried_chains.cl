@@ -4,26 +4,28 @@
 // or a reduction it may reorder (compiler/passes/kernels/widening_checks.cpp,
 // innermostLoopLeftScalar). A chain of dependent FMAs (clpeak's compute
 // kernels) or a float sum is not: such kernels are widened across
-// work-items, and the optimized code is vector FMAs on both CPU families
-// (16 lanes: two AVX2 registers, or one AVX-512 register).
+// work-items, and the optimized code is vector FMAs on both CPU families,
+// across as many work-items as the carried values fill the registers with
+// (widening_width.cpp): 64 for two floats on AVX2 (8 of its 16 registers
+// each), 128 on AVX-512.
 // RUN: %weft-cl %s --target-cpu=znver3 -passes='weft-kernel-pipeline,print<weft-kernels>' -o /dev/null > %t.plan
 // RUN: FileCheck %s --check-prefix=PLAN < %t.plan
 // RUN: %weft-cl %s --target-cpu=znver3 -passes='weft-kernel-pipeline,weft-separate-local-memory,weft-internalize-entries' --optimize -o - | FileCheck %s --check-prefix=AVX2
 // RUN: %weft-cl %s --target-cpu=skylake-avx512 -passes='weft-kernel-pipeline,weft-separate-local-memory,weft-internalize-entries' --optimize -o - | FileCheck %s --check-prefix=AVX512
 
-// PLAN: kernel fma_chain: widened
-// PLAN: kernel fma_chain4: widened
-// PLAN: kernel float_sum: widened
+// PLAN: kernel fma_chain: widened, 64 work-items at once (8 bytes carried per work-item); 16 for a row's last 63 or fewer
+// PLAN: kernel fma_chain4: widened, 16 work-items at once (32 bytes carried per work-item), vectors kept whole
+// PLAN: kernel float_sum: widened, 128 work-items at once (4 bytes carried per work-item); 16 for a row's last 127 or fewer
 // PLAN: kernel int_sum: work-item loop (every loop runs as many times for all work-items, walks memory element by element and carries only counters and reductions (LLVM's loop vectorizer covers it))
 
 // clpeak's compute_sp_v1: x and y carried round the loop, each step
 // depending on the one before.
 // AVX2-LABEL: define void @__weft_group_fma_chain(
-// AVX2: call <16 x float> @llvm.fma.v16f32
+// AVX2: call <64 x float> @llvm.fma.v64f32
 // AVX2-NOT: call float @llvm.fma.f32
 // AVX2: ret void
 // AVX512-LABEL: define void @__weft_group_fma_chain(
-// AVX512: call <16 x float> @llvm.fma.v16f32
+// AVX512: call <128 x float> @llvm.fma.v128f32
 // AVX512-NOT: call float @llvm.fma.f32
 // AVX512: ret void
 kernel void fma_chain(global float *out, float a) {
@@ -38,9 +40,10 @@ kernel void fma_chain(global float *out, float a) {
   out[get_global_id(0)] = y;
 }
 
-// The same on float4 values: each element is a vector of lanes.
+// The same on float4 values, kept whole: 16 work-items' float4s side by
+// side.
 // AVX2-LABEL: define void @__weft_group_fma_chain4(
-// AVX2: call <16 x float> @llvm.fma.v16f32
+// AVX2: call <64 x float> @llvm.fma.v64f32
 // AVX2-NOT: call <4 x float> @llvm.fma.v4f32
 // AVX2: ret void
 kernel void fma_chain4(global float *out, float a) {
@@ -55,7 +58,7 @@ kernel void fma_chain4(global float *out, float a) {
 
 // A float sum over a row: ordered, so widened across work-items.
 // AVX2-LABEL: define void @__weft_group_float_sum(
-// AVX2: fadd <16 x float>
+// AVX2: fadd <128 x float>
 // AVX2: ret void
 kernel void float_sum(global const float *in, global float *out, int n) {
   int row = get_global_id(0);

@@ -5,7 +5,7 @@
 // path. A loop its work-items leave at different times keeps a mask of
 // those still going round; one they leave together keeps the mask it was
 // entered with.
-// RUN: %weft-cl %s --target-cpu=skylake-avx512 -passes='weft-kernel-pipeline,print<weft-kernels>' -o %t.ll | FileCheck %s --check-prefix=PLAN
+// RUN: %weft-cl %s --target-cpu=skylake-avx512 -weft-lanes=16 -passes='weft-kernel-pipeline,print<weft-kernels>' -o %t.ll | FileCheck %s --check-prefix=PLAN
 // RUN: FileCheck %s --check-prefix=LOOP < %t.ll
 // RUN: FileCheck %s --check-prefix=BRANCH < %t.ll
 // RUN: FileCheck %s --check-prefix=JOIN < %t.ll

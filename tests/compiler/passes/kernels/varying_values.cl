@@ -2,7 +2,7 @@
 // work-item computes alike stays one scalar for all, what may differ is a
 // vector of 16 lanes; an access whose lanes touch neighbouring elements is
 // one whole-vector load or store, any other a gather or scatter.
-// RUN: %weft-cl %s --target-cpu=skylake-avx512 -passes='weft-kernel-pipeline,print<weft-kernels>' -o %t.ll | FileCheck %s --check-prefix=PLAN
+// RUN: %weft-cl %s --target-cpu=skylake-avx512 -weft-lanes=16 -passes='weft-kernel-pipeline,print<weft-kernels>' -o %t.ll | FileCheck %s --check-prefix=PLAN
 // RUN: FileCheck %s --check-prefix=UNIFORM < %t.ll
 // RUN: FileCheck %s --check-prefix=COUNTER < %t.ll
 // RUN: FileCheck %s --check-prefix=STRIDES < %t.ll

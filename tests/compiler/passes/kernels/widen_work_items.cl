@@ -7,7 +7,7 @@
 // (widener.cpp, widener_loops.cpp); varying_values.cl, lane_masks.cl and
 // widening_checks.cl pin the parts.
 // On an AVX-512 target: 16 lanes.
-// RUN: %weft-cl %s --target-cpu=skylake-avx512 -passes='weft-kernel-pipeline,print<weft-kernels>' -o %t.ll > %t.plan
+// RUN: %weft-cl %s --target-cpu=skylake-avx512 -weft-lanes=16 -passes='weft-kernel-pipeline,print<weft-kernels>' -o %t.ll > %t.plan
 // RUN: FileCheck %s --check-prefix=PLAN < %t.plan
 // RUN: FileCheck %s --check-prefix=IR < %t.ll
 // RUN: FileCheck %s --check-prefix=HALF < %t.ll
@@ -21,14 +21,14 @@
 // the loop's counter and the loads it alone addresses are one value for
 // all work-items, so a[row * n + k] is one load and b[k * n + col] a vector
 // of neighbours. A loop that would gather stays with LLVM's vectorizer.
-// RUN: %weft-cl %s --target-cpu=znver3 -passes='weft-kernel-pipeline,print<weft-kernels>' -o %t.avx2.ll | FileCheck %s --check-prefix=AVX2
+// RUN: %weft-cl %s --target-cpu=znver3 -weft-lanes=16 -passes='weft-kernel-pipeline,print<weft-kernels>' -o %t.avx2.ll | FileCheck %s --check-prefix=AVX2
 // RUN: FileCheck %s --check-prefix=AVX2-COLUMN < %t.avx2.ll
 // The column loop's exit test is one for all work-items, in its header:
 // they leave together, so a scalar branch decides each round and the loop
 // keeps the mask it was entered with. A row's full chunks of 16 pass a
 // constant count, that mask is all true, and the k loop's loads are plain
 // vector loads (vmaskmov, slow on AMD's AVX2 cores, in every step before).
-// RUN: %weft-cl %s --target-cpu=znver3 -passes='weft-kernel-pipeline,weft-separate-local-memory,weft-internalize-entries' --optimize -o - | FileCheck %s --check-prefix=FULL
+// RUN: %weft-cl %s --target-cpu=znver3 -weft-lanes=16 -passes='weft-kernel-pipeline,weft-separate-local-memory,weft-internalize-entries' --optimize -o - | FileCheck %s --check-prefix=FULL
 // FULL-LABEL: define void @__weft_group_column_walk(
 // FULL: full_chunk:
 // FULL-NOT: masked.load

@@ -1,0 +1,30 @@
+// How many work-items weft-widen-work-items runs at once: enough for the
+// values a kernel's loops carry to fill the vector registers, so that
+// independent work-items cover the latency of each other's dependent
+// chains (clpeak's FMA chains, a GEMM's k loop), and not so many that
+// they spill.
+#pragma once
+#include <string>
+
+namespace llvm {
+class Function;
+class LoopInfo;
+} // namespace llvm
+
+namespace weft::compiler {
+
+class VaryingValues;
+
+// The most work-items a widened body runs at once, and the least.
+inline constexpr unsigned kMostLanes = 128;
+inline constexpr unsigned kDefaultLanes = 16;
+
+// The work-items to widen `scalar` (a prepared body whose varying values
+// are `varying`) across; `uniform_loops_only` when every work-item goes
+// round every loop as often, so that wider costs no divergence. `why`
+// says how the count was reached, for the plan.
+unsigned chooseLanes(llvm::Function &scalar, llvm::LoopInfo &loops,
+                     const VaryingValues &varying, bool uniform_loops_only,
+                     std::string &why);
+
+} // namespace weft::compiler

@@ -1,0 +1,95 @@
+// Kernels whose work-items compute in vector types are widened with each
+// work-item's vectors kept whole, side by side, when they mostly compute on
+// them element by element (widening_checks.cpp, keepsVectorsWhole), and
+// split into one value per element when they mostly take them apart. The
+// number of work-items widened at once fills the vector registers with the
+// values the loops carry (widening_width.cpp), and kernels widened past 16
+// work-items get a 16-wide function for what is left of a row.
+// RUN: %weft-cl %s --target-cpu=znver3 -passes='weft-kernel-pipeline,print<weft-kernels>' -o /dev/null | FileCheck %s --check-prefix=PLAN-AVX2
+// RUN: %weft-cl %s --target-cpu=skylake-avx512 -passes='weft-kernel-pipeline,print<weft-kernels>' -o /dev/null | FileCheck %s --check-prefix=PLAN-AVX512
+// RUN: %weft-cl %s --target-cpu=znver3 -passes='weft-kernel-pipeline,weft-separate-local-memory,weft-internalize-entries' --optimize -o - | FileCheck %s --check-prefix=AVX2
+// RUN: %weft-cl %s --target-cpu=skylake-avx512 -passes='weft-kernel-pipeline,weft-separate-local-memory,weft-internalize-entries' --optimize -o - | FileCheck %s --check-prefix=AVX512
+
+// PLAN-AVX2: kernel chain16: widened, 4 work-items at once (128 bytes carried per work-item), vectors kept whole
+// PLAN-AVX2: kernel sum4: widened, 16 work-items at once (24 bytes carried per work-item), vectors kept whole
+// PLAN-AVX2: kernel forces: widened, 32 work-items at once (12 bytes carried per work-item), vectors split into elements (its vectors are taken apart more than computed on whole); 16 for a row's last 31 or fewer
+// PLAN-AVX2: kernel escape8: widened, 8 work-items at once (36 bytes carried per work-item), vectors kept whole
+// PLAN-AVX512: kernel chain16: widened, 16 work-items at once (128 bytes carried per work-item), vectors kept whole
+// PLAN-AVX512: kernel sum4: widened, 64 work-items at once (24 bytes carried per work-item), vectors kept whole; 16 for a row's last 63 or fewer
+// PLAN-AVX512: kernel forces: widened, 128 work-items at once
+// PLAN-AVX512: kernel escape8: widened, 16 work-items at once (36 bytes carried per work-item), vectors kept whole
+
+// clpeak's compute_sp_v16: two float16 chains per work-item. Split into
+// elements, 16 work-items would need 64 AVX2 registers; whole, 4 work-items
+// need 16, and each FMA is 8 independent register-wide FMAs.
+// AVX2-LABEL: define void @__weft_group_chain16(
+// AVX2: call <64 x float> @llvm.fma.v64f32
+// AVX2-NOT: call <16 x float> @llvm.fma.v16f32
+// AVX2-NOT: call float @llvm.fma.f32
+// AVX2: ret void
+// AVX512-LABEL: define void @__weft_group_chain16(
+// AVX512: call <256 x float> @llvm.fma.v256f32
+// AVX512: ret void
+kernel void chain16(global float *out, float a) {
+  float16 x = (float16)(a);
+  float16 y = (float16)get_local_id(0);
+  for (int i = 0; i < 32; i++) {
+    x = mad(y, x, y);
+    y = mad(x, y, x);
+  }
+  out[get_global_id(0)] = y.s0 + y.sf;
+}
+
+// clpeak's global_bandwidth_v4: neighbouring work-items read neighbouring
+// float4s, stepping together round the loop: one load of 16 work-items'
+// float4s, never a gather.
+// AVX2-LABEL: define void @__weft_group_sum4(
+// AVX2-NOT: gather
+// AVX2: load <64 x float>
+// AVX2-NOT: gather
+// AVX2: ret void
+kernel void sum4(global const float4 *in, global float *out) {
+  int id = get_group_id(0) * get_local_size(0) * 16 + get_local_id(0);
+  float4 sum = 0;
+  for (int i = 0; i < 16; i++) {
+    sum += in[id];
+    id += get_local_size(0);
+  }
+  out[get_global_id(0)] = sum.s0 + sum.s1 + sum.s2 + sum.s3;
+}
+
+// An n-body step takes its float4s apart (.x, .y, .z): split into elements.
+// Widened past 16 work-items, the rest of a row runs 16 at a time.
+// AVX2-LABEL: define void @__weft_group_forces(
+// AVX2: full_chunk:
+// AVX2: narrow_chunk:
+// AVX2: ret void
+kernel void forces(global const float4 *pos, global float4 *acc, int n) {
+  float4 p = pos[get_global_id(0)];
+  float3 a = 0;
+  for (int j = 0; j < n; ++j) {
+    float4 q = pos[j];
+    float dx = q.x - p.x, dy = q.y - p.y, dz = q.z - p.z;
+    float inv = rsqrt(dx * dx + dy * dy + dz * dz + 0.01f);
+    float s = q.w * inv * inv * inv;
+    a.x += dx * s;
+    a.y += dy * s;
+    a.z += dz * s;
+  }
+  acc[get_global_id(0)] = (float4)(a, 0);
+}
+
+// A loop work-items leave at different times stays at 16 work-items or
+// fewer: wider, more lanes would idle.
+// AVX2-LABEL: define void @__weft_group_escape8(
+// AVX2: fmul <64 x float>
+// AVX2: ret void
+kernel void escape8(global const float8 *in, global float8 *out) {
+  float8 z = in[get_global_id(0)];
+  int i = 0;
+  while (i < 100 && z.s0 < 4.0f) {
+    z = z * z * 0.5f + (float8)(0.25f);
+    ++i;
+  }
+  out[get_global_id(0)] = z;
+}
