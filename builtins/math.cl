@@ -546,18 +546,33 @@ HALF_BINARY(powr)
 HALF_BINARY(remainder)
 FOR_EACH_VECTOR_WIDTH(FMAX_FMIN_SCALAR, half)
 
-// fma is correctly rounded: the product of two halves is exact in float,
-// and its sum with a half is exact in double for every result within
-// half's range (the bits span at most 40 places; where they span more, the
-// small term lies far below a half's rounding point), so one rounding to
-// half remains.
-OVERLOADABLE half fma(half a, half b, half c) {
-  double exact = (double)((float)a * (float)b) + (double)c;
-  return weft_double_to_half(exact, ROUND_TE);
+// fma is correctly rounded, in float arithmetic only, so that vectors of
+// half stay vectors of float lanes: the product of two halves is exact in
+// float; their sum s with the third half, and its exact error e (TwoSum),
+// give the float nearest the exact result rounded to odd (truncated, the
+// last bit set when inexact), whose 24 bits leave the rounding to half
+// correct. Inputs that are infinite or NaN give s itself.
+#pragma OPENCL FP_CONTRACT OFF
+#define HALF_FMA(T, N)                                                         \
+  OVERLOADABLE half##N fma(half##N a, half##N b, half##N c) {                 \
+    float##N p = WEFT_AS_FLOAT(N, a) * WEFT_AS_FLOAT(N, b);                    \
+    float##N z = WEFT_AS_FLOAT(N, c);                                          \
+    float##N s = p + z;                                                        \
+    float##N t = s - p;                                                        \
+    float##N e = (p - (s - t)) + (z - t);                                      \
+    int##N bits = as_int##N(s);                                                \
+    int##N truncated = (as_int##N(e) ^ bits) < 0 ? bits - 1 : bits;           \
+    int##N odd = (e != 0 && s - s == 0) ? (truncated | 1) : bits;              \
+    return WEFT_AS_HALF(N, as_float##N(odd));                                  \
+  }
+FOR_EACH_WIDTH(HALF_FMA, half)
+#pragma OPENCL FP_CONTRACT ON
+// mad may round twice: one FMA, native with AVX-512 FP16, in float and
+// rounded to half elsewhere (passes/optimizer/half_fma_in_float).
+OVERLOADABLE half mad(half a, half b, half c) {
+  return __builtin_elementwise_fma(a, b, c);
 }
-WEFT_VECTORIZE_TERNARY(half, fma, half)
-OVERLOADABLE half mad(half a, half b, half c) { return fma(a, b, c); }
-WEFT_VECTORIZE_TERNARY(half, mad, half)
+WEFT_ELEMENTWISE_TERNARY(half, mad, __builtin_elementwise_fma)
 
 // nextafter steps in half's own representation.
 OVERLOADABLE half nextafter(half x, half y) {

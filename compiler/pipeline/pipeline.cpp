@@ -16,6 +16,7 @@
 #include "compiler/passes/kernels/work_group_pipes.h"
 #include "compiler/passes/kernels/work_item_vectorizer.h"
 #include "compiler/passes/optimizer/constant_trip_counts.h"
+#include "compiler/passes/optimizer/half_fma_in_float.h"
 #include "compiler/passes/optimizer/pipe_shape_loads.h"
 #include "compiler/passes/optimizer/safe_division.h"
 #include "compiler/passes/optimizer/split_work_item_ranges.h"

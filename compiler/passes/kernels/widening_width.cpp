@@ -37,16 +37,17 @@ llvm::cl::opt<unsigned> forced_lanes(
 struct VectorRegisters {
   unsigned count;
   unsigned bytes;
+  bool fp16; // half arithmetic in half lanes
 };
 
 VectorRegisters registersOf(const llvm::Function &f) {
   llvm::StringRef features =
       f.getFnAttribute("target-features").getValueAsString();
   if (features.contains("+avx512f"))
-    return {32, 64};
+    return {32, 64, features.contains("+avx512fp16")};
   if (features.contains("+avx"))
-    return {16, 32};
-  return {16, 16};
+    return {16, 32, false};
+  return {16, 16, false};
 }
 
 unsigned powerOfTwoAtMost(unsigned n) {
@@ -66,6 +67,7 @@ unsigned chooseLanes(llvm::Function &scalar, llvm::LoopInfo &loops,
     return forced_lanes;
   }
   const llvm::DataLayout &layout = scalar.getParent()->getDataLayout();
+  VectorRegisters registers = registersOf(scalar);
   // Bytes each work-item carries round its loops (the varying phis of loop
   // headers; a loop's counter is one scalar for all), and its widest
   // carried element.
@@ -74,6 +76,10 @@ unsigned chooseLanes(llvm::Function &scalar, llvm::LoopInfo &loops,
     for (llvm::PHINode &phi : loop->getHeader()->phis())
       if (varying.varies(&phi)) {
         uint64_t size = layout.getTypeStoreSize(phi.getType());
+        // Half arithmetic is done in float registers unless the CPU has
+        // AVX-512 FP16.
+        if (phi.getType()->getScalarType()->isHalfTy() && !registers.fp16)
+          size *= 2;
         carried += size;
         widest = std::max(widest, size);
       }
@@ -81,7 +87,6 @@ unsigned chooseLanes(llvm::Function &scalar, llvm::LoopInfo &loops,
     why = "";
     return kDefaultLanes;
   }
-  VectorRegisters registers = registersOf(scalar);
   unsigned fit = powerOfTwoAtMost(
       unsigned(std::min<uint64_t>(registers.count * registers.bytes / carried,
                                   kMostLanes)));

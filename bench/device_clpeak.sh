@@ -1,0 +1,24 @@
+#!/bin/bash
+# On the lent machine (bench/pack_for_device.sh first): clpeak through Weft
+# (host code and WEFT_TARGET_CPU=znver3) and PoCL, alternating, `rounds`
+# rounds; fma_peak for the machine's peak. Results in $OUT/clpeak.txt.
+rounds=${1:-2}
+for payload in device_payload/*.tar*; do tar xf "$payload" -C /; done
+echo /tmp/weft-device/lib/libWeftOpenCL.so > /tmp/weft-device/weft.icd
+source /tmp/weft-device/env.sh
+out=$OUT/clpeak.txt
+{ lscpu | grep -E "Model name|^CPU\(s\)"; fma_peak; } > "$out" 2>&1
+args="--global-bandwidth --compute-sp --compute-dp --compute-integer"
+for round in $(seq "$rounds"); do
+  for run in weft_host pocl weft_znver3; do
+    echo "=== round $round $run" >> "$out"
+    case $run in
+    weft_host) OCL_ICD_VENDORS=$WEFT_ICD timeout 200 clpeak $args ;;
+    pocl) OCL_ICD_VENDORS=$POCL_ICD timeout 200 clpeak $args ;;
+    weft_znver3) WEFT_TARGET_CPU=znver3 OCL_ICD_VENDORS=$WEFT_ICD timeout 200 clpeak $args ;;
+    esac 2>&1 | grep -E ": [0-9.]+$|GBPS|GFLOPS|GIOPS|Skipped" >> "$out"
+  done
+done
+echo "=== plans" >> "$out"
+WEFT_DEBUG=1 OCL_ICD_VENDORS=$WEFT_ICD timeout 100 clpeak --global-bandwidth --compute-sp 2>&1 |
+  grep "weft: kernel" | grep -v "private memory" >> "$out"

@@ -1,0 +1,40 @@
+#!/bin/bash
+# Packs the build tree's Weft, the libraries its compiler needs, clang's
+# resource headers and the bench programs into device_payload/weft.tar.xz,
+# for the lent 16-core machine (../shared/DEVICE.md), which has no LLVM.
+# There: tar xJf weft.tar.xz -C / && source /tmp/weft-device/env.sh
+# device_payload/ is ignored by git; name it in the device tool's `carry`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+stage=$(mktemp -d)
+root=$stage/tmp/weft-device
+mkdir -p "$root/lib" "$root/bin"
+cp build/lib/libWeftOpenCL.so build/lib/libweft-compiler.so \
+  build/lib/weft-builtins.bc "$root/lib/"
+for lib in $(ldd build/lib/libweft-compiler.so build/lib/libWeftOpenCL.so |
+  awk '/=> \//{print $3}' | sort -u |
+  grep -v -E 'libc.so|libm.so|libstdc|libgcc_s'); do
+  cp -L "$lib" "$root/lib/"
+done
+cp -L /lib/x86_64-linux-gnu/libOpenCL.so.1 "$root/lib/"
+strip --strip-debug "$root"/lib/*.so* 2>/dev/null || true
+# The compiler library looks up clang's headers at the path it was built with.
+mkdir -p "$stage/usr/lib/llvm-19/lib/clang/19"
+cp -r /usr/lib/llvm-19/lib/clang/19/include "$stage/usr/lib/llvm-19/lib/clang/19/"
+for program in fma_peak "$@"; do
+  if [ -x "build/bin/$program" ]; then cp "build/bin/$program" "$root/bin/"
+  elif command -v "$program" >/dev/null; then cp "$(command -v "$program")" "$root/bin/"
+  fi
+done
+echo /tmp/weft-device/lib/libWeftOpenCL.so > "$root/weft.icd"
+cat > "$root/env.sh" <<'ENV'
+export LD_LIBRARY_PATH=/tmp/weft-device/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export PATH=/tmp/weft-device/bin:$PATH
+export WEFT_CACHE_DIR=off
+WEFT_ICD=/tmp/weft-device/weft.icd
+POCL_ICD=$(ls /etc/OpenCL/vendors/*pocl*.icd 2>/dev/null | head -1)
+ENV
+mkdir -p device_payload
+tar -C "$stage" -cf - tmp usr | xz -9e -T2 > device_payload/weft.tar.xz
+rm -rf "$stage"
+ls -la device_payload/weft.tar.xz
