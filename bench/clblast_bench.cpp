@@ -1,0 +1,296 @@
+// CLBlast (Debian's libclblast, its default tuning) through its C API on Weft
+// and PoCL in one process, alternating: SGEMM, DGEMM and HGEMM at square
+// sizes in both layouts and all transposes, SGEMV and SAXPY. These are the
+// kernels a tuned library writes (register tiles in private arrays, vector
+// types, local memory), not Weft's own. Each row checks a few elements of
+// the result against the host before timing, prints GFLOP/s (GB/s for the
+// memory-bound SGEMV and SAXPY) as medians and the Weft/PoCL ratio.
+//
+//   clblast_bench [max_n] [repeats] [filter]
+// (OCL_ICD_VENDORS: both drivers; `filter`: only rows whose name has it)
+#include "bench_common.h"
+
+#include <clblast_c.h>
+
+#include <cmath>
+#include <functional>
+#include <map>
+#include <memory>
+#include <random>
+
+namespace {
+
+struct Driver {
+  std::string name;
+  cl_context context = nullptr;
+  cl_command_queue queue = nullptr;
+};
+
+bool openDriver(const char *platform_name, Driver &d) {
+  cl_platform_id platform = platformNamed(platform_name);
+  if (!platform)
+    return false;
+  cl_device_id device;
+  if (clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, nullptr) !=
+      CL_SUCCESS)
+    return false;
+  cl_int err;
+  d.name = platform_name;
+  d.context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
+  d.queue = clCreateCommandQueueWithProperties(d.context, device, nullptr, &err);
+  return err == CL_SUCCESS;
+}
+
+cl_mem bufferOf(Driver &d, const void *data, size_t bytes) {
+  cl_int err;
+  cl_mem m = clCreateBuffer(d.context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                            bytes, const_cast<void *>(data), &err);
+  return err == CL_SUCCESS ? m : nullptr;
+}
+
+// half <-> float for HGEMM's inputs and checks (round to nearest even).
+uint16_t toHalf(float f) {
+  _Float16 h = static_cast<_Float16>(f);
+  uint16_t bits;
+  std::memcpy(&bits, &h, 2);
+  return bits;
+}
+float fromHalf(uint16_t bits) {
+  _Float16 h;
+  std::memcpy(&h, &bits, 2);
+  return static_cast<float>(h);
+}
+
+// One measured operation: `run` enqueues it on a driver's buffers and
+// returns CLBlast's status; `check` reads the result back and compares it
+// with the host.
+struct Row {
+  std::string name;
+  double work;      // flops, or bytes for memory-bound rows
+  const char *unit; // "GFLOP/s" or "GB/s"
+  std::function<std::function<CLBlastStatusCode(Driver &)>(Driver &)> setup;
+};
+
+} // namespace
+
+int main(int argc, char **argv) {
+  size_t max_n = argc > 1 ? std::strtoul(argv[1], nullptr, 10) : 2048;
+  int repeats = argc > 2 ? std::atoi(argv[2]) : 5;
+  const char *filter = argc > 3 ? argv[3] : "";
+  std::vector<Driver> drivers;
+  for (const char *name : {"Weft", "Portable Computing Language"}) {
+    Driver d;
+    if (openDriver(name, d))
+      drivers.push_back(d);
+  }
+  if (drivers.empty()) {
+    std::puts("clblast_bench: no driver found (set OCL_ICD_VENDORS)");
+    return 1;
+  }
+  std::mt19937 random(34);
+  std::uniform_real_distribution<float> value(-1.0f, 1.0f);
+  std::vector<Row> rows;
+
+  // GEMM rows: C = A * B (alpha 1, beta 0), A m x k, B k x n, square n.
+  auto addGemm = [&](const char *precision, size_t n, CLBlastLayout layout,
+                     CLBlastTranspose ta, CLBlastTranspose tb) {
+    std::string name = std::string(precision) + "GEMM " + std::to_string(n) +
+                       (layout == CLBlastLayoutRowMajor ? " row" : " col") +
+                       (ta == CLBlastTransposeNo ? " N" : " T") +
+                       (tb == CLBlastTransposeNo ? "N" : "T");
+    rows.push_back({name, 2.0 * n * n * n, "GFLOP/s", [=, &random,
+                                                       &value](Driver &d) {
+      auto a = std::make_shared<std::vector<float>>(n * n);
+      auto b = std::make_shared<std::vector<float>>(n * n);
+      for (float &x : *a)
+        x = value(random);
+      for (float &x : *b)
+        x = value(random);
+      size_t element = precision[0] == 'D' ? 8 : precision[0] == 'H' ? 2 : 4;
+      auto pack = [&](const std::vector<float> &v) {
+        std::vector<unsigned char> bytes(v.size() * element);
+        for (size_t i = 0; i < v.size(); ++i) {
+          if (element == 8) {
+            double x = v[i];
+            std::memcpy(&bytes[i * 8], &x, 8);
+          } else if (element == 2) {
+            uint16_t x = toHalf(v[i]);
+            std::memcpy(&bytes[i * 2], &x, 2);
+          } else {
+            std::memcpy(&bytes[i * 4], &v[i], 4);
+          }
+        }
+        return bytes;
+      };
+      std::vector<unsigned char> zero(n * n * element, 0);
+      cl_mem ab = bufferOf(d, pack(*a).data(), n * n * element);
+      cl_mem bb = bufferOf(d, pack(*b).data(), n * n * element);
+      cl_mem cb = bufferOf(d, zero.data(), n * n * element);
+      auto run = [=](Driver &dd) -> CLBlastStatusCode {
+        if (element == 8)
+          return CLBlastDgemm(layout, ta, tb, n, n, n, 1.0, ab, 0, n, bb, 0,
+                              n, 0.0, cb, 0, n, &dd.queue, nullptr);
+        if (element == 2)
+          return CLBlastHgemm(layout, ta, tb, n, n, n, toHalf(1.0f), ab, 0, n,
+                              bb, 0, n, toHalf(0.0f), cb, 0, n, &dd.queue,
+                              nullptr);
+        return CLBlastSgemm(layout, ta, tb, n, n, n, 1.0f, ab, 0, n, bb, 0, n,
+                            0.0f, cb, 0, n, &dd.queue, nullptr);
+      };
+      // Check a few elements: element (i, j) of op(A) op(B) in `layout`.
+      if (run(d) != CLBlastSuccess)
+        return std::function<CLBlastStatusCode(Driver &)>();
+      clFinish(d.queue);
+      std::vector<unsigned char> c(n * n * element);
+      clEnqueueReadBuffer(d.queue, cb, CL_TRUE, 0, c.size(), c.data(), 0,
+                          nullptr, nullptr);
+      bool row_major = layout == CLBlastLayoutRowMajor;
+      auto at = [&](const std::vector<float> &m, bool transposed, size_t r,
+                    size_t col) {
+        // Stored in `layout`; op() transposes.
+        if (transposed)
+          std::swap(r, col);
+        return row_major ? m[r * n + col] : m[col * n + r];
+      };
+      for (size_t probe = 0; probe < 16; ++probe) {
+        size_t i = (probe * 7919) % n, j = (probe * 104729) % n;
+        double expected = 0;
+        for (size_t k = 0; k < n; ++k)
+          expected += double(at(*a, ta != CLBlastTransposeNo, i, k)) *
+                      double(at(*b, tb != CLBlastTransposeNo, k, j));
+        size_t index = row_major ? i * n + j : j * n + i;
+        double got;
+        if (element == 8) {
+          std::memcpy(&got, &c[index * 8], 8);
+        } else if (element == 2) {
+          uint16_t h;
+          std::memcpy(&h, &c[index * 2], 2);
+          got = fromHalf(h);
+        } else {
+          float f;
+          std::memcpy(&f, &c[index * 4], 4);
+          got = f;
+        }
+        double tolerance = (element == 2 ? 2e-2 : element == 4 ? 1e-4 : 1e-10) *
+                           std::sqrt(double(n)) * 4;
+        if (!(std::fabs(got - expected) <= tolerance)) {
+          std::printf("%s on %s: C(%zu,%zu) = %g, expected %g\n", name.c_str(),
+                      d.name.c_str(), i, j, got, expected);
+          return std::function<CLBlastStatusCode(Driver &)>();
+        }
+      }
+      return std::function<CLBlastStatusCode(Driver &)>(run);
+    }});
+  };
+  for (size_t n = 128; n <= max_n; n *= 2)
+    for (CLBlastLayout layout : {CLBlastLayoutRowMajor, CLBlastLayoutColMajor})
+      for (CLBlastTranspose ta : {CLBlastTransposeNo, CLBlastTransposeYes})
+        for (CLBlastTranspose tb : {CLBlastTransposeNo, CLBlastTransposeYes})
+          if (layout == CLBlastLayoutRowMajor || (ta == CLBlastTransposeNo &&
+                                                  tb == CLBlastTransposeNo))
+            addGemm("S", n, layout, ta, tb);
+  for (size_t n = 128; n <= max_n; n *= 2) {
+    addGemm("D", n, CLBlastLayoutRowMajor, CLBlastTransposeNo,
+            CLBlastTransposeNo);
+    addGemm("H", n, CLBlastLayoutRowMajor, CLBlastTransposeNo,
+            CLBlastTransposeNo);
+  }
+  // SGEMV (y = A x) and SAXPY, memory-bound: bytes moved per call.
+  for (size_t n : {size_t(1024), size_t(4096)}) {
+    rows.push_back(
+        {"SGEMV " + std::to_string(n), 4.0 * (n * n + 2 * n), "GB/s",
+         [=, &random, &value](Driver &d) {
+           std::vector<float> a(n * n), x(n), y(n, 0.0f);
+           for (float &v : a)
+             v = value(random);
+           for (float &v : x)
+             v = value(random);
+           cl_mem ab = bufferOf(d, a.data(), a.size() * 4);
+           cl_mem xb = bufferOf(d, x.data(), x.size() * 4);
+           cl_mem yb = bufferOf(d, y.data(), y.size() * 4);
+           auto run = [=](Driver &dd) {
+             return CLBlastSgemv(CLBlastLayoutRowMajor, CLBlastTransposeNo, n,
+                                 n, 1.0f, ab, 0, n, xb, 0, 1, 0.0f, yb, 0, 1,
+                                 &dd.queue, nullptr);
+           };
+           if (run(d) != CLBlastSuccess)
+             return std::function<CLBlastStatusCode(Driver &)>();
+           clEnqueueReadBuffer(d.queue, yb, CL_TRUE, 0, n * 4, y.data(), 0,
+                               nullptr, nullptr);
+           for (size_t i = 0; i < n; i += n / 8) {
+             double expected = 0;
+             for (size_t k = 0; k < n; ++k)
+               expected += double(a[i * n + k]) * x[k];
+             if (std::fabs(y[i] - expected) > 1e-3) {
+               std::printf("SGEMV on %s: y[%zu] = %g, expected %g\n",
+                           d.name.c_str(), i, y[i], expected);
+               return std::function<CLBlastStatusCode(Driver &)>();
+             }
+           }
+           return std::function<CLBlastStatusCode(Driver &)>(run);
+         }});
+  }
+  size_t saxpy_n = size_t(16) << 20;
+  rows.push_back({"SAXPY 16Mi", 12.0 * saxpy_n, "GB/s", [=, &random,
+                                                         &value](Driver &d) {
+                    std::vector<float> x(saxpy_n), y(saxpy_n);
+                    for (size_t i = 0; i < saxpy_n; ++i)
+                      x[i] = value(random), y[i] = float(i % 100);
+                    cl_mem xb = bufferOf(d, x.data(), x.size() * 4);
+                    cl_mem yb = bufferOf(d, y.data(), y.size() * 4);
+                    auto run = [=](Driver &dd) {
+                      return CLBlastSaxpy(saxpy_n, 2.0f, xb, 0, 1, yb, 0, 1,
+                                          &dd.queue, nullptr);
+                    };
+                    if (run(d) != CLBlastSuccess)
+                      return std::function<CLBlastStatusCode(Driver &)>();
+                    std::vector<float> got(saxpy_n);
+                    clEnqueueReadBuffer(d.queue, yb, CL_TRUE, 0, saxpy_n * 4,
+                                        got.data(), 0, nullptr, nullptr);
+                    for (size_t i = 0; i < saxpy_n; i += 4099)
+                      if (got[i] != 2.0f * x[i] + float(i % 100)) {
+                        std::printf("SAXPY on %s: y[%zu] = %g\n",
+                                    d.name.c_str(), i, got[i]);
+                        return std::function<CLBlastStatusCode(Driver &)>();
+                      }
+                    return std::function<CLBlastStatusCode(Driver &)>(run);
+                  }});
+
+  std::printf("%-24s", "row");
+  for (Driver &d : drivers)
+    std::printf(" %14s", d.name.substr(0, 14).c_str());
+  std::printf("  Weft/other\n");
+  for (Row &row : rows) {
+    if (row.name.find(filter) == std::string::npos)
+      continue;
+    std::vector<std::function<CLBlastStatusCode(Driver &)>> runs;
+    for (Driver &d : drivers)
+      runs.push_back(row.setup(d)); // builds, warms up and checks
+    std::vector<std::vector<double>> rates(drivers.size());
+    for (int r = 0; r < repeats; ++r)
+      for (size_t i = 0; i < drivers.size(); ++i) {
+        if (!runs[i])
+          continue;
+        clFinish(drivers[i].queue);
+        double start = nowSeconds();
+        runs[i](drivers[i]);
+        clFinish(drivers[i].queue);
+        rates[i].push_back(row.work / (nowSeconds() - start) / 1e9);
+      }
+    std::printf("%-24s", row.name.c_str());
+    std::vector<double> medians;
+    for (size_t i = 0; i < drivers.size(); ++i) {
+      medians.push_back(runs[i] ? median(rates[i]) : 0);
+      if (runs[i])
+        std::printf(" %8.2f %-5s", medians.back(),
+                    row.unit[1] == 'F' ? "GF/s" : "GB/s");
+      else
+        std::printf(" %14s", "failed");
+    }
+    if (medians.size() == 2 && medians[0] > 0 && medians[1] > 0)
+      std::printf("  %.2fx", medians[0] / medians[1]);
+    std::printf("\n");
+    std::fflush(stdout);
+  }
+  return 0;
+}
