@@ -1,8 +1,10 @@
 #!/bin/bash
 # On the lent machine (bench/pack_for_device.sh first): clpeak through Weft
 # (host code and WEFT_TARGET_CPU=znver3) and PoCL, alternating, `rounds`
-# rounds; fma_peak for the machine's peak. Results in $OUT/clpeak.txt.
+# rounds; fma_peak for the machine's peak; clblast_bench up to `clblast_n`
+# (0: none). Results in $OUT/clpeak.txt and $OUT/clblast.txt.
 rounds=${1:-2}
+clblast_n=${2:-0}
 for payload in device_payload/*.tar*; do tar xf "$payload" -C /; done
 echo /tmp/weft-device/lib/libWeftOpenCL.so > /tmp/weft-device/weft.icd
 source /tmp/weft-device/env.sh
@@ -22,3 +24,8 @@ done
 echo "=== plans" >> "$out"
 WEFT_DEBUG=1 OCL_ICD_VENDORS=$WEFT_ICD timeout 100 clpeak --global-bandwidth --compute-sp 2>&1 |
   grep "weft: kernel" | grep -v "private memory" >> "$out"
+if [ "$clblast_n" -gt 0 ] && command -v clblast_bench >/dev/null; then
+  mkdir -p /tmp/both
+  cp "$WEFT_ICD" "$POCL_ICD" /tmp/both/
+  OCL_ICD_VENDORS=/tmp/both timeout 400 clblast_bench "$clblast_n" 3 > "$OUT/clblast.txt" 2>&1
+fi

@@ -17,6 +17,10 @@ for lib in $(ldd build/lib/libweft-compiler.so build/lib/libWeftOpenCL.so |
   cp -L "$lib" "$root/lib/"
 done
 cp -L /lib/x86_64-linux-gnu/libOpenCL.so.1 "$root/lib/"
+# CLBlast, for clblast_bench, when Debian's is installed.
+if [ -e /usr/lib/x86_64-linux-gnu/libclblast.so.1 ]; then
+  cp -L /usr/lib/x86_64-linux-gnu/libclblast.so.1 "$root/lib/"
+fi
 strip --strip-debug "$root"/lib/*.so* 2>/dev/null || true
 # The compiler library looks up clang's headers at the path it was built with.
 mkdir -p "$stage/usr/lib/llvm-19/lib/clang/19"
