@@ -151,6 +151,42 @@ void geometry3_body(ARGS) {
   vstore3(q, 2, MINE(float));
 }
 KERNEL(geometry3)
+
+// Private arrays: a register tile indexed by loop counters (unrolled into
+// registers, then widened), and a table indexed by data (stays memory).
+void tiles_body(ARGS) {
+  int gid = GID;
+  float acc[4][4];
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j)
+      acc[i][j] = (float)(i - j);
+  for (int k = 0; k < 8 + gid % 5; ++k) {
+    float4 b = vload4(k, inf + (gid % 64) * 4);
+    for (int i = 0; i < 4; ++i) {
+      float a = inf[(gid + i * 7 + k) % n];
+      acc[i][0] = acc[i][0] * 0.5f + a * b.x;
+      acc[i][1] = acc[i][1] * 0.5f + a * b.y;
+      acc[i][2] = acc[i][2] * 0.5f + a * b.z;
+      acc[i][3] = acc[i][3] * 0.5f + a * b.w;
+    }
+  }
+  for (int i = 0; i < 4; ++i)
+    vstore4((float4)(acc[i][0], acc[i][1], acc[i][2], acc[i][3]), i,
+            MINE(float));
+}
+KERNEL(tiles)
+
+void lookup_body(ARGS) {
+  int gid = GID;
+  int lookup[8];
+  for (int i = 0; i < 8; ++i)
+    lookup[i] = ini[(gid + i) % 64];
+  int picked = 0;
+  for (int k = 0; k < 6; ++k)
+    picked += lookup[(picked + k) & 7] & 255;
+  MINE(int)[0] = picked;
+}
+KERNEL(lookup)
 )CLC";
 
 struct VectorFixture : WeftFixture {
@@ -249,4 +285,11 @@ TEST_CASE_METHOD(VectorFixture,
 TEST_CASE_METHOD(VectorFixture, "float3 geometry and short8 in loops",
                  "[vector-widening]") {
   check("geometry3");
+}
+
+TEST_CASE_METHOD(VectorFixture,
+                 "private arrays: a register tile and a table read by data",
+                 "[vector-widening]") {
+  check("tiles");
+  check("lookup");
 }

@@ -27,6 +27,10 @@
 #include <llvm/Transforms/Utils/Cloning.h>
 #include <llvm/Transforms/Utils/LCSSA.h>
 #include <llvm/Transforms/Utils/LoopSimplify.h>
+#include <llvm/Transforms/Scalar/IndVarSimplify.h>
+#include <llvm/Transforms/Scalar/LoopPassManager.h>
+#include <llvm/Transforms/Scalar/LoopRotation.h>
+#include <llvm/Transforms/Scalar/LoopUnrollPass.h>
 
 #include <vector>
 
@@ -77,6 +81,30 @@ void prepareForWidening(llvm::Function &f, bool whole_vectors) {
   passes.addPass(llvm::LoopSimplifyPass());
   passes.addPass(llvm::LCSSAPass());
   passes.run(f, analyses.functions);
+  // A private array indexed by the counters of loops with constant trip
+  // counts (a register tile, an FFT's points) becomes registers once those
+  // loops are unrolled: the widener then sees values, not memory. Only
+  // bodies that still have such an array are unrolled; the rest keep their
+  // loops as written.
+  auto hasPrivateArray = [&] {
+    for (Instruction &inst : f.getEntryBlock())
+      if (llvm::isa<llvm::AllocaInst>(inst))
+        return true;
+    return false;
+  };
+  for (int round = 0; round < 3 && hasPrivateArray(); ++round) {
+    llvm::FunctionPassManager unroll;
+    unroll.addPass(llvm::createFunctionToLoopPassAdaptor(
+        llvm::LoopRotatePass(), /*UseMemorySSA=*/false));
+    unroll.addPass(llvm::createFunctionToLoopPassAdaptor(
+        llvm::IndVarSimplifyPass(), /*UseMemorySSA=*/false));
+    unroll.addPass(llvm::createFunctionToLoopPassAdaptor(
+        llvm::LoopFullUnrollPass(/*OptLevel=*/3), /*UseMemorySSA=*/false));
+    addCleanupPasses(unroll);
+    unroll.addPass(llvm::LoopSimplifyPass());
+    unroll.addPass(llvm::LCSSAPass());
+    unroll.run(f, analyses.functions);
+  }
 }
 
 namespace {

@@ -1,0 +1,398 @@
+// Kernel shapes taken from public GPU code, written for this benchmark (no
+// code copied): the ways libraries and applications write their kernels,
+// which Weft's own benchmarks do not. Each runs on Weft and PoCL
+// alternating, is checked exactly against the host, and `WEFT_DEBUG=1`
+// shows the path Weft chose for it (bench/RESULTS.md records both).
+//   - a 3x3 box filter on float4 RGBA pixels (image-processing libraries);
+//   - a radix-16 FFT per work-item on float2, its 16 points in a private
+//     array (VkFFT's and clFFT's register kernels);
+//   - a 9-tap convolution in half arithmetic (inference kernels);
+//   - a GEMM whose work-items each keep a 4x4 tile of C in a private array
+//     (register tiling, as CLBlast's and MIOpen's kernels do);
+//   - a histogram of bytes in local memory with local atomics, merged with
+//     global atomics (the CUDA/OpenCL samples' histogram).
+// Inputs are small integers (or exactly representable fractions), so the
+// host's sums equal the kernels' whatever their order; the kernels that
+// multiply and add turn contraction off, and the host is built without it.
+#include "kernel_bench.h"
+
+#include <cmath>
+
+namespace {
+
+const char *kShapes = R"CLC(
+#pragma OPENCL FP_CONTRACT OFF
+
+kernel void box_filter(global const float4 *in, global float4 *out,
+                       int width, int height) {
+  int x = get_global_id(0), y = get_global_id(1);
+  float4 sum = (float4)(0.0f);
+  for (int dy = -1; dy <= 1; ++dy)
+    for (int dx = -1; dx <= 1; ++dx) {
+      int sx = clamp(x + dx, 0, width - 1), sy = clamp(y + dy, 0, height - 1);
+      sum += in[sy * width + sx];
+    }
+  out[y * width + x] = sum * 0.125f;
+}
+
+// 16 complex points per work-item, strided by the number of work-items,
+// transformed in registers: 4 radix-2 stages on the private array.
+constant float2 twiddles16[8] = {
+    (float2)(1.0f, 0.0f),        (float2)(0.9238795f, -0.38268343f),
+    (float2)(0.70710677f, -0.70710677f), (float2)(0.38268343f, -0.9238795f),
+    (float2)(0.0f, -1.0f),       (float2)(-0.38268343f, -0.9238795f),
+    (float2)(-0.70710677f, -0.70710677f), (float2)(-0.9238795f, -0.38268343f)};
+kernel void fft16(global const float2 *in, global float2 *out) {
+  size_t id = get_global_id(0), n = get_global_size(0);
+  float2 v[16];
+  for (int i = 0; i < 16; ++i)
+    v[i] = in[id + i * n];
+  for (int span = 8, step = 1; span >= 1; span /= 2, step *= 2)
+    for (int i = 0; i < 16; i += 2 * span)
+      for (int j = 0; j < span; ++j) {
+        float2 a = v[i + j], b = v[i + j + span];
+        float2 w = twiddles16[j * step];
+        float2 d = a - b;
+        v[i + j] = a + b;
+        v[i + j + span] = (float2)(d.x * w.x - d.y * w.y, d.x * w.y + d.y * w.x);
+      }
+  for (int i = 0; i < 16; ++i)
+    out[id * 16 + i] = v[i];
+}
+
+// C = A B, n x n, row-major; each work-item a 4x4 tile of C.
+kernel void gemm_tile4(global const float *a, global const float *b,
+                       global float *c, int n) {
+  int col = get_global_id(0) * 4, row = get_global_id(1) * 4;
+  float acc[4][4];
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j)
+      acc[i][j] = 0.0f;
+  for (int k = 0; k < n; ++k) {
+    float4 bk = vload4(0, b + k * n + col);
+    for (int i = 0; i < 4; ++i) {
+      float aik = a[(row + i) * n + k];
+      acc[i][0] += aik * bk.x;
+      acc[i][1] += aik * bk.y;
+      acc[i][2] += aik * bk.z;
+      acc[i][3] += aik * bk.w;
+    }
+  }
+  for (int i = 0; i < 4; ++i)
+    vstore4((float4)(acc[i][0], acc[i][1], acc[i][2], acc[i][3]), 0,
+            c + (row + i) * n + col);
+}
+
+kernel void histogram256(global const uchar *data, global uint *bins,
+                         int per_item) {
+  local uint counts[256];
+  int lid = get_local_id(0), size = get_local_size(0);
+  for (int i = lid; i < 256; i += size)
+    counts[i] = 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  size_t base = get_group_id(0) * size * per_item;
+  for (int i = 0; i < per_item; ++i)
+    atomic_inc(&counts[data[base + i * size + lid]]);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int i = lid; i < 256; i += size)
+    atomic_add(&bins[i], counts[i]);
+}
+)CLC";
+
+const char *kHalfShapes = R"CLC(
+#pragma OPENCL FP_CONTRACT OFF
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+kernel void conv9_half(global const half *in, constant half *taps,
+                       global half *out, int n) {
+  int i = get_global_id(0);
+  half acc = 0.0h;
+  for (int k = 0; k < 9; ++k) {
+    int j = clamp(i + k - 4, 0, n - 1);
+    acc = acc + in[j] * taps[k];
+  }
+  out[i] = acc;
+}
+
+)CLC";
+
+cl_mem bufferWith(const Driver &d, const void *data, size_t bytes) {
+  return clCreateBuffer(d.context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                        bytes, const_cast<void *>(data), nullptr);
+}
+
+uint16_t toHalf(float f) {
+  _Float16 h = static_cast<_Float16>(f);
+  uint16_t bits;
+  std::memcpy(&bits, &h, 2);
+  return bits;
+}
+float fromHalf(uint16_t bits) {
+  _Float16 h;
+  std::memcpy(&h, &bits, 2);
+  return static_cast<float>(h);
+}
+// One half operation: computed in float, rounded once to half (exact for
+// +, -, *: float has more than twice half's precision).
+float roundHalf(float f) { return fromHalf(toHalf(f)); }
+
+constexpr int kWidth = 2048, kHeight = 1024;
+
+Benchmark boxFilter() {
+  static std::vector<float> pixels = smallIntegers(kWidth * kHeight * 4, 7, 256);
+  static std::vector<float> expected(pixels.size());
+  for (int y = 0; y < kHeight; ++y)
+    for (int x = 0; x < kWidth; ++x)
+      for (int c = 0; c < 4; ++c) {
+        float sum = 0;
+        for (int dy = -1; dy <= 1; ++dy)
+          for (int dx = -1; dx <= 1; ++dx) {
+            int sx = std::clamp(x + dx, 0, kWidth - 1),
+                sy = std::clamp(y + dy, 0, kHeight - 1);
+            sum += pixels[(sy * kWidth + sx) * 4 + c];
+          }
+        expected[(y * kWidth + x) * 4 + c] = sum * 0.125f;
+      }
+  Benchmark bm;
+  bm.name = "box filter 3x3, float4 pixels";
+  bm.unit = "Mpix/s";
+  bm.work = double(kWidth) * kHeight * 1e3; // pixels, shown in millions
+  bm.setup = [](const Driver &d, Instance &in, std::string &error) {
+    if (!prepare(d, in, kShapes, "box_filter", error))
+      return false;
+    cl_mem src = bufferWith(d, pixels.data(), pixels.size() * 4);
+    cl_mem dst = bufferOf(d, pixels.size() * 4);
+    in.buffers = {src, dst};
+    int w = kWidth, h = kHeight;
+    clSetKernelArg(in.kernel, 0, sizeof(cl_mem), &src);
+    clSetKernelArg(in.kernel, 1, sizeof(cl_mem), &dst);
+    clSetKernelArg(in.kernel, 2, sizeof w, &w);
+    clSetKernelArg(in.kernel, 3, sizeof h, &h);
+    in.dims = 2;
+    in.global[0] = kWidth;
+    in.global[1] = kHeight;
+    in.local[0] = 64;
+    in.local[1] = 1;
+    in.verify = [&d, dst](int) {
+      return compareExact(readBack<float>(d, dst, expected.size()), expected,
+                          "channels");
+    };
+    return true;
+  };
+  return bm;
+}
+
+constexpr size_t kFftItems = 1 << 16; // 16 points each: 1Mi points
+
+Benchmark fft16() {
+  // Points are multiples of 1/4 in [-8, 8]: the butterflies' sums stay
+  // exact, and the host does the same operations in the same order.
+  static std::vector<float> points(kFftItems * 32);
+  for (size_t i = 0; i < points.size(); ++i)
+    points[i] = float(int((i * 2654435761u) % 65) - 32) * 0.25f;
+  static const float tw[8][2] = {
+      {1.0f, 0.0f},
+      {0.9238795f, -0.38268343f},
+      {0.70710677f, -0.70710677f},
+      {0.38268343f, -0.9238795f},
+      {0.0f, -1.0f},
+      {-0.38268343f, -0.9238795f},
+      {-0.70710677f, -0.70710677f},
+      {-0.9238795f, -0.38268343f}};
+  static std::vector<float> expected(points.size());
+  for (size_t id = 0; id < kFftItems; ++id) {
+    float v[16][2];
+    for (int i = 0; i < 16; ++i) {
+      v[i][0] = points[(id + i * kFftItems) * 2];
+      v[i][1] = points[(id + i * kFftItems) * 2 + 1];
+    }
+    for (int span = 8, step = 1; span >= 1; span /= 2, step *= 2)
+      for (int i = 0; i < 16; i += 2 * span)
+        for (int j = 0; j < span; ++j) {
+          float ax = v[i + j][0], ay = v[i + j][1];
+          float bx = v[i + j + span][0], by = v[i + j + span][1];
+          const float *w = tw[j * step];
+          float dx = ax - bx, dy = ay - by;
+          v[i + j][0] = ax + bx;
+          v[i + j][1] = ay + by;
+          v[i + j + span][0] = dx * w[0] - dy * w[1];
+          v[i + j + span][1] = dx * w[1] + dy * w[0];
+        }
+    for (int i = 0; i < 16; ++i) {
+      expected[(id * 16 + i) * 2] = v[i][0];
+      expected[(id * 16 + i) * 2 + 1] = v[i][1];
+    }
+  }
+  Benchmark bm;
+  bm.name = "FFT radix 16, float2, private array";
+  bm.unit = "GFLOP/s";
+  // 4 stages of 8 butterflies: 6 adds and subtracts, 6 multiplies and adds.
+  bm.work = kFftItems * 4.0 * 8 * 10;
+  bm.setup = [](const Driver &d, Instance &in, std::string &error) {
+    if (!prepare(d, in, kShapes, "fft16", error))
+      return false;
+    cl_mem src = bufferWith(d, points.data(), points.size() * 4);
+    cl_mem dst = bufferOf(d, points.size() * 4);
+    in.buffers = {src, dst};
+    clSetKernelArg(in.kernel, 0, sizeof(cl_mem), &src);
+    clSetKernelArg(in.kernel, 1, sizeof(cl_mem), &dst);
+    in.global[0] = kFftItems;
+    in.local[0] = 64;
+    in.verify = [&d, dst](int) {
+      return compareExact(readBack<float>(d, dst, expected.size()), expected,
+                          "components");
+    };
+    return true;
+  };
+  return bm;
+}
+
+constexpr int kConvItems = 1 << 22;
+
+Benchmark conv9Half() {
+  static std::vector<uint16_t> input(kConvItems);
+  static std::vector<float> values = smallIntegers(kConvItems, 11, 64);
+  for (int i = 0; i < kConvItems; ++i)
+    input[i] = toHalf(values[i] * 0.0625f);
+  static const float taps_f[9] = {0.0625f, 0.125f, 0.25f,  0.5f,  1.0f,
+                                  0.5f,    0.25f,  0.125f, 0.0625f};
+  static std::vector<uint16_t> taps(9), expected(kConvItems);
+  for (int k = 0; k < 9; ++k)
+    taps[k] = toHalf(taps_f[k]);
+  for (int i = 0; i < kConvItems; ++i) {
+    float acc = 0;
+    for (int k = 0; k < 9; ++k) {
+      int j = std::clamp(i + k - 4, 0, kConvItems - 1);
+      acc = roundHalf(acc + roundHalf(fromHalf(input[j]) * taps_f[k]));
+    }
+    expected[i] = toHalf(acc);
+  }
+  Benchmark bm;
+  bm.name = "convolution 9 taps, half";
+  bm.unit = "GFLOP/s";
+  bm.work = kConvItems * 18.0;
+  bm.needs = "cl_khr_fp16";
+  bm.setup = [](const Driver &d, Instance &in, std::string &error) {
+    if (!prepare(d, in, kHalfShapes, "conv9_half", error))
+      return false;
+    cl_mem src = bufferWith(d, input.data(), input.size() * 2);
+    cl_mem tap = bufferWith(d, taps.data(), taps.size() * 2);
+    cl_mem dst = bufferOf(d, input.size() * 2);
+    in.buffers = {src, tap, dst};
+    int n = kConvItems;
+    clSetKernelArg(in.kernel, 0, sizeof(cl_mem), &src);
+    clSetKernelArg(in.kernel, 1, sizeof(cl_mem), &tap);
+    clSetKernelArg(in.kernel, 2, sizeof(cl_mem), &dst);
+    clSetKernelArg(in.kernel, 3, sizeof n, &n);
+    in.global[0] = kConvItems;
+    in.local[0] = 256;
+    in.verify = [&d, dst](int) {
+      return compareExact(readBack<uint16_t>(d, dst, expected.size()),
+                          expected, "halves");
+    };
+    return true;
+  };
+  return bm;
+}
+
+constexpr int kGemmN = 512;
+
+Benchmark gemmTile4() {
+  static std::vector<float> a = smallIntegers(kGemmN * kGemmN, 3, 8),
+                            b = smallIntegers(kGemmN * kGemmN, 5, 8);
+  static std::vector<float> expected(kGemmN * kGemmN);
+  for (int i = 0; i < kGemmN; ++i)
+    for (int j = 0; j < kGemmN; ++j) {
+      float sum = 0;
+      for (int k = 0; k < kGemmN; ++k)
+        sum += a[i * kGemmN + k] * b[k * kGemmN + j];
+      expected[i * kGemmN + j] = sum;
+    }
+  Benchmark bm;
+  bm.name = "GEMM 512, 4x4 register tile";
+  bm.unit = "GFLOP/s";
+  bm.work = 2.0 * kGemmN * kGemmN * kGemmN;
+  bm.setup = [](const Driver &d, Instance &in, std::string &error) {
+    if (!prepare(d, in, kShapes, "gemm_tile4", error))
+      return false;
+    cl_mem ab = bufferWith(d, a.data(), a.size() * 4);
+    cl_mem bb = bufferWith(d, b.data(), b.size() * 4);
+    cl_mem cb = bufferOf(d, expected.size() * 4);
+    in.buffers = {ab, bb, cb};
+    int n = kGemmN;
+    clSetKernelArg(in.kernel, 0, sizeof(cl_mem), &ab);
+    clSetKernelArg(in.kernel, 1, sizeof(cl_mem), &bb);
+    clSetKernelArg(in.kernel, 2, sizeof(cl_mem), &cb);
+    clSetKernelArg(in.kernel, 3, sizeof n, &n);
+    in.dims = 2;
+    in.global[0] = kGemmN / 4;
+    in.global[1] = kGemmN / 4;
+    in.local[0] = 16;
+    in.local[1] = 4;
+    in.verify = [&d, cb](int) {
+      return compareExact(readBack<float>(d, cb, expected.size()), expected,
+                          "elements");
+    };
+    return true;
+  };
+  return bm;
+}
+
+constexpr int kHistItems = 1 << 16, kPerItem = 256;
+
+Benchmark histogram() {
+  static std::vector<unsigned char> data(size_t(kHistItems) * kPerItem);
+  unsigned x = 17;
+  for (unsigned char &c : data) {
+    x = x * 1664525u + 1013904223u;
+    c = (unsigned char)((x >> 24) & ((x >> 8) | 0x3f)); // uneven bins
+  }
+  static std::vector<cl_uint> expected(256, 0);
+  for (unsigned char c : data)
+    ++expected[c];
+  Benchmark bm;
+  bm.name = "histogram 256 bins, local atomics";
+  bm.unit = "GB/s";
+  bm.work = double(data.size());
+  bm.setup = [](const Driver &d, Instance &in, std::string &error) {
+    if (!prepare(d, in, kShapes, "histogram256", error))
+      return false;
+    cl_mem src = bufferWith(d, data.data(), data.size());
+    cl_mem bins = bufferOf(d, 256 * 4);
+    in.buffers = {src, bins};
+    int per = kPerItem;
+    clSetKernelArg(in.kernel, 0, sizeof(cl_mem), &src);
+    clSetKernelArg(in.kernel, 1, sizeof(cl_mem), &bins);
+    clSetKernelArg(in.kernel, 2, sizeof per, &per);
+    in.global[0] = kHistItems;
+    in.local[0] = 256;
+    cl_uint zero = 0;
+    clEnqueueFillBuffer(d.queue, bins, &zero, 4, 0, 256 * 4, 0, nullptr,
+                        nullptr);
+    in.verify = [&d, bins](int launches) {
+      std::vector<cl_uint> scaled(256);
+      for (int i = 0; i < 256; ++i)
+        scaled[i] = expected[i] * cl_uint(launches);
+      return compareExact(readBack<cl_uint>(d, bins, 256), scaled, "bins");
+    };
+    return true;
+  };
+  return bm;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  Runner runner(driversFromArguments(argc, argv), 6.0);
+  if (runner.drivers().empty())
+    return 1;
+  std::printf("Kernel shapes from public code: median wall time of enqueue + "
+              "clFinish per launch; ratio = first driver's throughput / "
+              "second's\n");
+  runner.header();
+  runner.run(boxFilter());
+  runner.run(fft16());
+  runner.run(conv9Half());
+  runner.run(gemmTile4());
+  runner.run(histogram());
+  return runner.exitStatus("kernel_shapes_bench");
+}
