@@ -2,7 +2,8 @@
 # On the lent machine (bench/pack_for_device.sh first): clpeak through Weft
 # (host code and WEFT_TARGET_CPU=znver3) and PoCL, alternating, `rounds`
 # rounds; fma_peak for the machine's peak; clblast_bench up to `clblast_n`
-# (0: none). Results in $OUT/clpeak.txt and $OUT/clblast.txt.
+# (0: none); kernel_shapes_bench. Results in $OUT/clpeak.txt,
+# $OUT/clblast.txt and $OUT/shapes.txt.
 rounds=${1:-2}
 clblast_n=${2:-0}
 for payload in device_payload/*.tar*; do tar xf "$payload" -C /; done
@@ -28,4 +29,14 @@ if [ "$clblast_n" -gt 0 ] && command -v clblast_bench >/dev/null; then
   mkdir -p /tmp/both
   cp "$WEFT_ICD" "$POCL_ICD" /tmp/both/
   OCL_ICD_VENDORS=/tmp/both timeout 400 clblast_bench "$clblast_n" 3 > "$OUT/clblast.txt" 2>&1
+fi
+if command -v kernel_shapes_bench >/dev/null; then
+  mkdir -p /tmp/both
+  cp "$WEFT_ICD" "$POCL_ICD" /tmp/both/
+  { OCL_ICD_VENDORS=/tmp/both timeout 300 kernel_shapes_bench 2>&1
+    echo "=== znver3 code"
+    WEFT_TARGET_CPU=znver3 OCL_ICD_VENDORS=/tmp/both timeout 300 kernel_shapes_bench 2>&1
+    echo "=== plans"
+    WEFT_DEBUG=1 OCL_ICD_VENDORS=$WEFT_ICD timeout 300 kernel_shapes_bench 2>&1 | grep "weft: kernel" | grep -v "private memory" | sort -u
+  } > "$OUT/shapes.txt"
 fi

@@ -134,15 +134,19 @@ llvm::Function *vectorizeWorkItems(llvm::Function &body, std::string &why,
     vector = widenInto(body, *scalar, loops, kWidenedSuffix, lanes);
     if (!vector) {
       why = "internal: the widened function was not valid";
-    } else if (uniform_loops_only && !hasFastGathers(body) &&
+    } else if (uniform_loops_only &&
+               (!hasFastGathers(body) || whole_vectors) &&
                gathersInLoops(*vector)) {
       // Widened, the loop's strided accesses are gathers: worth it with
       // AVX-512's (2.1x PoCL's naive sgemm on a Xeon), a loss with AVX2's
-      // (0.77x on the same Xeon with code for znver3). Accesses the same
-      // for all work-items or to neighbouring elements need none.
+      // (0.77x on the same Xeon with code for znver3), and a loss with
+      // AVX-512's too when each work-item's whole vector is gathered
+      // element by element (a float4 box filter: 730 Mpix/s widened
+      // against 1,426 on the work-item loop, on the Xeon). Accesses the
+      // same for all work-items or to neighbouring elements need none.
       why = "every loop runs as many times for all work-items and, widened, "
             "would gather (LLVM's loop vectorizer covers it; without "
-            "AVX-512, gathers cost more)";
+            "AVX-512, or for whole vectors, gathers cost more)";
       vector->eraseFromParent();
       vector = nullptr;
     } else if (lanes > kDefaultLanes &&

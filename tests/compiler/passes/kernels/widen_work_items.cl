@@ -37,7 +37,7 @@
 // FULL: partial_chunk
 // AVX2: kernel column_walk: widened
 // AVX2: kernel float4_bodies: widened
-// AVX2: kernel strided_rows: work-item loop (every loop runs as many times for all work-items and, widened, would gather (LLVM's loop vectorizer covers it; without AVX-512, gathers cost more))
+// AVX2: kernel strided_rows: work-item loop (every loop runs as many times for all work-items and, widened, would gather (LLVM's loop vectorizer covers it; without AVX-512, or for whole vectors, gathers cost more))
 // AVX2: kernel mandel_half: widened
 // AVX2-COLUMN-LABEL: define internal void @__weft_body_column_walk.simd(
 // AVX2-COLUMN-NOT: masked.gather
