@@ -37,4 +37,15 @@ bool isWorkItemLoop(const llvm::Loop &loop) {
   return llvm::findOptionMDForLoop(&loop, kWorkItemLoop) != nullptr;
 }
 
+bool hasWorkItemLoop(const llvm::Function &f) {
+  for (const llvm::BasicBlock &block : f)
+    if (llvm::MDNode *id =
+            block.getTerminator()
+                ? block.getTerminator()->getMetadata(llvm::LLVMContext::MD_loop)
+                : nullptr)
+      if (llvm::findOptionMDForLoopID(id, kWorkItemLoop))
+        return true;
+  return false;
+}
+
 } // namespace weft::compiler

@@ -5,6 +5,7 @@
 
 namespace llvm {
 class BranchInst;
+class Function;
 class Loop;
 class MDNode;
 } // namespace llvm
@@ -20,5 +21,9 @@ void markWorkItemLoop(llvm::BranchInst &back_edge);
 void addLoopProperty(llvm::BranchInst &back_edge, llvm::MDNode *property);
 
 bool isWorkItemLoop(const llvm::Loop &loop);
+
+// Whether `f` has a loop over work-items (vectorized or not) that still
+// bears the mark.
+bool hasWorkItemLoop(const llvm::Function &f);
 
 } // namespace weft::compiler

@@ -1,5 +1,7 @@
 #include "compiler/codegen/native_code.h"
 
+#include "compiler/analysis/work_item_loops.h"
+
 #include "compiler/codegen/kernel_partitions.h"
 #include "compiler/pipeline/pipeline.h"
 #include "compiler/support/analysis_managers.h"
@@ -8,6 +10,8 @@
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/Bitcode/BitcodeWriter.h>
 #include <llvm/Demangle/Demangle.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/PassManager.h>
@@ -224,6 +228,43 @@ size_t largestFunctionSize(const llvm::Module &module) {
 
 namespace {
 
+// Whether `f` computes anything in vector registers: an arithmetic,
+// memory, comparison or conversion instruction on a vector type.
+bool hasVectorCode(const llvm::Function &f) {
+  for (const llvm::BasicBlock &block : f)
+    for (const llvm::Instruction &inst : block) {
+      const llvm::Type *t = inst.getType();
+      if (const auto *store = llvm::dyn_cast<llvm::StoreInst>(&inst))
+        t = store->getValueOperand()->getType();
+      const auto *vector = llvm::dyn_cast<llvm::FixedVectorType>(t);
+      if (!vector || vector->getNumElements() < 2)
+        continue;
+      if (llvm::isa<llvm::BinaryOperator>(inst) ||
+          llvm::isa<llvm::UnaryOperator>(inst) ||
+          llvm::isa<llvm::LoadInst>(inst) || llvm::isa<llvm::StoreInst>(inst) ||
+          llvm::isa<llvm::CmpInst>(inst) || llvm::isa<llvm::CastInst>(inst) ||
+          llvm::isa<llvm::SelectInst>(inst) ||
+          llvm::isa<llvm::IntrinsicInst>(inst))
+        return true;
+    }
+  return false;
+}
+
+// The plan of a kernel on the work-item loop (or on regions) counts on
+// LLVM's loop vectorizer; whether it delivered is only known once the
+// optimizer ran. A group entry whose loop over work-items survived with no
+// vector instruction anywhere gets a remark line in `log`, so WEFT_DEBUG
+// and the build log never promise vector code that is not there.
+void remarkScalarWorkItemLoops(const llvm::Module &module, std::string &log) {
+  const llvm::StringRef prefix = "__weft_group_";
+  for (const llvm::Function &f : module)
+    if (!f.isDeclaration() && f.getName().starts_with(prefix) &&
+        hasWorkItemLoop(f) && !hasVectorCode(f))
+      log += "remark: kernel '" + f.getName().drop_front(prefix.size()).str() +
+             "': its loop over work-items stayed scalar (LLVM's loop "
+             "vectorizer did not vectorize it)\n";
+}
+
 // Optimizes `module` and emits its object code; `name` names the dump.
 bool compileToObject(llvm::Module &module, const std::string &name,
                      bool full_optimization,
@@ -237,6 +278,8 @@ bool compileToObject(llvm::Module &module, const std::string &name,
   dumpModule(module, name, dump_ir_directory, "opt");
   if (!checkResolvable(module, error))
     return false;
+  if (full_optimization)
+    remarkScalarWorkItemLoops(module, error);
 
   if (largestFunctionSize(module) > kLargestFunctionForFullCodegen) {
     // LLVM's optimizing back end grows faster than linearly with a

@@ -499,6 +499,7 @@ void ClangCompiler::finishExecutable(std::unique_ptr<llvm::Module> module,
     return;
   }
   setFrameSizes(result.shared_object, kernels);
+  result.log += error; // remarks (codegen/native_code.cpp)
   result.kernels = std::move(kernels);
   result.status = BuildResult::Status::Success;
 }

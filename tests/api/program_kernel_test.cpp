@@ -692,3 +692,33 @@ TEST_CASE_METHOD(WeftFixture, "bursts of launches each keep their arguments",
   clReleaseMemObject(out);
   clReleaseKernel(k);
 }
+
+// The plan says when it counts on LLVM's loop vectorizer; whether the
+// vectorizer delivered is told after optimization, in the build log (and
+// under WEFT_DEBUG): a loop over work-items that stayed scalar gets a
+// remark, one that became vector code does not. The kernels share a
+// program-scope variable, which keeps them in one part compiled at build
+// time (parts compiled on first use tell WEFT_DEBUG instead).
+TEST_CASE_METHOD(WeftFixture, "the build log tells which work-item loops "
+                              "stayed scalar", "[api]") {
+  const char *source = R"CLC(
+    global int launches;
+    kernel void counted(global volatile int *count) {
+      atomic_inc(count);
+      if (get_global_id(0) == 0)
+        launches++;
+    }
+    kernel void added(global const float *a, global float *b) {
+      size_t i = get_global_id(0);
+      b[i] = a[i] + (float)launches;
+    }
+  )CLC";
+  cl_program program;
+  std::string log;
+  REQUIRE(build(source, program, log, "-cl-std=CL3.0") == CL_SUCCESS);
+  INFO(log);
+  CHECK(log.find("remark: kernel 'counted': its loop over work-items "
+                 "stayed scalar") != std::string::npos);
+  CHECK(log.find("remark: kernel 'added'") == std::string::npos);
+  clReleaseProgram(program);
+}
