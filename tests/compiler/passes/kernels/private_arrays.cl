@@ -1,0 +1,50 @@
+// A private array indexed only by the counters of loops with constant trip
+// counts (a register tile) becomes registers before widening: the widener's
+// copy of the body has those loops unrolled and the array promoted
+// (widening_checks.cpp, prepareForWidening), so the kernel is widened and
+// its accumulators are vectors of lanes. An array indexed by data stays
+// memory, and its kernel keeps the work-item loop.
+// RUN: %weft-cl %s --target-cpu=znver3 -passes='weft-kernel-pipeline,print<weft-kernels>' -o /dev/null | FileCheck %s --check-prefix=PLAN-AVX2
+// RUN: %weft-cl %s --target-cpu=skylake-avx512 -passes='weft-kernel-pipeline,print<weft-kernels>' -o /dev/null | FileCheck %s --check-prefix=PLAN-AVX512
+// RUN: %weft-cl %s --target-cpu=znver3 -passes='weft-kernel-pipeline,weft-separate-local-memory,weft-internalize-entries' --optimize -o - | FileCheck %s --check-prefix=AVX2
+
+// PLAN-AVX2: kernel tile: widened, 4 work-items at once (72 bytes carried per work-item), vectors kept whole
+// PLAN-AVX2: kernel lookup: work-item loop (a private array)
+// PLAN-AVX512: kernel tile: widened, 16 work-items at once (72 bytes carried per work-item), vectors kept whole
+// PLAN-AVX512: kernel lookup: work-item loop (a private array)
+
+// The tile's accumulators are FMAs across 4 work-items, with no
+// private array left in the widened code.
+// AVX2-LABEL: define void @__weft_group_tile(
+// AVX2-NOT: alloca
+// AVX2: call <4 x float> @llvm.fmuladd.v4f32
+// AVX2: ret void
+kernel void tile(global const float *in, global float *out, int n) {
+  int gid = get_global_id(0);
+  float acc[4][4];
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j)
+      acc[i][j] = 0.0f;
+  for (int k = 0; k < 8 + gid % 5; ++k) {
+    float4 b = vload4(k, in + (gid % 64) * 4);
+    for (int i = 0; i < 4; ++i) {
+      float a = in[(gid + i * 7 + k) % n];
+      acc[i][0] += a * b.x;
+      acc[i][1] += a * b.y;
+      acc[i][2] += a * b.z;
+      acc[i][3] += a * b.w;
+    }
+  }
+  for (int i = 0; i < 4; ++i)
+    vstore4((float4)(acc[i][0], acc[i][1], acc[i][2], acc[i][3]), gid * 4 + i, out);
+}
+kernel void lookup(global const int *in, global int *out) {
+  int gid = get_global_id(0);
+  int table[8];
+  for (int i = 0; i < 8; ++i)
+    table[i] = in[(gid + i) % 64];
+  int picked = 0;
+  for (int k = 0; k < gid % 6; ++k)
+    picked += table[(picked + k) & 7] & 255;
+  out[gid] = picked;
+}
