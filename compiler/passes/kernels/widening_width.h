@@ -15,7 +15,10 @@ namespace weft::compiler {
 
 class VaryingValues;
 
-// The most work-items a widened body runs at once, and the least.
+// The most work-items a widened body runs at once; and the count for a body
+// whose loops carry nothing per work-item, which is also the most for loops
+// work-items leave at different times (and the width of the function that
+// runs what is left of a row).
 inline constexpr unsigned kMostLanes = 128;
 inline constexpr unsigned kDefaultLanes = 16;
 
