@@ -74,6 +74,7 @@ void diverge8_body(ARGS) {
   float8 acc = (float8)(0.0f);
   for (int i = 0; i < gid % 9; ++i) {
     float8 w = v.s12345670 * 0.5f + acc.s76543210;
+    w = fmin(w * w * 0.0625f + v, 1000.0f) - acc * 0.125f;
     int8 m = isgreater(w, (float8)((float)i));
     acc = select(acc - w * 0.25f, acc + w, m);
     acc.s3 = acc.s0 + (float)i;

@@ -259,9 +259,10 @@ bool keepsVectorsWhole(llvm::Function &f, std::string &why) {
   unsigned elementwise = 0, crossing = 0;
   bool has_vectors = false;
   for (Instruction &inst : llvm::instructions(f)) {
+    // A vector result, or a vector operand (a store, an extract).
     bool vector_typed = inst.getType()->isVectorTy();
-    if (auto *store = llvm::dyn_cast<llvm::StoreInst>(&inst))
-      vector_typed = store->getValueOperand()->getType()->isVectorTy();
+    for (const Value *operand : inst.operands())
+      vector_typed |= operand->getType()->isVectorTy();
     if (!vector_typed)
       continue;
     has_vectors = true;
@@ -272,21 +273,18 @@ bool keepsVectorsWhole(llvm::Function &f, std::string &why) {
     }
     if (!loops.empty() && !loops.getLoopFor(inst.getParent()))
       continue;
-    if (splatShuffle(inst))
-      continue;
+    if (llvm::isa<PHINode>(inst) || splatShuffle(inst))
+      continue; // carried, or broadcast, alike either way
     if (llvm::isa<llvm::InsertElementInst>(inst) && inst.hasOneUse() &&
         splatShuffle(*llvm::cast<Instruction>(*inst.user_begin())))
       continue;
     if (llvm::isa<llvm::ExtractElementInst>(inst) ||
         llvm::isa<llvm::InsertElementInst>(inst) ||
-        llvm::isa<llvm::ShuffleVectorInst>(inst) ||
-        llvm::isa<llvm::PHINode>(inst))
-      crossing += !llvm::isa<llvm::PHINode>(inst);
+        llvm::isa<llvm::ShuffleVectorInst>(inst))
+      ++crossing;
     else
       ++elementwise;
   }
-  // Extracts of a vector's elements are often of results (a sum's
-  // components after the loop): they do not count as vector instructions.
   if (!has_vectors)
     return false;
   if (elementwise == 0 || crossing * 2 > elementwise) {
