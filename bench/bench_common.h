@@ -36,3 +36,17 @@ inline double nowSeconds() {
              std::chrono::steady_clock::now().time_since_epoch())
       .count();
 }
+
+// The half nearest `f` (ties to even), as its bits, and back: the host side
+// of half-precision benchmarks.
+inline cl_half toHalf(float f) {
+  _Float16 h = static_cast<_Float16>(f);
+  cl_half bits;
+  std::memcpy(&bits, &h, sizeof bits);
+  return bits;
+}
+inline float fromHalf(cl_half bits) {
+  _Float16 h;
+  std::memcpy(&h, &bits, sizeof h);
+  return static_cast<float>(h);
+}

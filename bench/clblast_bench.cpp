@@ -8,7 +8,7 @@
 //
 //   clblast_bench [max_n] [repeats] [filter]
 // (OCL_ICD_VENDORS: both drivers; `filter`: only rows whose name has it)
-#include "bench_common.h"
+#include "kernel_bench.h"
 
 #include <clblast_c.h>
 
@@ -19,47 +19,6 @@
 #include <random>
 
 namespace {
-
-struct Driver {
-  std::string name;
-  cl_context context = nullptr;
-  cl_command_queue queue = nullptr;
-};
-
-bool openDriver(const char *platform_name, Driver &d) {
-  cl_platform_id platform = platformNamed(platform_name);
-  if (!platform)
-    return false;
-  cl_device_id device;
-  if (clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, nullptr) !=
-      CL_SUCCESS)
-    return false;
-  cl_int err;
-  d.name = platform_name;
-  d.context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
-  d.queue = clCreateCommandQueueWithProperties(d.context, device, nullptr, &err);
-  return err == CL_SUCCESS;
-}
-
-cl_mem bufferOf(Driver &d, const void *data, size_t bytes) {
-  cl_int err;
-  cl_mem m = clCreateBuffer(d.context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
-                            bytes, const_cast<void *>(data), &err);
-  return err == CL_SUCCESS ? m : nullptr;
-}
-
-// half <-> float for HGEMM's inputs and checks (round to nearest even).
-uint16_t toHalf(float f) {
-  _Float16 h = static_cast<_Float16>(f);
-  uint16_t bits;
-  std::memcpy(&bits, &h, 2);
-  return bits;
-}
-float fromHalf(uint16_t bits) {
-  _Float16 h;
-  std::memcpy(&h, &bits, 2);
-  return static_cast<float>(h);
-}
 
 // One measured operation: `run` enqueues it on a driver's buffers and
 // returns CLBlast's status; `check` reads the result back and compares it
@@ -77,12 +36,8 @@ int main(int argc, char **argv) {
   size_t max_n = argc > 1 ? std::strtoul(argv[1], nullptr, 10) : 2048;
   int repeats = argc > 2 ? std::atoi(argv[2]) : 5;
   const char *filter = argc > 3 ? argv[3] : "";
-  std::vector<Driver> drivers;
-  for (const char *name : {"Weft", "Portable Computing Language"}) {
-    Driver d;
-    if (openDriver(name, d))
-      drivers.push_back(d);
-  }
+  std::vector<Driver> drivers =
+      openDrivers({"Weft", "Portable Computing Language"});
   if (drivers.empty()) {
     std::puts("clblast_bench: no driver found (set OCL_ICD_VENDORS)");
     return 1;
@@ -123,9 +78,9 @@ int main(int argc, char **argv) {
         return bytes;
       };
       std::vector<unsigned char> zero(n * n * element, 0);
-      cl_mem ab = bufferOf(d, pack(*a).data(), n * n * element);
-      cl_mem bb = bufferOf(d, pack(*b).data(), n * n * element);
-      cl_mem cb = bufferOf(d, zero.data(), n * n * element);
+      cl_mem ab = bufferWith(d, pack(*a));
+      cl_mem bb = bufferWith(d, pack(*b));
+      cl_mem cb = bufferWith(d, zero);
       auto run = [=](Driver &dd) -> CLBlastStatusCode {
         if (element == 8)
           return CLBlastDgemm(layout, ta, tb, n, n, n, 1.0, ab, 0, n, bb, 0,
@@ -175,7 +130,7 @@ int main(int argc, char **argv) {
                            std::sqrt(double(n)) * 4;
         if (!(std::fabs(got - expected) <= tolerance)) {
           std::printf("%s on %s: C(%zu,%zu) = %g, expected %g\n", name.c_str(),
-                      d.name.c_str(), i, j, got, expected);
+                      d.label.c_str(), i, j, got, expected);
           return std::function<CLBlastStatusCode(Driver &)>();
         }
       }
@@ -205,9 +160,9 @@ int main(int argc, char **argv) {
              v = value(random);
            for (float &v : x)
              v = value(random);
-           cl_mem ab = bufferOf(d, a.data(), a.size() * 4);
-           cl_mem xb = bufferOf(d, x.data(), x.size() * 4);
-           cl_mem yb = bufferOf(d, y.data(), y.size() * 4);
+           cl_mem ab = bufferWith(d, a);
+           cl_mem xb = bufferWith(d, x);
+           cl_mem yb = bufferWith(d, y);
            auto run = [=](Driver &dd) {
              return CLBlastSgemv(CLBlastLayoutRowMajor, CLBlastTransposeNo, n,
                                  n, 1.0f, ab, 0, n, xb, 0, 1, 0.0f, yb, 0, 1,
@@ -223,7 +178,7 @@ int main(int argc, char **argv) {
                expected += double(a[i * n + k]) * x[k];
              if (std::fabs(y[i] - expected) > 1e-3) {
                std::printf("SGEMV on %s: y[%zu] = %g, expected %g\n",
-                           d.name.c_str(), i, y[i], expected);
+                           d.label.c_str(), i, y[i], expected);
                return std::function<CLBlastStatusCode(Driver &)>();
              }
            }
@@ -236,8 +191,8 @@ int main(int argc, char **argv) {
                     std::vector<float> x(saxpy_n), y(saxpy_n);
                     for (size_t i = 0; i < saxpy_n; ++i)
                       x[i] = value(random), y[i] = float(i % 100);
-                    cl_mem xb = bufferOf(d, x.data(), x.size() * 4);
-                    cl_mem yb = bufferOf(d, y.data(), y.size() * 4);
+                    cl_mem xb = bufferWith(d, x);
+                    cl_mem yb = bufferWith(d, y);
                     auto run = [=](Driver &dd) {
                       return CLBlastSaxpy(saxpy_n, 2.0f, xb, 0, 1, yb, 0, 1,
                                           &dd.queue, nullptr);
@@ -250,7 +205,7 @@ int main(int argc, char **argv) {
                     for (size_t i = 0; i < saxpy_n; i += 4099)
                       if (got[i] != 2.0f * x[i] + float(i % 100)) {
                         std::printf("SAXPY on %s: y[%zu] = %g\n",
-                                    d.name.c_str(), i, got[i]);
+                                    d.label.c_str(), i, got[i]);
                         return std::function<CLBlastStatusCode(Driver &)>();
                       }
                     return std::function<CLBlastStatusCode(Driver &)>(run);
@@ -258,7 +213,7 @@ int main(int argc, char **argv) {
 
   std::printf("%-24s", "row");
   for (Driver &d : drivers)
-    std::printf(" %14s", d.name.substr(0, 14).c_str());
+    std::printf(" %14s", d.label.c_str());
   std::printf("  Weft/other\n");
   for (Row &row : rows) {
     if (row.name.find(filter) == std::string::npos)

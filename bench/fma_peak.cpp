@@ -6,8 +6,6 @@
 // when nothing stands in the way.
 //
 //   fma_peak [threads]      (default: every hardware thread)
-#include <immintrin.h>
-
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -21,70 +19,45 @@ namespace {
 constexpr long kRounds = 1 << 24;
 constexpr int kChains = 12;
 
-// Each round is kChains independent FMAs; returns a value so that the
-// compiler keeps them.
+// Each round is kChains independent FMAs on vectors `V` of `T` (GCC's
+// vector extensions; with contraction, a * b + c is one FMA); returns a
+// value so that the compiler keeps them. Inlined into each function below,
+// whose target attribute decides the registers and instructions.
+template <typename V, typename T>
+__attribute__((always_inline)) inline double chains(long rounds) {
+  V acc[kChains];
+  for (int c = 0; c < kChains; ++c)
+    for (size_t e = 0; e < sizeof(V) / sizeof(T); ++e)
+      acc[c][e] = T(1) + T(0.001) * T(c);
+  V a, b;
+  for (size_t e = 0; e < sizeof(V) / sizeof(T); ++e)
+    a[e] = T(0.999999), b[e] = T(1e-7);
+  for (long r = 0; r < rounds; ++r)
+#pragma GCC unroll 12
+    for (int c = 0; c < kChains; ++c)
+      acc[c] = acc[c] * a + b;
+  V sum = acc[0];
+  for (int c = 1; c < kChains; ++c)
+    sum += acc[c];
+  return double(sum[0]);
+}
+
+typedef float FloatAvx2 __attribute__((vector_size(32)));
+typedef double DoubleAvx2 __attribute__((vector_size(32)));
+typedef float FloatAvx512 __attribute__((vector_size(64)));
+typedef double DoubleAvx512 __attribute__((vector_size(64)));
+
 __attribute__((target("avx2,fma"))) double floatChainsAvx2(long rounds) {
-  __m256 acc[kChains];
-  for (int c = 0; c < kChains; ++c)
-    acc[c] = _mm256_set1_ps(1.0f + 0.001f * c);
-  const __m256 a = _mm256_set1_ps(0.999999f), b = _mm256_set1_ps(1e-7f);
-  for (long r = 0; r < rounds; ++r)
-#pragma GCC unroll 12
-    for (int c = 0; c < kChains; ++c)
-      acc[c] = _mm256_fmadd_ps(acc[c], a, b);
-  float out[8];
-  __m256 sum = acc[0];
-  for (int c = 1; c < kChains; ++c)
-    sum = _mm256_add_ps(sum, acc[c]);
-  _mm256_storeu_ps(out, sum);
-  return out[0];
+  return chains<FloatAvx2, float>(rounds);
 }
-
 __attribute__((target("avx2,fma"))) double doubleChainsAvx2(long rounds) {
-  __m256d acc[kChains];
-  for (int c = 0; c < kChains; ++c)
-    acc[c] = _mm256_set1_pd(1.0 + 0.001 * c);
-  const __m256d a = _mm256_set1_pd(0.999999), b = _mm256_set1_pd(1e-7);
-  for (long r = 0; r < rounds; ++r)
-#pragma GCC unroll 12
-    for (int c = 0; c < kChains; ++c)
-      acc[c] = _mm256_fmadd_pd(acc[c], a, b);
-  double out[4];
-  __m256d sum = acc[0];
-  for (int c = 1; c < kChains; ++c)
-    sum = _mm256_add_pd(sum, acc[c]);
-  _mm256_storeu_pd(out, sum);
-  return out[0];
+  return chains<DoubleAvx2, double>(rounds);
 }
-
 __attribute__((target("avx512f"))) double floatChainsAvx512(long rounds) {
-  __m512 acc[kChains];
-  for (int c = 0; c < kChains; ++c)
-    acc[c] = _mm512_set1_ps(1.0f + 0.001f * c);
-  const __m512 a = _mm512_set1_ps(0.999999f), b = _mm512_set1_ps(1e-7f);
-  for (long r = 0; r < rounds; ++r)
-#pragma GCC unroll 12
-    for (int c = 0; c < kChains; ++c)
-      acc[c] = _mm512_fmadd_ps(acc[c], a, b);
-  __m512 sum = acc[0];
-  for (int c = 1; c < kChains; ++c)
-    sum = _mm512_add_ps(sum, acc[c]);
-  return _mm512_reduce_add_ps(sum);
+  return chains<FloatAvx512, float>(rounds);
 }
-
 __attribute__((target("avx512f"))) double doubleChainsAvx512(long rounds) {
-  __m512d acc[kChains];
-  for (int c = 0; c < kChains; ++c)
-    acc[c] = _mm512_set1_pd(1.0 + 0.001 * c);
-  const __m512d a = _mm512_set1_pd(0.999999), b = _mm512_set1_pd(1e-7);
-  for (long r = 0; r < rounds; ++r)
-#pragma GCC unroll 12
-    for (int c = 0; c < kChains; ++c)
-      acc[c] = _mm512_fmadd_pd(acc[c], a, b);
-  __m512d sum = acc[0];
-  for (int c = 1; c < kChains; ++c)
-    sum = _mm512_add_pd(sum, acc[c]);
-  return _mm512_reduce_add_pd(sum);
+  return chains<DoubleAvx512, double>(rounds);
 }
 
 struct Kind {

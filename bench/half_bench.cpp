@@ -68,16 +68,6 @@ const std::vector<float> &inputY() {
   return v;
 }
 
-// The half with the value of `f`, a small integer (exact in half).
-cl_half toHalf(float f) {
-  if (f == 0)
-    return 0;
-  int exponent;
-  float mantissa = std::frexp(f, &exponent); // f = mantissa * 2^exponent
-  uint32_t fraction = uint32_t((mantissa * 2 - 1) * 1024);
-  return cl_half(((exponent - 1 + 15) << 10) | fraction);
-}
-
 std::vector<cl_half> asHalves(const std::vector<float> &values) {
   std::vector<cl_half> halves(values.size());
   for (size_t i = 0; i < values.size(); ++i)

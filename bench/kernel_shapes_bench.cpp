@@ -115,22 +115,6 @@ kernel void conv9_half(global const half *in, constant half *taps,
 
 )CLC";
 
-cl_mem bufferWith(const Driver &d, const void *data, size_t bytes) {
-  return clCreateBuffer(d.context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
-                        bytes, const_cast<void *>(data), nullptr);
-}
-
-uint16_t toHalf(float f) {
-  _Float16 h = static_cast<_Float16>(f);
-  uint16_t bits;
-  std::memcpy(&bits, &h, 2);
-  return bits;
-}
-float fromHalf(uint16_t bits) {
-  _Float16 h;
-  std::memcpy(&h, &bits, 2);
-  return static_cast<float>(h);
-}
 // One half operation: computed in float, rounded once to half (exact for
 // +, -, *: float has more than twice half's precision).
 float roundHalf(float f) { return fromHalf(toHalf(f)); }
@@ -159,7 +143,7 @@ Benchmark boxFilter() {
   bm.setup = [](const Driver &d, Instance &in, std::string &error) {
     if (!prepare(d, in, kShapes, "box_filter", error))
       return false;
-    cl_mem src = bufferWith(d, pixels.data(), pixels.size() * 4);
+    cl_mem src = bufferWith(d, pixels);
     cl_mem dst = bufferOf(d, pixels.size() * 4);
     in.buffers = {src, dst};
     int w = kWidth, h = kHeight;
@@ -230,7 +214,7 @@ Benchmark fft16() {
   bm.setup = [](const Driver &d, Instance &in, std::string &error) {
     if (!prepare(d, in, kShapes, "fft16", error))
       return false;
-    cl_mem src = bufferWith(d, points.data(), points.size() * 4);
+    cl_mem src = bufferWith(d, points);
     cl_mem dst = bufferOf(d, points.size() * 4);
     in.buffers = {src, dst};
     clSetKernelArg(in.kernel, 0, sizeof(cl_mem), &src);
@@ -249,13 +233,13 @@ Benchmark fft16() {
 constexpr int kConvItems = 1 << 22;
 
 Benchmark conv9Half() {
-  static std::vector<uint16_t> input(kConvItems);
+  static std::vector<cl_half> input(kConvItems);
   static std::vector<float> values = smallIntegers(kConvItems, 11, 64);
   for (int i = 0; i < kConvItems; ++i)
     input[i] = toHalf(values[i] * 0.0625f);
   static const float taps_f[9] = {0.0625f, 0.125f, 0.25f,  0.5f,  1.0f,
                                   0.5f,    0.25f,  0.125f, 0.0625f};
-  static std::vector<uint16_t> taps(9), expected(kConvItems);
+  static std::vector<cl_half> taps(9), expected(kConvItems);
   for (int k = 0; k < 9; ++k)
     taps[k] = toHalf(taps_f[k]);
   for (int i = 0; i < kConvItems; ++i) {
@@ -274,8 +258,8 @@ Benchmark conv9Half() {
   bm.setup = [](const Driver &d, Instance &in, std::string &error) {
     if (!prepare(d, in, kHalfShapes, "conv9_half", error))
       return false;
-    cl_mem src = bufferWith(d, input.data(), input.size() * 2);
-    cl_mem tap = bufferWith(d, taps.data(), taps.size() * 2);
+    cl_mem src = bufferWith(d, input);
+    cl_mem tap = bufferWith(d, taps);
     cl_mem dst = bufferOf(d, input.size() * 2);
     in.buffers = {src, tap, dst};
     int n = kConvItems;
@@ -286,7 +270,7 @@ Benchmark conv9Half() {
     in.global[0] = kConvItems;
     in.local[0] = 256;
     in.verify = [&d, dst](int) {
-      return compareExact(readBack<uint16_t>(d, dst, expected.size()),
+      return compareExact(readBack<cl_half>(d, dst, expected.size()),
                           expected, "halves");
     };
     return true;
@@ -314,8 +298,8 @@ Benchmark gemmTile4() {
   bm.setup = [](const Driver &d, Instance &in, std::string &error) {
     if (!prepare(d, in, kShapes, "gemm_tile4", error))
       return false;
-    cl_mem ab = bufferWith(d, a.data(), a.size() * 4);
-    cl_mem bb = bufferWith(d, b.data(), b.size() * 4);
+    cl_mem ab = bufferWith(d, a);
+    cl_mem bb = bufferWith(d, b);
     cl_mem cb = bufferOf(d, expected.size() * 4);
     in.buffers = {ab, bb, cb};
     int n = kGemmN;
@@ -356,7 +340,7 @@ Benchmark histogram() {
   bm.setup = [](const Driver &d, Instance &in, std::string &error) {
     if (!prepare(d, in, kShapes, "histogram256", error))
       return false;
-    cl_mem src = bufferWith(d, data.data(), data.size());
+    cl_mem src = bufferWith(d, data);
     cl_mem bins = bufferOf(d, 256 * 4);
     in.buffers = {src, bins};
     int per = kPerItem;
