@@ -93,3 +93,21 @@ kernel void escape8(global const float8 *in, global float8 *out) {
   }
   out[get_global_id(0)] = z;
 }
+
+// A loop every work-item goes round alike whose widened form would gather
+// whole vectors (a float4 box filter with clamped coordinates) keeps the
+// work-item loop even where AVX-512 makes gathers cheap: each work-item's
+// float4 is gathered element by element (on the Xeon, 730 Mpix/s widened
+// against 1,404 on the work-item loop).
+// PLAN-AVX512: kernel box_filter: work-item loop (every loop runs as many times for all work-items and, widened, would gather (LLVM's loop vectorizer covers it; without AVX-512, or for whole vectors, gathers cost more))
+kernel void box_filter(global const float4 *in, global float4 *out,
+                       int width, int height) {
+  int x = get_global_id(0), y = get_global_id(1);
+  float4 sum = (float4)(0.0f);
+  for (int dy = -1; dy <= 1; ++dy)
+    for (int dx = -1; dx <= 1; ++dx) {
+      int sx = clamp(x + dx, 0, width - 1), sy = clamp(y + dy, 0, height - 1);
+      sum += in[sy * width + sx];
+    }
+  out[y * width + x] = sum * 0.125f;
+}
