@@ -11,6 +11,7 @@
 #include "compiler/passes/kernels/region_emitter.h"
 
 #include <llvm/IR/Instructions.h>
+#include <llvm/Support/MathExtras.h>
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
@@ -40,11 +41,19 @@ void boundByRequiredSize(IRBuilder<> &b, GroupEntryValues &values,
           nullptr, "local_size_bound");
 }
 
+// The most work-items of one row a widened region needs to run at once: a
+// group of reqd_work_group_size(8, 8, 1) never has more than 8 in x.
+unsigned rowLanes(const KernelDescription &kernel) {
+  uint64_t x = kernel.reqd_work_group_size[0];
+  return x ? static_cast<unsigned>(llvm::PowerOf2Ceil(x)) : 0;
+}
+
 } // namespace
 
 bool emitBarrierRegions(llvm::Function &body, llvm::Function &marker,
                         llvm::IRBuilder<> &b, const GroupEntryValues &values,
-                        std::string &why) {
+                        unsigned row_lanes, std::string &why,
+                        std::string &how) {
   llvm::ValueToValueMapTy clone_map;
   llvm::Function *work = llvm::CloneFunction(&body, clone_map);
   Regions regions;
@@ -63,8 +72,10 @@ bool emitBarrierRegions(llvm::Function &body, llvm::Function &marker,
     RegionEmitter probe(*work, regions, b, values, uniformity, uniform);
     if (!probe.slicesPossible())
       uniform.assign(uniform.size(), false);
-    RegionEmitter(*work, regions, b, values, uniformity, std::move(uniform))
-        .emit(shared, per_item);
+    RegionEmitter emitter(*work, regions, b, values, uniformity,
+                          std::move(uniform));
+    emitter.emit(shared, per_item, row_lanes);
+    how = emitter.widening();
     std::string problems;
     llvm::raw_string_ostream out(problems);
     if (llvm::verifyFunction(*values.entry, &out)) {
@@ -93,8 +104,10 @@ llvm::PreservedAnalyses BarrierRegionsPass::run(llvm::Module &module,
         startGroupEntry(module, *record.body, record.description, b, args,
                         groupEntrySymbol(record.description.name));
     boundByRequiredSize(b, values, record.description);
-    std::string why;
-    if (emitBarrierRegions(*record.body, *marker, b, values, why)) {
+    std::string why, how;
+    if (emitBarrierRegions(*record.body, *marker, b, values,
+                           rowLanes(record.description), why, how)) {
+      plan.lanes = how;
       changed = true;
       continue;
     }

@@ -20,10 +20,14 @@ namespace weft::compiler {
 // from the builder's block (which has no terminator yet) to the end of
 // `values.entry`, and returns true; or returns false with the reason when
 // `body` has a shape the splitting does not handle. The caller then erases
-// `values.entry`, and the kernel's work-groups run on fibers.
+// `values.entry`, and the kernel's work-groups run on fibers. Regions with
+// loops of their own run widened across work-items where they can
+// (region_widening.h), at most `row_lanes` at once when that is not 0 (the
+// group's rows are no longer); `how` says which.
 bool emitBarrierRegions(llvm::Function &body, llvm::Function &marker,
                         llvm::IRBuilder<> &b, const GroupEntryValues &values,
-                        std::string &why);
+                        unsigned row_lanes, std::string &why,
+                        std::string &how);
 
 // weft-barrier-regions: the group entry of each kernel whose plan is
 // Regions; a kernel the splitting does not handle falls back to Fibers, and

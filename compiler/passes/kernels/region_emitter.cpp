@@ -7,10 +7,12 @@
 #include "compiler/analysis/work_item_loops.h"
 #include "compiler/passes/kernels/async_copy_followers.h"
 #include "compiler/passes/kernels/kernel_bodies.h"
+#include "compiler/passes/kernels/work_item_vectorizer.h"
 
 #include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/IR/CFG.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/IR/Intrinsics.h>
 #include <llvm/Transforms/Utils/Cloning.h>
 
 #include <algorithm>
@@ -24,12 +26,14 @@ using llvm::Value;
 
 namespace {
 
-// z { y { x { ... } } } over the local ids in [first, last) per dimension.
-// `body` fills the innermost block (it gets the ids and the latch every path
-// must end at). Returns the branch back to the x loop's start.
+// z { y { x { ... } } } over the local ids in [first, last) per dimension,
+// x in steps of `x_step`. `body` fills the innermost block (it gets the ids
+// and the latch every path must end at). Returns the branch back to the x
+// loop's start.
 llvm::BranchInst *emitWorkItemLoops(
     IRBuilder<> &b, Value *const first[3], Value *const last[3],
-    const std::function<void(Value *const id[3], BasicBlock *latch)> &body) {
+    const std::function<void(Value *const id[3], BasicBlock *latch)> &body,
+    uint64_t x_step = 1) {
   llvm::Function *f = b.GetInsertBlock()->getParent();
   llvm::LLVMContext &ctx = f->getContext();
   BasicBlock *headers[3], *latches[3];
@@ -52,7 +56,8 @@ llvm::BranchInst *emitWorkItemLoops(
   llvm::BranchInst *x_back_edge = nullptr;
   for (unsigned d = 0; d < 3; ++d) {
     b.SetInsertPoint(latches[d]);
-    Value *next = b.CreateAdd(ids[d], b.getInt64(1), "", true, true);
+    Value *next =
+        b.CreateAdd(ids[d], b.getInt64(d == 0 ? x_step : 1), "", true, true);
     ids[d]->addIncoming(next, latches[d]);
     llvm::BranchInst *back =
         b.CreateCondBr(b.CreateICmpULT(next, last[d]), headers[d],
@@ -225,11 +230,91 @@ void RegionEmitter::emitUniformSlice(
       [&](size_t i) { return storage_.uniform_next[i]; });
 }
 
+void RegionEmitter::widenRegions(
+    const std::vector<llvm::AllocaInst *> &shared,
+    const std::vector<llvm::AllocaInst *> &per_item, unsigned row_lanes) {
+  widened_.assign(regions_.starts.size(), {});
+  for (unsigned r = 0; r < regions_.starts.size(); ++r) {
+    std::string why, how;
+    widened_[r] = widenRegion(work_, regions_, r, values_, storage_, shared,
+                              per_item, uniform_, row_lanes, why, how);
+    std::string note;
+    if (widened_[r].simd)
+      note = "region " + std::to_string(r) + " widened, " + how;
+    else if (!why.empty())
+      note = "region " + std::to_string(r) + " one work-item at a time (" +
+             why + ")";
+    if (!note.empty())
+      widening_ += (widening_.empty() ? "" : "; ") + note;
+  }
+}
+
+void RegionEmitter::emitWidenedRegion(unsigned r, BasicBlock *after) {
+  const WidenedRegion &widened = widened_[r];
+  llvm::LLVMContext &ctx = work_.getContext();
+  llvm::Function *entry = values_.entry;
+  Value *first[3], *last[3];
+  for (unsigned d = 0; d < 3; ++d) {
+    first[d] = b_.CreateLoad(b_.getInt64Ty(), first_[d]);
+    last[d] = b_.CreateLoad(b_.getInt64Ty(), last_[d]);
+  }
+  uint64_t lanes = widenedLanes(*widened.simd);
+  llvm::BranchInst *back_edge = emitWorkItemLoops(
+      b_, first, last,
+      [&](Value *const id[3], BasicBlock *latch) {
+        auto call = [&](llvm::Function *simd, Value *x, Value *count) {
+          std::vector<Value *> args(values_.arguments.begin(),
+                                    values_.arguments.end());
+          args.insert(args.end(), widened.extra.begin(), widened.extra.end());
+          args.insert(args.end(), {values_.context, x, id[1], id[2], count});
+          b_.CreateCall(simd, args);
+        };
+        // A chunk whose work-items all exist runs with a constant count:
+        // inlined, its lanes are all active.
+        Value *left = b_.CreateSub(last[0], id[0]);
+        auto *full = BasicBlock::Create(ctx, "full_chunk", entry);
+        auto *part = BasicBlock::Create(ctx, "part_chunk", entry);
+        b_.CreateCondBr(b_.CreateICmpUGE(left, b_.getInt64(lanes)), full,
+                        part);
+        b_.SetInsertPoint(full);
+        call(widened.simd, id[0], b_.getInt64(lanes));
+        b_.CreateBr(latch);
+        b_.SetInsertPoint(part);
+        if (!widened.narrow_simd) {
+          call(widened.simd, id[0], left);
+          b_.CreateBr(latch);
+          return;
+        }
+        // The rest of the row, narrow chunk by narrow chunk.
+        uint64_t narrow = widenedLanes(*widened.narrow_simd);
+        auto *rest = BasicBlock::Create(ctx, "narrow_chunk", entry);
+        b_.CreateBr(rest);
+        b_.SetInsertPoint(rest);
+        llvm::PHINode *x = b_.CreatePHI(b_.getInt64Ty(), 2, "narrow_x");
+        x->addIncoming(id[0], part);
+        Value *rest_left = b_.CreateSub(last[0], x);
+        call(widened.narrow_simd, x,
+             b_.CreateBinaryIntrinsic(llvm::Intrinsic::umin, rest_left,
+                                      b_.getInt64(narrow)));
+        Value *next = b_.CreateAdd(x, b_.getInt64(narrow), "", true, true);
+        x->addIncoming(next, b_.GetInsertBlock());
+        b_.CreateCondBr(b_.CreateICmpULT(next, last[0]), rest, latch);
+      },
+      lanes);
+  markWorkItemLoop(*back_edge);
+  b_.CreateBr(after);
+}
+
 void RegionEmitter::emitRegion(unsigned r,
                                const std::vector<llvm::AllocaInst *> &shared,
                                const std::vector<llvm::AllocaInst *> &per_item,
                                BasicBlock *after, bool follower,
                                std::optional<bool> last_in_group) {
+  if (!follower && !last_in_group && r < widened_.size() &&
+      widened_[r].simd) {
+    emitWidenedRegion(r, after);
+    return;
+  }
   llvm::LLVMContext &ctx = work_.getContext();
   llvm::Function *entry = values_.entry;
   Value *const *sizes = values_.local_size;

@@ -5,6 +5,7 @@
 #include "compiler/passes/kernels/entry_builder.h"
 #include "compiler/passes/kernels/region_analysis.h"
 #include "compiler/passes/kernels/region_state_layout.h"
+#include "compiler/passes/kernels/region_widening.h"
 
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/IR/IRBuilder.h>
@@ -47,9 +48,14 @@ public:
 
   // The group entry, from the builder's block on (region_scheduling.cpp):
   // `shared` are the variables all work-items share, `per_item` those each
-  // keeps its own of.
+  // keeps its own of. Regions with loops run widened where they can, at
+  // most `row_lanes` work-items at once (0: no limit).
   void emit(const std::vector<llvm::AllocaInst *> &shared,
-            const std::vector<llvm::AllocaInst *> &per_item);
+            const std::vector<llvm::AllocaInst *> &per_item,
+            unsigned row_lanes);
+
+  // Which regions emit widened, how wide, and why the others were not.
+  const std::string &widening() const { return widening_; }
 
 private:
   uint32_t finishedId() const {
@@ -64,6 +70,12 @@ private:
                   const std::vector<llvm::AllocaInst *> &per_item,
                   llvm::BasicBlock *after, bool follower,
                   std::optional<bool> last_in_group = std::nullopt);
+  // A widened region's run (widenRegion): the x loop steps a chunk of
+  // work-items at a time through its functions.
+  void emitWidenedRegion(unsigned r, llvm::BasicBlock *after);
+  void widenRegions(const std::vector<llvm::AllocaInst *> &shared,
+                    const std::vector<llvm::AllocaInst *> &per_item,
+                    unsigned row_lanes);
   void emitRegionPeelingLast(unsigned r,
                              const std::vector<llvm::AllocaInst *> &shared,
                              const std::vector<llvm::AllocaInst *> &per_item,
@@ -106,6 +118,8 @@ private:
   const GroupEntryValues &values_;
   const GroupUniformity &uniformity_;
   RegionStorage storage_; // laid out by emit
+  std::vector<WidenedRegion> widened_; // per region
+  std::string widening_;
   // Per per-item alloca: whether it is group-uniform, and then its group
   // copies: the value at the start of the region run and the value the run
   // leaves for the next (storage_'s uniform_current and uniform_next), and a

@@ -17,7 +17,8 @@ using llvm::IRBuilder;
 using llvm::Value;
 
 void RegionEmitter::emit(const std::vector<llvm::AllocaInst *> &shared,
-                         const std::vector<llvm::AllocaInst *> &per_item) {
+                         const std::vector<llvm::AllocaInst *> &per_item,
+                         unsigned row_lanes) {
   llvm::LLVMContext &ctx = work_.getContext();
   llvm::Function *entry = values_.entry;
   Value *const *sizes = values_.local_size;
@@ -47,6 +48,7 @@ void RegionEmitter::emit(const std::vector<llvm::AllocaInst *> &shared,
                              per_item[i]->getName() + ".uniform");
   }
   storage_ = layOutRegionStorage(b_, values_, per_item, uniform_);
+  widenRegions(shared, per_item, row_lanes);
   b_.CreateStore(b_.getFalse(), diverged_);
   Value *zero = b_.getInt64(0);
   Value *const origin[3] = {zero, zero, zero};

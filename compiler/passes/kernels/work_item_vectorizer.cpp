@@ -74,7 +74,8 @@ unsigned widenedLanes(const llvm::Function &simd) {
 }
 
 llvm::Function *vectorizeWorkItems(llvm::Function &body, std::string &why,
-                                   std::string &how) {
+                                   std::string &how,
+                                   const WideningLimits &limits) {
   llvm::ValueToValueMapTy map;
   llvm::Function *scalar = llvm::CloneFunction(&body, map);
   prepareForWidening(*scalar, true);
@@ -125,6 +126,10 @@ llvm::Function *vectorizeWorkItems(llvm::Function &body, std::string &why,
     VaryingValues varying(*scalar, loops, scalar->getArg(kernel_args + 1));
     unsigned lanes =
         chooseLanes(*scalar, loops, varying, uniform_loops_only, how);
+    if (limits.most_lanes && lanes > limits.most_lanes) {
+      lanes = limits.most_lanes;
+      how += std::string(how.empty() ? "" : ", ") + "as wide as the group";
+    }
     how = std::to_string(lanes) + " work-items at once" +
           (how.empty() ? "" : " (" + how + ")") +
           (whole_vectors ? ", vectors kept whole"
@@ -134,7 +139,7 @@ llvm::Function *vectorizeWorkItems(llvm::Function &body, std::string &why,
     vector = widenInto(body, *scalar, loops, kWidenedSuffix, lanes);
     if (!vector) {
       why = "internal: the widened function was not valid";
-    } else if (uniform_loops_only &&
+    } else if (uniform_loops_only && !limits.gathers_pay &&
                (!hasFastGathers(body) || whole_vectors) &&
                gathersInLoops(*vector)) {
       // Widened, the loop's strided accesses are gathers: worth it with

@@ -27,8 +27,16 @@ namespace weft::compiler {
 // count) that runs work-items first .. first + min(count, lanes) - 1 of row
 // (y, z), where `lanes` is its attribute kLanesAttribute. Returns null and
 // says why when the body does not qualify; `how` says how lanes was chosen.
+struct WideningLimits {
+  // A power of two, or 0 for no limit: rows are known to be no wider.
+  unsigned most_lanes = 0;
+  // Widen even when uniform loops would then gather without AVX-512's fast
+  // gathers: the alternative is scalar code, not LLVM's loop vectorizer.
+  bool gathers_pay = false;
+};
 llvm::Function *vectorizeWorkItems(llvm::Function &body, std::string &why,
-                                   std::string &how);
+                                   std::string &how,
+                                   const WideningLimits &limits = {});
 
 inline constexpr const char *kLanesAttribute = "weft-lanes";
 

@@ -13,8 +13,8 @@
 // slowly (the 16Mi-float scan took 10 ms instead of 4.4 on a Zen 5).
 // RUN: llc -O3 -mcpu=znver4 %t.ll -o - | FileCheck %s --check-prefix=ASM
 
-// PLAN-LABEL: kernel scan: regions, work-item entry
-// PLAN-LABEL: kernel reduce: regions, work-item entry
+// PLAN-LABEL: kernel scan: regions, region 0 one work-item at a time (async copies or a work-group collective), work-item entry
+// PLAN-LABEL: kernel reduce: regions, region 0 one work-item at a time (async copies or a work-group collective), work-item entry
 
 // IR-NOT: __weft_collective_slots
 // IR-LABEL: define void @__weft_group_scan(

@@ -1,0 +1,58 @@
+// A region of weft-barrier-regions run across work-items at once: the region
+// written out as a work-item function of its own, which weft-widen-work-items'
+// vectorizer (work_item_vectorizer.h) widens as it does a body without
+// barriers. A region with a loop of its own (a GEMM's k steps between the
+// barriers that fill its local tiles, a register tile's FMAs) otherwise runs
+// one work-item at a time: LLVM's loop vectorizer widens only innermost
+// loops, and the loop over the work-items is the outer one.
+#pragma once
+#include "compiler/passes/kernels/entry_builder.h"
+#include "compiler/passes/kernels/region_analysis.h"
+#include "compiler/passes/kernels/region_state_layout.h"
+
+#include <string>
+#include <vector>
+
+namespace llvm {
+class AllocaInst;
+class Function;
+class Value;
+} // namespace llvm
+
+namespace weft::compiler {
+
+struct WidenedRegion {
+  // (kernel arguments..., `extra`..., context, first x, y, z, count): runs
+  // work-items first .. first + min(count, lanes) - 1 of row (y, z) through
+  // the region, each from its saved variables to the barrier it reaches,
+  // and records where it resumes.
+  llvm::Function *simd = nullptr;
+  // The same for at most kDefaultLanes work-items (a row's end), when simd
+  // is wider; else null.
+  llvm::Function *narrow_simd = nullptr;
+  // The group entry's values for the parameters between the kernel's
+  // arguments and the context.
+  std::vector<llvm::Value *> extra;
+};
+
+// Writes region `r` of `work` as a function and widens it, for a region that
+// has a loop and no async copy or question of which work-item is last.
+// Inside, each variable the region uses is a private copy: one of the
+// variables every work-item shares within a run (`shared`) starts empty; a
+// work-item's own (`per_item`, kept in `storage`) is loaded at the start and
+// stored at the end when the region writes it; a group-uniform one
+// (`uniform`) starts at the group's current value. `most_lanes` (0: no
+// limit) caps the lanes, for groups known to be narrower. Returns no simd,
+// and `why`, when the region does not qualify or the vectorizer declined
+// (`why` empty: the region has no loop, and LLVM's loop vectorizer covers
+// it); `how` says how many lanes and why.
+WidenedRegion widenRegion(llvm::Function &work, const Regions &regions,
+                          unsigned r, const GroupEntryValues &values,
+                          const RegionStorage &storage,
+                          const std::vector<llvm::AllocaInst *> &shared,
+                          const std::vector<llvm::AllocaInst *> &per_item,
+                          const std::vector<bool> &uniform,
+                          unsigned most_lanes, std::string &why,
+                          std::string &how);
+
+} // namespace weft::compiler
