@@ -99,7 +99,9 @@ llvm::Function *vectorizeWorkItems(llvm::Function &body, std::string &why,
     if (ok && (llvm::isa<llvm::AllocaInst>(inst) ||
                !supportedInstruction(inst, why, whole_vectors))) {
       if (llvm::isa<llvm::AllocaInst>(inst))
-        why = "a private array";
+        why = "a private array" + (inst.hasName()
+                                       ? " (" + inst.getName().str() + ")"
+                                       : std::string());
       ok = false;
     }
   if (ok)

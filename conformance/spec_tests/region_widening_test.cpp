@@ -1,0 +1,254 @@
+// Work-items between two barriers (OpenCL C 6.15.8: barrier) must each
+// compute what they would alone, however Weft groups them. Weft splits a
+// kernel with barriers into regions and runs a region that has a loop of
+// its own widened across work-items (compiler/passes/kernels/
+// region_widening.h), with each work-item's variables that live across
+// barriers loaded into its lanes and stored back. Each kernel here is built
+// twice: as written, and with -DREFERENCE, which puts an atomic that never
+// runs into each loop; atomics keep a region one work-item at a time, an
+// independent way to run the same code. Both must write the same bytes, in
+// group sizes that are and are not multiples of the widths Weft chooses, in
+// groups of one and two dimensions, including the last, smaller groups of a
+// range that is not a multiple of the group size.
+#include "api_fixture.h"
+
+#include <array>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+const char *kRegionKernels = R"CLC(
+#pragma OPENCL FP_CONTRACT OFF
+
+#define ARGS global const float *inf, global const int *ini, \
+             global uchar *out, int n, local float *scratch
+#ifdef REFERENCE
+// Never runs (n > 0), but keeps the loop's region on one work-item at a
+// time.
+#define SCALAR_ONLY if (n < 0) atomic_inc((volatile global int *)out)
+#else
+#define SCALAR_ONLY
+#endif
+#define LID ((int)(get_local_id(1) * get_local_size(0) + get_local_id(0)))
+#define ITEMS ((int)(get_local_size(0) * get_local_size(1)))
+#define GID ((int)(get_global_id(1) * get_global_size(0) + get_global_id(0)))
+#define MINE(T) ((global T *)(out + GID * 64))
+
+// CLBlast's XgemmDirect shape: tiles of A and B staged through local
+// memory, a 2x2 register tile per work-item that lives across the barriers,
+// and the k steps between them. Values are small integers, so every order
+// of summation gives the same floats. As CLBlast declares it too, with a
+// required group size of 8 x 8.
+void tile_gemm_body(ARGS) {
+  local float *as = scratch, *bs = scratch + 16 * 17;
+  int lx = get_local_id(0), ly = get_local_id(1);
+  int sx = get_local_size(0), sy = get_local_size(1);
+  float acc[2][2] = {{0, 0}, {0, 0}};
+  for (int t = 0; t < 4; ++t) {
+    for (int i = LID; i < 16 * 16; i += ITEMS) {
+      as[(i / 16) * 17 + i % 16] = inf[(t * 256 + i) % n];
+      bs[(i / 16) * 17 + i % 16] = inf[(t * 512 + i * 3) % n];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int k = 0; k < 16; ++k) {
+      SCALAR_ONLY;
+      float a[2], b[2];
+      for (int m = 0; m < 2; ++m)
+        a[m] = as[k * 17 + (lx * 2 + m) % 16];
+      for (int j = 0; j < 2; ++j)
+        b[j] = bs[k * 17 + (ly * 2 + j) % 16];
+      for (int m = 0; m < 2; ++m)
+        for (int j = 0; j < 2; ++j)
+          acc[m][j] += a[m] * b[j];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  for (int m = 0; m < 2; ++m)
+    for (int j = 0; j < 2; ++j)
+      MINE(float)[m * 2 + j] = acc[m][j];
+  MINE(int)[4] = sx * 100 + sy;
+}
+kernel void tile_gemm(ARGS) { tile_gemm_body(inf, ini, out, n, scratch); }
+kernel __attribute__((reqd_work_group_size(8, 8, 1)))
+void tile_gemm_8x8(ARGS) { tile_gemm_body(inf, ini, out, n, scratch); }
+
+// Loops that work-items leave at different times between barriers, a
+// float4 accumulator and an int carried across them, neighbours read from
+// local memory, and a second pass over the first pass's results.
+kernel void divergent_passes(ARGS) {
+  int lid = LID, items = ITEMS, gid = GID;
+  scratch[lid] = inf[gid % n];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  float4 acc = (float4)(0.0f);
+  int steps = 0;
+  for (int i = 0; i < (ini[gid % 64] & 7) + (lid & 3); ++i) {
+    SCALAR_ONLY;
+    float left = scratch[(lid + items - 1 - i % 3) % items];
+    float right = scratch[(lid + 1 + i) % items];
+    acc += (float4)(left, right, left * right, left - right);
+    if (acc.z > 40.0f)
+      break;
+    steps += i + 1;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  scratch[lid] = acc.x + acc.y;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  float total = 0.0f;
+  for (int i = 0; i < steps % 5 + 1; ++i) {
+    SCALAR_ONLY;
+    total = total * 0.5f + scratch[(lid + i) % items];
+  }
+  vstore4(acc, 0, MINE(float));
+  MINE(float)[4] = total;
+  MINE(int)[5] = steps;
+}
+
+// A barrier inside a loop: each round, a region with a loop of its own
+// updates variables every work-item keeps across the barriers, one of them
+// the same for the whole group.
+kernel void rounds(ARGS) {
+  int lid = LID, items = ITEMS, gid = GID;
+  float value = inf[gid % n];
+  int mixed = ini[gid % 64];
+  float round_sum = 0.0f;
+  for (int r = 0; r < 3; ++r) {
+    scratch[lid] = value;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int k = 0; k < 5 + r; ++k) {
+      SCALAR_ONLY;
+      value = value * 0.75f + scratch[(lid + k * (r + 1)) % items] * 0.25f;
+      mixed = (mixed ^ (mixed << 3)) + k;
+    }
+    round_sum += (float)r;
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  MINE(float)[0] = value;
+  MINE(int)[1] = mixed;
+  MINE(float)[2] = round_sum;
+}
+
+// A private array indexed by data, across a barrier: the region stays one
+// work-item at a time, but must give the same answer.
+kernel void table(ARGS) {
+  int lid = LID, items = ITEMS, gid = GID;
+  int t[8];
+  for (int i = 0; i < 8; ++i)
+    t[i] = ini[(gid + i) % 64];
+  scratch[lid] = (float)(t[gid & 7] & 15);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  int picked = 0;
+  for (int k = 0; k < 6; ++k) {
+    SCALAR_ONLY;
+    picked += t[(picked + k) & 7] & 255;
+    picked += (int)scratch[(lid + k) % items];
+  }
+  MINE(int)[0] = picked;
+}
+)CLC";
+
+struct RegionFixture : WeftFixture {
+  std::vector<float> floats;
+  std::vector<cl_int> ints;
+
+  RegionFixture() {
+    std::mt19937 random(35);
+    std::uniform_int_distribution<int> small(-8, 8);
+    floats.resize(1 << 14);
+    for (float &f : floats)
+      f = float(small(random)) * 0.5f;
+    ints.resize(64);
+    for (cl_int &i : ints)
+      i = cl_int(random() % 200001) - 100000;
+  }
+
+  // The bytes `name` writes over global[0] x global[1] work-items in groups
+  // of local[0] x local[1].
+  std::vector<unsigned char> run(const std::string &name, bool reference,
+                                 const size_t global[2],
+                                 const size_t local[2]) {
+    cl_kernel k = kernel(kRegionKernels, name.c_str(),
+                         reference ? "-cl-std=CL3.0 -DREFERENCE"
+                                   : "-cl-std=CL3.0");
+    cl_mem in_f = buffer(floats.size() * sizeof(float), floats.data());
+    cl_mem in_i = buffer(ints.size() * sizeof(cl_int), ints.data());
+    size_t items = global[0] * global[1];
+    std::vector<unsigned char> bytes(items * 64, 0xab);
+    cl_mem out = buffer(bytes.size(), bytes.data());
+    cl_int n = cl_int(floats.size());
+    size_t local_bytes = std::max<size_t>(2 * 16 * 17, local[0] * local[1]) *
+                         sizeof(float);
+    REQUIRE(clSetKernelArg(k, 0, sizeof in_f, &in_f) == CL_SUCCESS);
+    REQUIRE(clSetKernelArg(k, 1, sizeof in_i, &in_i) == CL_SUCCESS);
+    REQUIRE(clSetKernelArg(k, 2, sizeof out, &out) == CL_SUCCESS);
+    REQUIRE(clSetKernelArg(k, 3, sizeof n, &n) == CL_SUCCESS);
+    REQUIRE(clSetKernelArg(k, 4, local_bytes, nullptr) == CL_SUCCESS);
+    REQUIRE(runAndWait(k, 2, global, local) == CL_SUCCESS);
+    REQUIRE(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, bytes.size(),
+                                bytes.data(), 0, nullptr,
+                                nullptr) == CL_SUCCESS);
+    clReleaseMemObject(out);
+    clReleaseMemObject(in_i);
+    clReleaseMemObject(in_f);
+    clReleaseKernel(k);
+    return bytes;
+  }
+
+  // {global x, global y, local x, local y}: rows of 8 (CLBlast's), 16,
+  // 64 and odd sizes; ranges with a smaller last group.
+  using Shapes = std::vector<std::array<size_t, 4>>;
+  void check(const std::string &name,
+             const Shapes &shapes = {{64, 16, 8, 8},
+                                     {128, 4, 64, 1},
+                                     {96, 6, 16, 2},
+                                     {100, 3, 100, 1},
+                                     {77, 5, 7, 5},
+                                     {130, 2, 64, 2},
+                                     {40, 9, 16, 4},
+                                     {3, 3, 3, 3}}) {
+    for (auto [gx, gy, lx, ly] : shapes) {
+      INFO(name << " global " << gx << "x" << gy << " local " << lx << "x"
+                << ly);
+      const size_t global[2] = {gx, gy}, local[2] = {lx, ly};
+      std::vector<unsigned char> widened = run(name, false, global, local);
+      std::vector<unsigned char> reference = run(name, true, global, local);
+      size_t first_wrong = widened.size();
+      for (size_t i = 0; i < widened.size() && first_wrong == widened.size();
+           ++i)
+        if (widened[i] != reference[i])
+          first_wrong = i;
+      INFO("first differing byte " << first_wrong << " (work-item "
+                                   << first_wrong / 64 << ")");
+      CHECK(first_wrong == widened.size());
+    }
+  }
+};
+
+} // namespace
+
+TEST_CASE_METHOD(RegionFixture,
+                 "a register tile across barriers with k steps between them",
+                 "[region-widening]") {
+  check("tile_gemm");
+  check("tile_gemm_8x8", {{64, 16, 8, 8}, {40, 24, 8, 8}});
+}
+
+TEST_CASE_METHOD(RegionFixture,
+                 "loops work-items leave at different times between barriers",
+                 "[region-widening]") {
+  check("divergent_passes");
+}
+
+TEST_CASE_METHOD(RegionFixture,
+                 "a barrier in a loop around a region with a loop",
+                 "[region-widening]") {
+  check("rounds");
+}
+
+TEST_CASE_METHOD(RegionFixture,
+                 "a private array indexed by data across a barrier",
+                 "[region-widening]") {
+  check("table");
+}
