@@ -9,9 +9,9 @@
 #include "compiler/passes/kernels/barrier_crossings.h"
 #include "compiler/passes/kernels/region_analysis.h"
 #include "compiler/passes/kernels/region_emitter.h"
+#include "compiler/passes/kernels/widening_checks.h"
 
 #include <llvm/IR/Instructions.h>
-#include <llvm/Support/MathExtras.h>
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
@@ -41,21 +41,18 @@ void boundByRequiredSize(IRBuilder<> &b, GroupEntryValues &values,
           nullptr, "local_size_bound");
 }
 
-// The most work-items of one row a widened region needs to run at once: a
-// group of reqd_work_group_size(8, 8, 1) never has more than 8 in x.
-unsigned rowLanes(const KernelDescription &kernel) {
-  uint64_t x = kernel.reqd_work_group_size[0];
-  return x ? static_cast<unsigned>(llvm::PowerOf2Ceil(x)) : 0;
-}
-
 } // namespace
 
 bool emitBarrierRegions(llvm::Function &body, llvm::Function &marker,
                         llvm::IRBuilder<> &b, const GroupEntryValues &values,
-                        unsigned row_lanes, std::string &why,
+                        const uint64_t required_size[3], std::string &why,
                         std::string &how) {
   llvm::ValueToValueMapTy clone_map;
   llvm::Function *work = llvm::CloneFunction(&body, clone_map);
+  // Register tiles and other private arrays indexed by counters of loops
+  // that unroll become values: only what lives across a barrier is saved,
+  // element by element (CLBlast's XgemmDirect kept 1 KiB per work-item).
+  unrollLoopsIndexingPrivateArrays(*work, /*simplify_cfg=*/false);
   Regions regions;
   std::vector<llvm::AllocaInst *> allocas;
   bool ready = prepareWorkItemFunction(*work, marker, regions, allocas, why);
@@ -74,7 +71,7 @@ bool emitBarrierRegions(llvm::Function &body, llvm::Function &marker,
       uniform.assign(uniform.size(), false);
     RegionEmitter emitter(*work, regions, b, values, uniformity,
                           std::move(uniform));
-    emitter.emit(shared, per_item, row_lanes);
+    emitter.emit(shared, per_item, required_size);
     how = emitter.widening();
     std::string problems;
     llvm::raw_string_ostream out(problems);
@@ -106,7 +103,8 @@ llvm::PreservedAnalyses BarrierRegionsPass::run(llvm::Module &module,
     boundByRequiredSize(b, values, record.description);
     std::string why, how;
     if (emitBarrierRegions(*record.body, *marker, b, values,
-                           rowLanes(record.description), why, how)) {
+                           record.description.reqd_work_group_size, why,
+                           how)) {
       plan.lanes = how;
       changed = true;
       continue;

@@ -22,11 +22,11 @@ namespace weft::compiler {
 // `body` has a shape the splitting does not handle. The caller then erases
 // `values.entry`, and the kernel's work-groups run on fibers. Regions with
 // loops of their own run widened across work-items where they can
-// (region_widening.h), at most `row_lanes` at once when that is not 0 (the
-// group's rows are no longer); `how` says which.
+// (region_widening.h), knowing the group's `required_size` (zeros: any
+// size); `how` says which.
 bool emitBarrierRegions(llvm::Function &body, llvm::Function &marker,
                         llvm::IRBuilder<> &b, const GroupEntryValues &values,
-                        unsigned row_lanes, std::string &why,
+                        const uint64_t required_size[3], std::string &why,
                         std::string &how);
 
 // weft-barrier-regions: the group entry of each kernel whose plan is

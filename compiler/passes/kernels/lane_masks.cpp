@@ -76,12 +76,34 @@ Value *LaneMasks::elementPointers(llvm::Type *element, Value *pointers) {
                       llvm::ConstantVector::get(steps));
 }
 
-Value *LaneMasks::load(llvm::Type *element, Value *pointers, bool consecutive,
+Value *LaneMasks::spacedMask(Value *mask, unsigned spacing) {
+  llvm::SmallVector<int, 64> spread;
+  for (unsigned i = 0; i < lanes_ * spacing; ++i)
+    spread.push_back(i % spacing ? int(lanes_) : int(i / spacing));
+  return b_.CreateShuffleVector(mask, llvm::Constant::getNullValue(type()),
+                                spread);
+}
+
+// Work-items `spacing` elements apart (a run of elements each, walked one
+// element at a time) load and store through one masked access of the whole
+// span, on at their own elements only, and a shuffle: a gather or scatter
+// costs an access per lane, and more without AVX-512.
+Value *LaneMasks::load(llvm::Type *element, Value *pointers, unsigned spacing,
                        llvm::Align align, Value *mask) {
   llvm::Type *type = vectorOf(element, lanes_);
   mask = perElement(mask, elementsOf(element));
-  if (consecutive)
+  if (spacing == 1)
     return b_.CreateMaskedLoad(type, firstLane(pointers), align, mask);
+  if (spacing > 1) {
+    Value *span =
+        b_.CreateMaskedLoad(vectorOf(element, lanes_ * spacing),
+                            firstLane(pointers), align,
+                            spacedMask(mask, spacing));
+    llvm::SmallVector<int, 64> own;
+    for (unsigned i = 0; i < lanes_; ++i)
+      own.push_back(int(i * spacing));
+    return b_.CreateShuffleVector(span, own);
+  }
   if (element->isVectorTy())
     align = std::min(align, llvm::Align(element->getScalarSizeInBits() / 8));
   return b_.CreateMaskedGather(type, elementPointers(element, pointers), align,
@@ -89,10 +111,19 @@ Value *LaneMasks::load(llvm::Type *element, Value *pointers, bool consecutive,
 }
 
 void LaneMasks::store(Value *values, llvm::Type *element, Value *pointers,
-                      bool consecutive, llvm::Align align, Value *mask) {
+                      unsigned spacing, llvm::Align align, Value *mask) {
   mask = perElement(mask, elementsOf(element));
-  if (consecutive) {
+  if (spacing == 1) {
     b_.CreateMaskedStore(values, firstLane(pointers), align, mask);
+    return;
+  }
+  if (spacing > 1) {
+    llvm::SmallVector<int, 64> spread;
+    for (unsigned i = 0; i < lanes_ * spacing; ++i)
+      spread.push_back(i % spacing ? -1 : int(i / spacing));
+    b_.CreateMaskedStore(b_.CreateShuffleVector(values, spread),
+                         firstLane(pointers), align,
+                         spacedMask(mask, spacing));
     return;
   }
   if (element->isVectorTy())

@@ -79,12 +79,13 @@ public:
               llvm::Value *condition);
 
   // A load or store of one `element` per work-item of `mask` at `pointers`
-  // (a vector); `consecutive` when the pointers are neighbours. An
-  // `element` of vector type is loaded whole for each work-item.
+  // (a vector), `spacing` elements apart (VaryingValues::spacing; 0: any
+  // addresses, a gather or scatter). An `element` of vector type is loaded
+  // whole for each work-item.
   llvm::Value *load(llvm::Type *element, llvm::Value *pointers,
-                    bool consecutive, llvm::Align align, llvm::Value *mask);
+                    unsigned spacing, llvm::Align align, llvm::Value *mask);
   void store(llvm::Value *values, llvm::Type *element, llvm::Value *pointers,
-             bool consecutive, llvm::Align align, llvm::Value *mask);
+             unsigned spacing, llvm::Align align, llvm::Value *mask);
 
   // Inserts `load`, a scalar load of one address for all, where it runs only
   // when some work-item of `mask` is on; returns its value (poison when
@@ -100,6 +101,9 @@ public:
 
 private:
   llvm::Value *firstLane(llvm::Value *pointers);
+  // `mask` spread over `spacing` elements per work-item, on at each
+  // work-item's own element only.
+  llvm::Value *spacedMask(llvm::Value *mask, unsigned spacing);
   llvm::Value *elementPointers(llvm::Type *element, llvm::Value *pointers);
 
   llvm::IRBuilder<> &b_;

@@ -232,12 +232,13 @@ void RegionEmitter::emitUniformSlice(
 
 void RegionEmitter::widenRegions(
     const std::vector<llvm::AllocaInst *> &shared,
-    const std::vector<llvm::AllocaInst *> &per_item, unsigned row_lanes) {
+    const std::vector<llvm::AllocaInst *> &per_item,
+    const uint64_t required_size[3]) {
   widened_.assign(regions_.starts.size(), {});
   for (unsigned r = 0; r < regions_.starts.size(); ++r) {
     std::string why, how;
     widened_[r] = widenRegion(work_, regions_, r, values_, storage_, shared,
-                              per_item, uniform_, row_lanes, why, how);
+                              per_item, uniform_, required_size, why, how);
     std::string note;
     if (widened_[r].simd)
       note = "region " + std::to_string(r) + " widened, " + how;

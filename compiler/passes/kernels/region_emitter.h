@@ -48,11 +48,11 @@ public:
 
   // The group entry, from the builder's block on (region_scheduling.cpp):
   // `shared` are the variables all work-items share, `per_item` those each
-  // keeps its own of. Regions with loops run widened where they can, at
-  // most `row_lanes` work-items at once (0: no limit).
+  // keeps its own of. Regions with loops run widened where they can;
+  // `required_size` (zeros: any size) says how large groups are.
   void emit(const std::vector<llvm::AllocaInst *> &shared,
             const std::vector<llvm::AllocaInst *> &per_item,
-            unsigned row_lanes);
+            const uint64_t required_size[3]);
 
   // Which regions emit widened, how wide, and why the others were not.
   const std::string &widening() const { return widening_; }
@@ -75,7 +75,7 @@ private:
   void emitWidenedRegion(unsigned r, llvm::BasicBlock *after);
   void widenRegions(const std::vector<llvm::AllocaInst *> &shared,
                     const std::vector<llvm::AllocaInst *> &per_item,
-                    unsigned row_lanes);
+                    const uint64_t required_size[3]);
   void emitRegionPeelingLast(unsigned r,
                              const std::vector<llvm::AllocaInst *> &shared,
                              const std::vector<llvm::AllocaInst *> &per_item,

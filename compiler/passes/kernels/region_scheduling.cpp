@@ -18,7 +18,7 @@ using llvm::Value;
 
 void RegionEmitter::emit(const std::vector<llvm::AllocaInst *> &shared,
                          const std::vector<llvm::AllocaInst *> &per_item,
-                         unsigned row_lanes) {
+                         const uint64_t required_size[3]) {
   llvm::LLVMContext &ctx = work_.getContext();
   llvm::Function *entry = values_.entry;
   Value *const *sizes = values_.local_size;
@@ -48,7 +48,7 @@ void RegionEmitter::emit(const std::vector<llvm::AllocaInst *> &shared,
                              per_item[i]->getName() + ".uniform");
   }
   storage_ = layOutRegionStorage(b_, values_, per_item, uniform_);
-  widenRegions(shared, per_item, row_lanes);
+  widenRegions(shared, per_item, required_size);
   b_.CreateStore(b_.getFalse(), diverged_);
   Value *zero = b_.getInt64(0);
   Value *const origin[3] = {zero, zero, zero};

@@ -13,6 +13,8 @@
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Support/CommandLine.h>
+#include <llvm/Support/MathExtras.h>
+#include <llvm/IR/ConstantRange.h>
 #include <llvm/Transforms/Utils/Cloning.h>
 
 #include <algorithm>
@@ -82,7 +84,8 @@ WidenedRegion widenRegion(llvm::Function &work, const Regions &regions,
                           const std::vector<llvm::AllocaInst *> &shared,
                           const std::vector<llvm::AllocaInst *> &per_item,
                           const std::vector<bool> &uniform,
-                          unsigned most_lanes, std::string &why,
+                          const uint64_t required_size[3],
+                          std::string &why,
                           std::string &how) {
   WidenedRegion result;
   why.clear();
@@ -158,6 +161,16 @@ WidenedRegion widenRegion(llvm::Function &work, const Regions &regions,
     map[work.getArg(kernel_args + 1 + d)] = f->getArg(context_arg + 1 + d);
   Value *id[3] = {f->getArg(context_arg + 1), f->getArg(context_arg + 2),
                   f->getArg(context_arg + 3)};
+  // With a required size, each local id's range: CLBlast's
+  // `(x + 8 * y) % 8` is then x, and its tile loads are contiguous rather
+  // than gathers.
+  for (unsigned d = 0; d < 3; ++d)
+    if (required_size[d])
+      f->addParamAttr(context_arg + 1 + d,
+                      llvm::Attribute::get(
+                          ctx, llvm::Attribute::Range,
+                          llvm::ConstantRange(llvm::APInt(64, 0),
+                                              llvm::APInt(64, required_size[d]))));
 
   auto *entry = BasicBlock::Create(ctx, "region_entry", f);
   auto *leave = BasicBlock::Create(ctx, "region_leave", f);
@@ -256,7 +269,9 @@ WidenedRegion widenRegion(llvm::Function &work, const Regions &regions,
   // it scalar: gathers without AVX-512 still beat that (CLBlast's
   // XgemmDirect on a Zen 3: 2.5x).
   WideningLimits limits;
-  limits.most_lanes = most_lanes;
+  if (required_size[0])
+    limits.most_lanes =
+        static_cast<unsigned>(llvm::PowerOf2Ceil(required_size[0]));
   limits.gathers_pay = true;
   result.simd = vectorizeWorkItems(*f, why, how, limits);
   if (result.simd)

@@ -41,8 +41,9 @@ struct WidenedRegion {
 // variables every work-item shares within a run (`shared`) starts empty; a
 // work-item's own (`per_item`, kept in `storage`) is loaded at the start and
 // stored at the end when the region writes it; a group-uniform one
-// (`uniform`) starts at the group's current value. `most_lanes` (0: no
-// limit) caps the lanes, for groups known to be narrower. Returns no simd,
+// (`uniform`) starts at the group's current value. A kernel's
+// `required_size` (zeros: none) bounds the local ids and the lanes: a
+// group of 8 x 8 needs no more than 8 at once. Returns no simd,
 // and `why`, when the region does not qualify or the vectorizer declined
 // (`why` empty: the region has no loop, and LLVM's loop vectorizer covers
 // it); `how` says how many lanes and why.
@@ -52,7 +53,8 @@ WidenedRegion widenRegion(llvm::Function &work, const Regions &regions,
                           const std::vector<llvm::AllocaInst *> &shared,
                           const std::vector<llvm::AllocaInst *> &per_item,
                           const std::vector<bool> &uniform,
-                          unsigned most_lanes, std::string &why,
+                          const uint64_t required_size[3],
+                          std::string &why,
                           std::string &how);
 
 } // namespace weft::compiler

@@ -112,6 +112,12 @@ std::optional<int64_t> VaryingValues::laneStride(Value *v) {
     auto a = laneStride(op->getOperand(0));
     auto c = llvm::dyn_cast<llvm::ConstantInt>(op->getOperand(1));
     switch (op->getOpcode()) {
+    case Instruction::Or:
+      // InstCombine's `or disjoint` is an add whose operands share no bit
+      // (`2 * x + 1`).
+      if (!llvm::cast<llvm::PossiblyDisjointInst>(op)->isDisjoint())
+        break;
+      [[fallthrough]];
     case Instruction::Add:
       if (auto b2 = laneStride(op->getOperand(1)); a && b2)
         stride = *a + *b2;
@@ -152,9 +158,13 @@ std::optional<int64_t> VaryingValues::laneStride(Value *v) {
     // int arithmetic on them would overflow anyway.
     if (trunc->getType()->getIntegerBitWidth() >= 32)
       stride = laneStride(trunc->getOperand(0));
-  } else if (auto *ext = llvm::dyn_cast<llvm::SExtInst>(v)) {
-    // Sign extension keeps the steps when the narrow sum cannot wrap, or
-    // of an id narrowed to int (see TruncInst above).
+  } else if (llvm::isa<llvm::SExtInst>(v) ||
+             (llvm::isa<llvm::ZExtInst>(v) &&
+              llvm::cast<llvm::PossiblyNonNegInst>(v)->hasNonNeg())) {
+    // Sign extension (or zero extension of a value known not negative,
+    // which InstCombine writes for it) keeps the steps when the narrow sum
+    // cannot wrap, or of an id narrowed to int (see TruncInst above).
+    auto *ext = llvm::cast<llvm::CastInst>(v);
     auto *narrow =
         llvm::dyn_cast<llvm::OverflowingBinaryOperator>(ext->getOperand(0));
     if ((narrow && narrow->hasNoSignedWrap()) ||
@@ -178,11 +188,16 @@ std::optional<int64_t> VaryingValues::laneStride(Value *v) {
   return stride;
 }
 
-bool VaryingValues::consecutive(Value *pointer, llvm::Type *element) {
+unsigned VaryingValues::spacing(Value *pointer, llvm::Type *element) {
   auto stride = laneStride(pointer);
-  uint64_t size = layout_.getTypeAllocSize(element);
-  return stride && *stride == int64_t(size) &&
-         size == layout_.getTypeStoreSize(element);
+  int64_t size = int64_t(layout_.getTypeAllocSize(element));
+  if (!stride || *stride <= 0 || *stride % size != 0 ||
+      uint64_t(size) != layout_.getTypeStoreSize(element))
+    return 0;
+  int64_t apart = *stride / size;
+  if (apart > 1 && (element->isVectorTy() || apart > kMostSpacing))
+    return 0;
+  return unsigned(apart);
 }
 
 } // namespace weft::compiler

@@ -45,7 +45,15 @@ public:
 
   // Whether neighbouring work-items access neighbouring `element`s through
   // `pointer`.
-  bool consecutive(llvm::Value *pointer, llvm::Type *element);
+  bool consecutive(llvm::Value *pointer, llvm::Type *element) {
+    return spacing(pointer, element) == 1;
+  }
+
+  // How many `element`s apart neighbouring work-items access memory through
+  // `pointer`: 1 for neighbours, 2 .. kMostSpacing for a work-item's run of
+  // elements (CLBlast's tiles: each work-item loads 2 of 16), else 0.
+  unsigned spacing(llvm::Value *pointer, llvm::Type *element);
+  static constexpr unsigned kMostSpacing = 4;
 
 private:
   void findVarying();

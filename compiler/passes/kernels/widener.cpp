@@ -201,9 +201,8 @@ void Widener::emitInstruction(Instruction &inst, Value *mask) {
   } else if (auto *load = llvm::dyn_cast<llvm::LoadInst>(&inst)) {
     llvm::Type *t = load->getType();
     Value *pointer = load->getPointerOperand();
-    bool neighbours = varying_.consecutive(pointer, t);
-    result =
-        masks_.load(t, widened(pointer), neighbours, load->getAlign(), mask);
+    result = masks_.load(t, widened(pointer), varying_.spacing(pointer, t),
+                         load->getAlign(), mask);
   } else if (auto *store = llvm::dyn_cast<llvm::StoreInst>(&inst)) {
     Value *pointer = store->getPointerOperand();
     Value *value = store->getValueOperand();
@@ -215,8 +214,8 @@ void Widener::emitInstruction(Instruction &inst, Value *mask) {
       return;
     }
     Value *values = widened(value);
-    bool neighbours = varying_.consecutive(pointer, value->getType());
-    masks_.store(values, value->getType(), widened(pointer), neighbours,
+    masks_.store(values, value->getType(), widened(pointer),
+                 varying_.spacing(pointer, value->getType()),
                  store->getAlign(), mask);
     return;
   } else if (auto *call = llvm::dyn_cast<llvm::CallInst>(&inst)) {

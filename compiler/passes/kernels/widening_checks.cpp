@@ -25,6 +25,7 @@
 #include <llvm/TargetParser/Triple.h>
 #include <llvm/Transforms/Scalar/Scalarizer.h>
 #include <llvm/Transforms/Utils/Cloning.h>
+#include <llvm/Transforms/Utils/PromoteMemToReg.h>
 #include <llvm/Transforms/Utils/LCSSA.h>
 #include <llvm/Transforms/Utils/LoopSimplify.h>
 #include <llvm/Transforms/Scalar/IndVarSimplify.h>
@@ -45,6 +46,44 @@ using llvm::Value;
 // The clone of the body the vectorizer reads: promoted to registers, with
 // loops in the shape it expects (a preheader, one latch, exits reached only
 // from inside, values leaving a loop through phis in its exit block).
+void unrollLoopsIndexingPrivateArrays(llvm::Function &f, bool simplify_cfg) {
+  // A private array indexed by the counters of loops with constant trip
+  // counts (a register tile, an FFT's points) becomes registers once those
+  // loops are unrolled: the widener then sees values, not memory. Only
+  // bodies that still have such an array are unrolled; the rest keep their
+  // loops as written.
+  auto hasPrivateArray = [&] {
+    for (Instruction &inst : f.getEntryBlock())
+      if (auto *alloca = llvm::dyn_cast<llvm::AllocaInst>(&inst))
+        if (!llvm::isAllocaPromotable(alloca))
+          return true;
+    return false;
+  };
+  llvm::PassBuilder builder;
+  AnalysisManagers analyses(builder);
+  for (int round = 0; round < 3 && hasPrivateArray(); ++round) {
+    llvm::FunctionPassManager unroll;
+    unroll.addPass(llvm::LoopSimplifyPass());
+    unroll.addPass(llvm::LCSSAPass());
+    unroll.addPass(llvm::createFunctionToLoopPassAdaptor(
+        llvm::LoopRotatePass(), /*UseMemorySSA=*/false));
+    unroll.addPass(llvm::createFunctionToLoopPassAdaptor(
+        llvm::IndVarSimplifyPass(), /*UseMemorySSA=*/false));
+    unroll.addPass(llvm::createFunctionToLoopPassAdaptor(
+        llvm::LoopFullUnrollPass(/*OptLevel=*/3), /*UseMemorySSA=*/false));
+    if (simplify_cfg) {
+      addCleanupPasses(unroll);
+    } else {
+      unroll.addPass(llvm::SROAPass(llvm::SROAOptions::PreserveCFG));
+      unroll.addPass(llvm::EarlyCSEPass());
+      unroll.addPass(llvm::InstCombinePass());
+    }
+    unroll.addPass(llvm::LoopSimplifyPass());
+    unroll.addPass(llvm::LCSSAPass());
+    unroll.run(f, analyses.functions);
+  }
+}
+
 void prepareForWidening(llvm::Function &f, bool whole_vectors) {
   // The builtins a work-item calls (fabs, mad, clamp, ...) are in the module
   // already: inlined, most become arithmetic or intrinsics with vector
@@ -81,30 +120,7 @@ void prepareForWidening(llvm::Function &f, bool whole_vectors) {
   passes.addPass(llvm::LoopSimplifyPass());
   passes.addPass(llvm::LCSSAPass());
   passes.run(f, analyses.functions);
-  // A private array indexed by the counters of loops with constant trip
-  // counts (a register tile, an FFT's points) becomes registers once those
-  // loops are unrolled: the widener then sees values, not memory. Only
-  // bodies that still have such an array are unrolled; the rest keep their
-  // loops as written.
-  auto hasPrivateArray = [&] {
-    for (Instruction &inst : f.getEntryBlock())
-      if (llvm::isa<llvm::AllocaInst>(inst))
-        return true;
-    return false;
-  };
-  for (int round = 0; round < 3 && hasPrivateArray(); ++round) {
-    llvm::FunctionPassManager unroll;
-    unroll.addPass(llvm::createFunctionToLoopPassAdaptor(
-        llvm::LoopRotatePass(), /*UseMemorySSA=*/false));
-    unroll.addPass(llvm::createFunctionToLoopPassAdaptor(
-        llvm::IndVarSimplifyPass(), /*UseMemorySSA=*/false));
-    unroll.addPass(llvm::createFunctionToLoopPassAdaptor(
-        llvm::LoopFullUnrollPass(/*OptLevel=*/3), /*UseMemorySSA=*/false));
-    addCleanupPasses(unroll);
-    unroll.addPass(llvm::LoopSimplifyPass());
-    unroll.addPass(llvm::LCSSAPass());
-    unroll.run(f, analyses.functions);
-  }
+  unrollLoopsIndexingPrivateArrays(f, true);
 }
 
 namespace {

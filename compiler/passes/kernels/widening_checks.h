@@ -18,6 +18,13 @@ namespace weft::compiler {
 // kept whole or one value per element.
 void prepareForWidening(llvm::Function &f, bool whole_vectors);
 
+// While `f` has private arrays (allocas), fully unrolls its loops with
+// constant trip counts and promotes what the unrolled code indexes by
+// constants to registers (SROA): a register tile, an FFT's points. Without
+// `simplify_cfg`, blocks are neither merged nor duplicated (a body with
+// barriers keeps each barrier where its work-items meet).
+void unrollLoopsIndexingPrivateArrays(llvm::Function &f, bool simplify_cfg);
+
 // Instructions that only inform the optimizer, left out of the widened body.
 bool ignorable(const llvm::Instruction &inst);
 

@@ -7,7 +7,7 @@
 // CHECK: ; deferred parts: 3
 // CHECK-LABEL: kernel small: widened
 // CHECK: private_memory: [[SMALL:[0-9]+]]
-// CHECK-LABEL: kernel big_private: work-item loop (a private array)
+// CHECK-LABEL: kernel big_private: work-item loop (a private array{{.*}})
 // CHECK: private_memory: {{[1-9][0-9][0-9][0-9]+}}
 // CHECK-LABEL: kernel barrier_private: regions, region 0 one work-item at a time (a private variable larger than 1024 bytes), work-item entry
 // CHECK: private_memory: {{[1-9][0-9][0-9][0-9]+}}

@@ -9,9 +9,9 @@
 // RUN: %weft-cl %s --target-cpu=znver3 -passes='weft-kernel-pipeline,weft-separate-local-memory,weft-internalize-entries' --optimize -o - | FileCheck %s --check-prefix=AVX2
 
 // PLAN-AVX2: kernel tile: widened, 4 work-items at once (72 bytes carried per work-item), vectors split into elements (its vectors are taken apart more than computed on whole)
-// PLAN-AVX2: kernel lookup: work-item loop (a private array)
+// PLAN-AVX2: kernel lookup: work-item loop (a private array{{.*}})
 // PLAN-AVX512: kernel tile: widened, 16 work-items at once (72 bytes carried per work-item), vectors split into elements (its vectors are taken apart more than computed on whole)
-// PLAN-AVX512: kernel lookup: work-item loop (a private array)
+// PLAN-AVX512: kernel lookup: work-item loop (a private array{{.*}})
 
 // The tile's accumulators are FMAs across 4 work-items, with no
 // private array left in the widened code.

@@ -55,21 +55,30 @@ kernel void per_lane_counter(global const float *in, global float *out) {
 }
 
 // Lane strides: in[i + 1] and out[i] are 4 bytes apart, whole vectors at
-// the first lane's address; in[2 * i] (8 bytes) and out[3 * i] (12) are a
-// gather and a scatter. The loop's exit test compares values that differ,
-// so its counter, though it depends on n alone, is one per lane too.
+// the first lane's address; in[2 * i] (8 bytes) and out[3 * i] (12) are
+// runs of 2 and 3 elements per work-item: one masked access of the whole
+// span, on at each work-item's own element, and a shuffle. The loop's exit
+// test compares values that differ, so its counter, though it depends on n
+// alone, is one per lane too.
 // STRIDES-LABEL: define internal void @__weft_body_strides.simd(
 // STRIDES: %[[NEXT:[0-9]+]] = getelementptr i8, <16 x ptr addrspace(1)> %{{[0-9]+}}, i64 4
 // STRIDES-NEXT: %[[FIRST:[0-9]+]] = extractelement <16 x ptr addrspace(1)> %[[NEXT]], i64 0
 // STRIDES-NEXT: call <16 x float> @llvm.masked.load.v16f32.p1(ptr addrspace(1) %[[FIRST]],
 // STRIDES-NEXT: shl <16 x i64> %{{[0-9]+}}, <i64 3,
-// STRIDES-NEXT: getelementptr inbounds i8, ptr addrspace(1) %0, <16 x i64>
-// STRIDES-NEXT: call <16 x float> @llvm.masked.gather.v16f32.v16p1(
+// STRIDES-NEXT: %[[EVEN:[0-9]+]] = getelementptr inbounds i8, ptr addrspace(1) %0, <16 x i64>
+// STRIDES-NEXT: %[[SPREAD:[0-9]+]] = shufflevector <16 x i1> %active, <16 x i1> zeroinitializer, <32 x i32> <i32 0, i32 16, i32 1, i32 16,
+// STRIDES-NEXT: %[[START:[0-9]+]] = extractelement <16 x ptr addrspace(1)> %[[EVEN]], i64 0
+// STRIDES-NEXT: %[[SPAN:[0-9]+]] = call <32 x float> @llvm.masked.load.v32f32.p1(ptr addrspace(1) %[[START]], i32 4, <32 x i1> %[[SPREAD]], <32 x float> poison)
+// STRIDES-NEXT: shufflevector <32 x float> %[[SPAN]], <32 x float> poison, <16 x i32> <i32 0, i32 2, i32 4,
+// STRIDES-NOT: gather
 // STRIDES: %k.0 = phi <16 x i32>
 // STRIDES: call void @llvm.masked.store.v16f32.p1(
 // STRIDES-NEXT: mul <16 x i64> %{{[0-9]+}}, <i64 12,
 // STRIDES-NEXT: getelementptr inbounds i8, ptr addrspace(1) %1, <16 x i64>
-// STRIDES-NEXT: call void @llvm.masked.scatter.v16f32.v16p1(
+// STRIDES-NEXT: shufflevector <16 x i1> %{{.*}}, <16 x i1> zeroinitializer, <48 x i32> <i32 0, i32 16, i32 16, i32 1,
+// STRIDES: shufflevector <16 x float> %{{.*}}, <16 x float> poison, <48 x i32> <i32 0, i32 poison, i32 poison, i32 1,
+// STRIDES: call void @llvm.masked.store.v48f32.p1(
+// STRIDES-NOT: scatter
 kernel void strides(global const float *in, global float *out, int n) {
   size_t i = get_global_id(0);
   float x = in[i + 1], y = in[2 * i];

@@ -5,7 +5,7 @@
 // RUN: %weft-cl %s --target-cpu=skylake-avx512 -passes='weft-kernel-pipeline,print<weft-kernels>' -o %t.ll | FileCheck %s
 // RUN: FileCheck %s --check-prefix=IR < %t.ll
 
-// CHECK: kernel private_array: work-item loop (a private array)
+// CHECK: kernel private_array: work-item loop (a private array{{.*}})
 // CHECK: kernel atomic_counter: work-item loop (an instruction it does not widen (atomicrmw))
 // CHECK: kernel volatile_reads: work-item loop (an atomic or volatile load)
 // CHECK: kernel volatile_writes: work-item loop (an atomic or volatile store)
