@@ -130,6 +130,40 @@ kernel void rounds(ARGS) {
   MINE(float)[2] = round_sum;
 }
 
+// CLBlast's guard: a branch on an index computed from the local id that
+// every work-item of a group takes alike (here, the group's parity), with
+// barriers on both sides. The loop counters it keeps across the barriers
+// are then per work-item, but equal in every one of them.
+kernel void guarded(ARGS) {
+  int lid = LID, items = ITEMS, gid = GID;
+  int group = (int)((get_group_id(0) * get_local_size(0) + get_local_id(0)) /
+                    get_local_size(0));
+  float acc = 0.0f;
+  if (group % 2 == 0) {
+    for (int t = 0; t < 4; ++t) {
+      scratch[lid] = inf[t * 512 + lid];
+      barrier(CLK_LOCAL_MEM_FENCE);
+      for (int k = 0; k < 8; ++k) {
+        SCALAR_ONLY;
+        acc += scratch[(lid + k) % items] * inf[t * 256 + lid * 2 + k];
+      }
+      barrier(CLK_LOCAL_MEM_FENCE);
+    }
+  } else {
+    for (int t = 1; t < 3; ++t) {
+      scratch[lid] = inf[t * 128 + lid];
+      barrier(CLK_LOCAL_MEM_FENCE);
+      for (int k = 0; k < 5; ++k) {
+        SCALAR_ONLY;
+        acc -= scratch[(lid + 2 * k) % items] * inf[t * 512 + lid * 3 + k];
+      }
+      barrier(CLK_LOCAL_MEM_FENCE);
+    }
+  }
+  MINE(float)[0] = acc;
+  MINE(int)[1] = group;
+}
+
 // A private array indexed by data, across a barrier: the region stays one
 // work-item at a time, but must give the same answer.
 kernel void table(ARGS) {
@@ -245,6 +279,12 @@ TEST_CASE_METHOD(RegionFixture,
                  "a barrier in a loop around a region with a loop",
                  "[region-widening]") {
   check("rounds");
+}
+
+TEST_CASE_METHOD(RegionFixture,
+                 "loop counters under a branch every work-item takes alike",
+                 "[region-widening]") {
+  check("guarded");
 }
 
 TEST_CASE_METHOD(RegionFixture,

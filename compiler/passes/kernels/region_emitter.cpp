@@ -254,6 +254,7 @@ void RegionEmitter::emitWidenedRegion(unsigned r, BasicBlock *after) {
   const WidenedRegion &widened = widened_[r];
   llvm::LLVMContext &ctx = work_.getContext();
   llvm::Function *entry = values_.entry;
+  Value *const *sizes = values_.local_size;
   Value *first[3], *last[3];
   for (unsigned d = 0; d < 3; ++d) {
     first[d] = b_.CreateLoad(b_.getInt64Ty(), first_[d]);
@@ -263,12 +264,68 @@ void RegionEmitter::emitWidenedRegion(unsigned r, BasicBlock *after) {
   llvm::BranchInst *back_edge = emitWorkItemLoops(
       b_, first, last,
       [&](Value *const id[3], BasicBlock *latch) {
-        auto call = [&](llvm::Function *simd, Value *x, Value *count) {
+        auto callOne = [&](llvm::Function *simd, Value *x, Value *count,
+                           bool alike) {
           std::vector<Value *> args(values_.arguments.begin(),
                                     values_.arguments.end());
           args.insert(args.end(), widened.extra.begin(), widened.extra.end());
+          if (alike)
+            args.push_back(x);
           args.insert(args.end(), {values_.context, x, id[1], id[2], count});
           b_.CreateCall(simd, args);
+        };
+        // With versions for alike chunks: whether each of the chunk's
+        // work-items holds its first's values, then the version that fits.
+        auto call = [&](llvm::Function *simd, Value *x, Value *count) {
+          llvm::Function *alike = simd == widened.simd
+                                      ? widened.alike_simd
+                                      : widened.alike_narrow_simd;
+          if (!alike) {
+            callOne(simd, x, count, false);
+            return;
+          }
+          Value *first = b_.CreateAdd(
+              b_.CreateMul(b_.CreateAdd(b_.CreateMul(id[2], sizes[1]), id[1]),
+                           sizes[0]),
+              x);
+          BasicBlock *before = b_.GetInsertBlock();
+          auto *compare = BasicBlock::Create(ctx, "alike_compare", entry);
+          auto *compared = BasicBlock::Create(ctx, "alike_compared", entry);
+          auto *same = BasicBlock::Create(ctx, "alike_chunk", entry);
+          auto *differ = BasicBlock::Create(ctx, "unalike_chunk", entry);
+          auto *called = BasicBlock::Create(ctx, "chunk_called", entry);
+          b_.CreateCondBr(b_.CreateICmpUGT(count, b_.getInt64(1)), compare,
+                          compared);
+          b_.SetInsertPoint(compare);
+          llvm::PHINode *i = b_.CreatePHI(b_.getInt64Ty(), 2, "alike_i");
+          llvm::PHINode *all = b_.CreatePHI(b_.getInt1Ty(), 2, "alike_all");
+          i->addIncoming(b_.getInt64(1), before);
+          all->addIncoming(b_.getTrue(), before);
+          Value *now = all;
+          for (auto &[base, type] : widened.alike) {
+            auto at = [&](Value *item) {
+              return b_.CreateLoad(type,
+                                   b_.CreateInBoundsGEP(type, base, item));
+            };
+            now = b_.CreateAnd(
+                now, b_.CreateICmpEQ(at(first), at(b_.CreateAdd(first, i))));
+          }
+          Value *next = b_.CreateAdd(i, b_.getInt64(1));
+          i->addIncoming(next, compare);
+          all->addIncoming(now, compare);
+          b_.CreateCondBr(b_.CreateICmpULT(next, count), compare, compared);
+          b_.SetInsertPoint(compared);
+          llvm::PHINode *alike_all = b_.CreatePHI(b_.getInt1Ty(), 2);
+          alike_all->addIncoming(b_.getTrue(), before);
+          alike_all->addIncoming(now, compare);
+          b_.CreateCondBr(alike_all, same, differ);
+          b_.SetInsertPoint(same);
+          callOne(alike, x, count, true);
+          b_.CreateBr(called);
+          b_.SetInsertPoint(differ);
+          callOne(simd, x, count, false);
+          b_.CreateBr(called);
+          b_.SetInsertPoint(called);
         };
         // A chunk whose work-items all exist runs with a constant count:
         // inlined, its lanes are all active.

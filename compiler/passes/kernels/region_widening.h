@@ -11,6 +11,7 @@
 #include "compiler/passes/kernels/region_state_layout.h"
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace llvm {
@@ -33,6 +34,17 @@ struct WidenedRegion {
   // The group entry's values for the parameters between the kernel's
   // arguments and the context.
   std::vector<llvm::Value *> extra;
+  // Versions for a chunk whose work-items each hold the same value in every
+  // variable of `alike` (integers of their own, by the base of their arrays
+  // in the storage and their type): they read those values once, from the
+  // chunk's first work-item, and take its x as one more parameter after
+  // `extra`. A loop counter kept across barriers under a branch the
+  // uniformity analysis cannot prove all work-items take (CLBlast's `kwg`)
+  // is then one value, and the addresses computed from it are no gathers.
+  // Null when they would gather no less.
+  llvm::Function *alike_simd = nullptr;
+  llvm::Function *alike_narrow_simd = nullptr;
+  std::vector<std::pair<llvm::Value *, llvm::Type *>> alike;
 };
 
 // Writes region `r` of `work` as a function and widens it, for a region that

@@ -162,14 +162,14 @@ std::optional<int64_t> VaryingValues::laneStride(Value *v) {
              (llvm::isa<llvm::ZExtInst>(v) &&
               llvm::cast<llvm::PossiblyNonNegInst>(v)->hasNonNeg())) {
     // Sign extension (or zero extension of a value known not negative,
-    // which InstCombine writes for it) keeps the steps when the narrow sum
-    // cannot wrap, or of an id narrowed to int (see TruncInst above).
+    // which InstCombine writes for it) keeps the steps unless neighbouring
+    // work-items' narrow values straddle the int range's end: an index in
+    // OpenCL C's int arithmetic that overflows there is undefined (nsw, as
+    // Clang writes it, which InstCombine may drop when it reassociates),
+    // and would be 2^31 elements off anyway; likewise an id narrowed to int
+    // (see TruncInst above).
     auto *ext = llvm::cast<llvm::CastInst>(v);
-    auto *narrow =
-        llvm::dyn_cast<llvm::OverflowingBinaryOperator>(ext->getOperand(0));
-    if ((narrow && narrow->hasNoSignedWrap()) ||
-        llvm::isa<llvm::TruncInst>(ext->getOperand(0)))
-      stride = laneStride(ext->getOperand(0));
+    stride = laneStride(ext->getOperand(0));
   } else if (auto *gep = llvm::dyn_cast<llvm::GetElementPtrInst>(v)) {
     stride = laneStride(gep->getPointerOperand());
     for (auto it = llvm::gep_type_begin(gep);

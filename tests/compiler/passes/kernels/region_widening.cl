@@ -1,0 +1,94 @@
+// Regions with loops of their own, widened across work-items
+// (region_widening.cpp): each is written out as a work-item function and
+// widened like a body without barriers; the group entry's loop over x steps
+// a chunk of work-items at a time through it.
+// RUN: %weft-cl %s --target-cpu=znver3 -passes='weft-kernel-pipeline,print<weft-kernels>' -o %t.ll > %t.plan
+// RUN: FileCheck %s --check-prefix=PLAN < %t.plan
+// RUN: FileCheck %s --check-prefix=IR < %t.ll
+// RUN: %weft-cl %s --target-cpu=znver3 -passes='weft-kernel-pipeline,weft-separate-local-memory,weft-internalize-entries' --optimize -o - | FileCheck %s --check-prefix=VECTOR
+
+// CLBlast's XgemmDirect shape: a 2x2 register tile per work-item kept across
+// the barriers (registers once its loops unroll: no private memory), the k
+// steps between them widened 8 work-items at once (the required group's
+// rows), each work-item's two neighbouring A elements one masked load of
+// the whole span and a shuffle rather than gathers, B's elements one value
+// for the row, the FMAs vectors of 8.
+// PLAN-LABEL: kernel tile2x2: regions, region 1 widened, 8 work-items at once (16 bytes carried per work-item, as wide as the group), work-item entry
+// PLAN: private_memory: 0
+// VECTOR-LABEL: define void @__weft_group_tile2x2(
+// VECTOR-NOT: masked.gather
+// VECTOR: call <16 x float> @llvm.masked.load.v16f32.p3(ptr addrspace(3) %{{[0-9]+}}, i32 4, <16 x i1> <i1 true, i1 false, i1 true, i1 false,
+// VECTOR-NEXT: shufflevector <16 x float> %{{[0-9]+}}, <16 x float> poison, <8 x i32> <i32 0, i32 2, i32 4, i32 6, i32 8, i32 10, i32 12, i32 14>
+// VECTOR-NOT: masked.gather
+// VECTOR: call <8 x float> @llvm.fmuladd.v8f32
+// VECTOR-NOT: masked.gather
+// VECTOR-LABEL: define void @__weft_group_guarded(
+#define TS 16
+kernel __attribute__((reqd_work_group_size(8, 8, 1)))
+void tile2x2(global const float *a, global const float *b, global float *c,
+             int n) {
+  local float as[TS][TS + 1], bs[TS][TS + 1];
+  int lx = get_local_id(0), ly = get_local_id(1);
+  float acc[2][2] = {{0, 0}, {0, 0}};
+  for (int t = 0; t < n; t += TS) {
+    for (int m = 0; m < 2; ++m)
+      for (int j = 0; j < 2; ++j) {
+        as[ly * 2 + j][lx * 2 + m] =
+            a[(t + ly * 2 + j) * n + get_group_id(0) * TS + lx * 2 + m];
+        bs[ly * 2 + j][lx * 2 + m] =
+            b[(t + ly * 2 + j) * n + get_group_id(1) * TS + lx * 2 + m];
+      }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int k = 0; k < TS; ++k) {
+      float pa[2], pb[2];
+      for (int m = 0; m < 2; ++m)
+        pa[m] = as[k][lx * 2 + m];
+      for (int j = 0; j < 2; ++j)
+        pb[j] = bs[k][ly * 2 + j];
+      for (int m = 0; m < 2; ++m)
+        for (int j = 0; j < 2; ++j)
+          acc[m][j] += pa[m] * pb[j];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  for (int m = 0; m < 2; ++m)
+    for (int j = 0; j < 2; ++j)
+      c[(get_group_id(1) * TS + ly * 2 + j) * n + get_group_id(0) * TS +
+        lx * 2 + m] = acc[m][j];
+}
+
+// A guard on an index computed from the local id that every work-item of a
+// group passes alike (CLBlast's "is this tile inside the matrix"): the loop
+// counter `t` kept across the barriers under it is per work-item to the
+// uniformity analysis. A second widened version reads it once, from the
+// chunk's first work-item, and runs when the chunk's work-items all hold
+// the same value; there the loads indexed by it gather less.
+// PLAN-LABEL: kernel guarded: regions, region 1 widened, 128 work-items at once (4 bytes carried per work-item); 16 for a row's last 127 or fewer, a version for chunks whose work-items hold the same 1 integer variable(s), work-item entry
+// IR-LABEL: define void @__weft_group_guarded(
+// IR: alike_compare:
+// IR: icmp eq i32
+// IR: br i1 %{{[0-9]+}}, label %alike_compare, label %alike_compared
+// IR: alike_chunk:
+// IR-NEXT: call void @__weft_body_guarded{{.*}}.region1.alike.simd(
+// IR: unalike_chunk:
+// IR-NEXT: call void @__weft_body_guarded{{.*}}.region1.simd(
+// IR-LABEL: define internal void @__weft_body_guarded{{.*}}.region1.alike.simd(
+// IR: %chunk_linear = add i64
+// IR: load i32, ptr %{{[0-9]+}}
+kernel void guarded(global const float *in, global float *out,
+                    local float *scratch, int n) {
+  int lid = get_local_id(0);
+  int group = (int)((get_group_id(0) * get_local_size(0) + lid) /
+                    get_local_size(0));
+  float acc = 0.0f;
+  if (group < n) {
+    for (int t = 0; t < 4; ++t) {
+      scratch[lid] = in[t * 512 + lid];
+      barrier(CLK_LOCAL_MEM_FENCE);
+      for (int k = 0; k < 8; ++k)
+        acc += scratch[(lid + k) & 63] * in[t * 256 + lid * 2 + k];
+      barrier(CLK_LOCAL_MEM_FENCE);
+    }
+  }
+  out[get_global_id(0)] = acc;
+}
