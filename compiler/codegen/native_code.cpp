@@ -122,6 +122,11 @@ std::string &chosenCpu() {
   return cpu;
 }
 
+bool &chosenCpuRunsHere() {
+  static bool runs_here = true;
+  return runs_here;
+}
+
 // The features LLVM gives `cpu`, as "+name,..."; empty for an unknown CPU.
 std::string featuresOfCpu(const std::string &cpu) {
   std::string error, triple = "x86_64-unknown-linux-gnu";
@@ -146,13 +151,15 @@ std::string featuresOfCpu(const std::string &cpu) {
 
 } // namespace
 
-bool chooseTargetCpu(const std::string &cpu, std::string &error) {
+bool chooseTargetCpu(const std::string &cpu, bool runs_here,
+                     std::string &error) {
   initializeNativeTarget();
   if (featuresOfCpu(cpu).empty()) {
     error = "WEFT_TARGET_CPU names a CPU LLVM does not know: '" + cpu + "'";
     return false;
   }
   chosenCpu() = cpu;
+  chosenCpuRunsHere() = runs_here;
   return true;
 }
 
@@ -160,8 +167,22 @@ const HostTarget &hostTarget() {
   static const HostTarget target = [] {
     HostTarget t;
     if (!chosenCpu().empty()) {
+      // The named CPU's instruction sets and tuning, less the instruction
+      // sets this CPU lacks, so the code runs here: znver3's SSE4a on an
+      // Intel CPU raised SIGILL in CLBlast's transpose kernel.
       t.cpu_name = chosenCpu();
-      t.cpu_features = featuresOfCpu(t.cpu_name);
+      llvm::StringMap<bool> host = llvm::sys::getHostCPUFeatures();
+      std::string all = featuresOfCpu(t.cpu_name);
+      llvm::SmallVector<llvm::StringRef, 64> named;
+      llvm::StringRef(all).split(named, ',');
+      for (llvm::StringRef feature : named) {
+        auto known = host.find(feature.drop_front());
+        bool lacking =
+            chosenCpuRunsHere() && known != host.end() && !known->second;
+        if (!t.cpu_features.empty())
+          t.cpu_features += ",";
+        t.cpu_features += (lacking ? "-" : "+") + feature.drop_front().str();
+      }
     } else {
       t.cpu_name = llvm::sys::getHostCPUName().str();
       llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();

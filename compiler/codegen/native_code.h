@@ -21,9 +21,12 @@ struct HostTarget {
 };
 const HostTarget &hostTarget();
 // Compiles for `cpu` (LLVM's name) instead of the host (WEFT_TARGET_CPU);
-// false, with the reason, for a name LLVM does not know. Only before the
-// first use of hostTarget().
-bool chooseTargetCpu(const std::string &cpu, std::string &error);
+// false, with the reason, for a name LLVM does not know. With `runs_here`,
+// the code must run on this machine: instruction sets it lacks are left
+// out (weft-opt, which only writes IR, keeps them). Only before the first
+// use of hostTarget().
+bool chooseTargetCpu(const std::string &cpu, bool runs_here,
+                     std::string &error);
 
 // Optimizes a module whose entry points alone are external
 // (weft-internalize-entries) with O3, or O1 for -cl-opt-disable, and emits

@@ -23,8 +23,10 @@ struct CompilerSettings {
   // headers go.
   std::string temporary_directory = "/tmp";
   // WEFT_TARGET_CPU: the CPU kernels are compiled for, by LLVM's name
-  // (empty: the host's).
+  // (empty: the host's); less the instruction sets this machine lacks when
+  // the code is to run here (not for weft-opt, which writes IR).
   std::string target_cpu;
+  bool target_cpu_runs_here = true;
   // WEFT_COMPILE_THREADS: the most threads one build compiles its kernels
   // on (1: the build's own thread only).
   size_t compile_threads = 1;

@@ -579,7 +579,8 @@ std::unique_ptr<ClangCompiler>
 createClangCompiler(const std::string &builtins_path, CompilerSettings settings,
                     std::string &error) {
   if (!settings.target_cpu.empty() &&
-      !chooseTargetCpu(settings.target_cpu, error))
+      !chooseTargetCpu(settings.target_cpu,
+                       settings.target_cpu_runs_here, error))
     return nullptr;
   auto buffer = llvm::MemoryBuffer::getFile(builtins_path);
   if (!buffer) {

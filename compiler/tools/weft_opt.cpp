@@ -120,7 +120,8 @@ int main(int argc, char **argv) {
   std::string builtins =
       builtins_path.empty() ? defaultBuiltinsPath(argv[0]) : builtins_path;
   std::string why;
-  if (!target_cpu.empty() && !chooseTargetCpu(target_cpu, why)) {
+  if (!target_cpu.empty() &&
+      !chooseTargetCpu(target_cpu, /*runs_here=*/false, why)) {
     llvm::errs() << "weft-opt: " << why << "\n";
     return 1;
   }
@@ -139,6 +140,7 @@ int main(int argc, char **argv) {
     std::string error;
     CompilerSettings settings;
     settings.target_cpu = target_cpu;
+    settings.target_cpu_runs_here = false;
     compiler = createClangCompiler(builtins, settings, error);
     if (!compiler) {
       llvm::errs() << "weft-opt: " << error << "\n";
