@@ -248,14 +248,7 @@ struct RegionFixture : WeftFixture {
       const size_t global[2] = {gx, gy}, local[2] = {lx, ly};
       std::vector<unsigned char> widened = run(name, false, global, local);
       std::vector<unsigned char> reference = run(name, true, global, local);
-      size_t first_wrong = widened.size();
-      for (size_t i = 0; i < widened.size() && first_wrong == widened.size();
-           ++i)
-        if (widened[i] != reference[i])
-          first_wrong = i;
-      INFO("first differing byte " << first_wrong << " (work-item "
-                                   << first_wrong / 64 << ")");
-      CHECK(first_wrong == widened.size());
+      checkSameBytes(widened, reference, 64);
     }
   }
 };

@@ -241,14 +241,7 @@ struct VectorFixture : WeftFixture {
       std::vector<unsigned char> widened = run(name, global, local, rows);
       std::vector<unsigned char> reference =
           run(name + "_reference", global, local, rows);
-      size_t first_wrong = widened.size();
-      for (size_t i = 0; i < widened.size() && first_wrong == widened.size();
-           ++i)
-        if (widened[i] != reference[i])
-          first_wrong = i;
-      INFO("first differing byte " << first_wrong << " (work-item "
-                                   << first_wrong / 64 << ")");
-      CHECK(first_wrong == widened.size());
+      checkSameBytes(widened, reference, 64);
     }
   }
 };

@@ -113,4 +113,19 @@ struct WeftFixture {
     REQUIRE(err == CL_SUCCESS);
     return m;
   }
+
+  // Checks that two runs wrote the same bytes, each work-item
+  // `bytes_per_item` of them; names the first work-item that differs.
+  static void checkSameBytes(const std::vector<unsigned char> &got,
+                             const std::vector<unsigned char> &reference,
+                             size_t bytes_per_item) {
+    REQUIRE(got.size() == reference.size());
+    size_t first_wrong = got.size();
+    for (size_t i = 0; i < got.size() && first_wrong == got.size(); ++i)
+      if (got[i] != reference[i])
+        first_wrong = i;
+    INFO("first differing byte " << first_wrong << " (work-item "
+                                 << first_wrong / bytes_per_item << ")");
+    CHECK(first_wrong == got.size());
+  }
 };

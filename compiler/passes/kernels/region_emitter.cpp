@@ -237,8 +237,9 @@ void RegionEmitter::widenRegions(
   widened_.assign(regions_.starts.size(), {});
   for (unsigned r = 0; r < regions_.starts.size(); ++r) {
     std::string why, how;
-    widened_[r] = widenRegion(work_, regions_, r, values_, storage_, shared,
-                              per_item, uniform_, required_size, why, how);
+    widened_[r] = widenRegion({work_, regions_, values_, storage_, shared,
+                               per_item, uniform_, required_size},
+                              r, why, how);
     std::string note;
     if (widened_[r].simd)
       note = "region " + std::to_string(r) + " widened, " + how;
@@ -256,10 +257,7 @@ void RegionEmitter::emitWidenedRegion(unsigned r, BasicBlock *after) {
   llvm::Function *entry = values_.entry;
   Value *const *sizes = values_.local_size;
   Value *first[3], *last[3];
-  for (unsigned d = 0; d < 3; ++d) {
-    first[d] = b_.CreateLoad(b_.getInt64Ty(), first_[d]);
-    last[d] = b_.CreateLoad(b_.getInt64Ty(), last_[d]);
-  }
+  loadBounds(first, last);
   uint64_t lanes = widenedLanes(*widened.simd);
   llvm::BranchInst *back_edge = emitWorkItemLoops(
       b_, first, last,
@@ -377,10 +375,7 @@ void RegionEmitter::emitRegion(unsigned r,
   llvm::Function *entry = values_.entry;
   Value *const *sizes = values_.local_size;
   Value *first[3], *last[3];
-  for (unsigned d = 0; d < 3; ++d) {
-    first[d] = b_.CreateLoad(b_.getInt64Ty(), first_[d]);
-    last[d] = b_.CreateLoad(b_.getInt64Ty(), last_[d]);
-  }
+  loadBounds(first, last);
   // The group-uniform variables' values at the start of the run, loaded
   // before the loops (in the loop LLVM could not tell the load from the
   // stores of resume states into the same storage).

@@ -84,6 +84,12 @@ private:
                             const std::vector<llvm::AllocaInst *> &shared,
                             const std::vector<llvm::AllocaInst *> &per_item,
                             llvm::BasicBlock *after);
+  void loadBounds(llvm::Value *first[3], llvm::Value *last[3]) {
+    for (unsigned d = 0; d < 3; ++d) {
+      first[d] = b_.CreateLoad(b_.getInt64Ty(), first_[d]);
+      last[d] = b_.CreateLoad(b_.getInt64Ty(), last_[d]);
+    }
+  }
   void setBounds(llvm::Value *const first[3], llvm::Value *const last[3]) {
     for (unsigned d = 0; d < 3; ++d) {
       b_.CreateStore(first[d], first_[d]);

@@ -98,33 +98,35 @@ unsigned scattered(llvm::Function &f) {
 // size x, size y, one address per variable used, [the chunk's first x,]
 // context, x, y, z).
 struct RegionFunction {
-  llvm::Function &work;
-  const Regions &regions;
+  const RegionKernel &kernel;
   unsigned r;
-  const GroupEntryValues &values;
-  const RegionStorage &storage;
-  const std::vector<llvm::AllocaInst *> &shared;
-  const std::vector<llvm::AllocaInst *> &per_item;
-  const std::vector<bool> &uniform;
   const std::vector<size_t> &variables;
   const llvm::SmallPtrSetImpl<Value *> &used;
   const llvm::SmallPtrSetImpl<BasicBlock *> &in_region;
-  const uint64_t *required_size;
 
   // The group entry's values for the parameters between the kernel's
   // arguments and the context (but the chunk's first x).
   std::vector<Value *> extra() const {
+    const RegionStorage &storage = kernel.storage;
+    const GroupEntryValues &values = kernel.values;
     std::vector<Value *> values_in = {storage.states, values.local_size[0],
                                       values.local_size[1]};
     for (size_t i : variables)
-      values_in.push_back(uniform[i] ? storage.uniform_current[i]
-                                     : storage.item_bases[i]);
+      values_in.push_back(kernel.uniform[i] ? storage.uniform_current[i]
+                                            : storage.item_bases[i]);
     return values_in;
   }
 
   // `alike` (indexes into `variables`): those whose start value is read
   // from the chunk's first work-item.
   llvm::Function *write(const std::vector<size_t> &alike) const {
+    llvm::Function &work = kernel.work;
+    const Regions &regions = kernel.regions;
+    const GroupEntryValues &values = kernel.values;
+    const RegionStorage &storage = kernel.storage;
+    const std::vector<llvm::AllocaInst *> &per_item = kernel.per_item;
+    const std::vector<bool> &uniform = kernel.uniform;
+    const uint64_t *required_size = kernel.required_size;
     llvm::Module &module = *work.getParent();
     const llvm::DataLayout &layout = module.getDataLayout();
     llvm::LLVMContext &ctx = work.getContext();
@@ -189,7 +191,7 @@ struct RegionFunction {
       copy->setAlignment(variable->getAlign());
       return copy;
     };
-    for (llvm::AllocaInst *variable : shared)
+    for (llvm::AllocaInst *variable : kernel.shared)
       if (used.count(variable))
         map[variable] = privateCopy(variable);
     // A work-item's own variables: loaded whole at the start; written back
@@ -283,15 +285,14 @@ struct RegionFunction {
 
 } // namespace
 
-WidenedRegion widenRegion(llvm::Function &work, const Regions &regions,
-                          unsigned r, const GroupEntryValues &values,
-                          const RegionStorage &storage,
-                          const std::vector<llvm::AllocaInst *> &shared,
-                          const std::vector<llvm::AllocaInst *> &per_item,
-                          const std::vector<bool> &uniform,
-                          const uint64_t required_size[3],
-                          std::string &why,
-                          std::string &how) {
+WidenedRegion widenRegion(const RegionKernel &kernel, unsigned r,
+                          std::string &why, std::string &how) {
+  llvm::Function &work = kernel.work;
+  const Regions &regions = kernel.regions;
+  const RegionStorage &storage = kernel.storage;
+  const std::vector<llvm::AllocaInst *> &per_item = kernel.per_item;
+  const std::vector<bool> &uniform = kernel.uniform;
+  const uint64_t *required_size = kernel.required_size;
   WidenedRegion result;
   why.clear();
   if (!widen_regions)
@@ -342,9 +343,7 @@ WidenedRegion widenRegion(llvm::Function &work, const Regions &regions,
         alike.push_back(variables.size());
       variables.push_back(i);
     }
-  RegionFunction outline{work,     regions, r,         values,
-                         storage,  shared,  per_item,  uniform,
-                         variables, used,   in_region, required_size};
+  RegionFunction outline{kernel, r, variables, used, in_region};
   // The loop over single work-items a region otherwise runs on is not the
   // innermost one (the region has a loop), so LLVM's loop vectorizer leaves
   // it scalar: gathers without AVX-512 still beat that (CLBlast's

@@ -47,7 +47,8 @@ struct WidenedRegion {
   std::vector<std::pair<llvm::Value *, llvm::Type *>> alike;
 };
 
-// Writes region `r` of `work` as a function and widens it, for a region that
+// Writes region `r` of the kernel's `work` function as a function and
+// widens it, for a region that
 // has a loop and no async copy or question of which work-item is last.
 // Inside, each variable the region uses is a private copy: one of the
 // variables every work-item shares within a run (`shared`) starts empty; a
@@ -59,14 +60,17 @@ struct WidenedRegion {
 // and `why`, when the region does not qualify or the vectorizer declined
 // (`why` empty: the region has no loop, and LLVM's loop vectorizer covers
 // it); `how` says how many lanes and why.
-WidenedRegion widenRegion(llvm::Function &work, const Regions &regions,
-                          unsigned r, const GroupEntryValues &values,
-                          const RegionStorage &storage,
-                          const std::vector<llvm::AllocaInst *> &shared,
-                          const std::vector<llvm::AllocaInst *> &per_item,
-                          const std::vector<bool> &uniform,
-                          const uint64_t required_size[3],
-                          std::string &why,
-                          std::string &how);
+struct RegionKernel {
+  llvm::Function &work;
+  const Regions &regions;
+  const GroupEntryValues &values;
+  const RegionStorage &storage;
+  const std::vector<llvm::AllocaInst *> &shared;
+  const std::vector<llvm::AllocaInst *> &per_item;
+  const std::vector<bool> &uniform;
+  const uint64_t *required_size; // 3
+};
+WidenedRegion widenRegion(const RegionKernel &kernel, unsigned r,
+                          std::string &why, std::string &how);
 
 } // namespace weft::compiler
