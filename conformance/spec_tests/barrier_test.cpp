@@ -380,3 +380,49 @@ __kernel void diverge(__global int *out) {
   clReleaseMemObject(out);
   clReleaseKernel(k);
 }
+
+TEST_CASE_METHOD(BarrierFixture,
+                 "loops around a barrier only some work-items reach still "
+                 "compute each work-item's values",
+                 "[barrier]") {
+  // The regions before and after the barrier have loops of their own, so
+  // they run widened; once the work-items disagree the group runs them one
+  // work-item at a time, through the same widened code.
+  const char *source = R"CLC(
+__kernel void diverge_loops(__global uint *out, int n) {
+  int lid = get_local_id(0);
+  uint acc = 0;
+  for (int i = 0; i < n + lid % 3; ++i)
+    acc += i * (lid + 1);
+  if (lid < 3)
+    barrier(CLK_LOCAL_MEM_FENCE);
+  for (int i = 0; i < n + lid; ++i)
+    acc = (acc ^ (uint)(i + lid)) * 3u;
+  out[get_global_id(0)] = acc;
+}
+)CLC";
+  cl_kernel k = kernel(source, "diverge_loops");
+  for (size_t local : {20, 16, 5}) {
+    INFO("groups of " << local);
+    Range range{1, {local, 1, 1}, {4, 1, 1}};
+    cl_mem out = buffer(items(range) * sizeof(cl_int));
+    cl_int n = 5;
+    REQUIRE(clSetKernelArg(k, 0, sizeof out, &out) == CL_SUCCESS);
+    REQUIRE(clSetKernelArg(k, 1, sizeof n, &n) == CL_SUCCESS);
+    REQUIRE(run(k, range) == CL_SUCCESS);
+    std::vector<cl_int> got = read(out, items(range));
+    size_t wrong = 0;
+    for (size_t g = 0; g < got.size(); ++g) {
+      int lid = int(g % local);
+      uint32_t acc = 0;
+      for (int i = 0; i < n + lid % 3; ++i)
+        acc += uint32_t(i * (lid + 1));
+      for (int i = 0; i < n + lid; ++i)
+        acc = (acc ^ uint32_t(i + lid)) * 3u;
+      wrong += got[g] != cl_int(acc);
+    }
+    CHECK(wrong == 0);
+    clReleaseMemObject(out);
+  }
+  clReleaseKernel(k);
+}
