@@ -302,10 +302,8 @@ WidenedRegion widenRegion(const RegionKernel &kernel, unsigned r,
   {
     llvm::DominatorTree dominators(work);
     llvm::LoopInfo loops(dominators);
-    if (!hasLoop(loops, in_region)) {
-      why.clear(); // LLVM's loop vectorizer covers it
-      return result;
-    }
+    if (!hasLoop(loops, in_region))
+      return result; // no why: LLVM's loop vectorizer covers it
   }
   if (makesAsyncCopies(blocks) || asksLastInGroup(blocks)) {
     why = "async copies or a work-group collective";

@@ -43,12 +43,6 @@ public:
   // work-items, when they follow the x id linearly.
   std::optional<int64_t> laneStride(llvm::Value *v);
 
-  // Whether neighbouring work-items access neighbouring `element`s through
-  // `pointer`.
-  bool consecutive(llvm::Value *pointer, llvm::Type *element) {
-    return spacing(pointer, element) == 1;
-  }
-
   // How many `element`s apart neighbouring work-items access memory through
   // `pointer`: 1 for neighbours, 2 .. kMostSpacing for a work-item's run of
   // elements (CLBlast's tiles: each work-item loads 2 of 16), else 0.
