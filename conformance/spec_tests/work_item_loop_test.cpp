@@ -124,6 +124,27 @@ kernel void typed(global long *out) {
   }
   out[gid] = (long)c + (long)s * 1000 + (long)(d * 1024.0) + (long)(u & 0xffff);
 }
+
+// After a loop, one side of a branch that whole runs of work-items skip
+// (the widened body tests its mask and jumps over it) and others take in
+// part, with a loop and a branch of its own; its values are used where the
+// sides join.
+kernel void sides(global long *out) {
+  long gid = get_global_id(0);
+  long acc = 0;
+  for (long k = 0; k < gid % 5; ++k)
+    acc += k * gid;
+  long extra = 1;
+  if ((gid / 48) % 3 == 1 && gid % 7 != 0) {
+    for (long j = 0; j < gid % 11; ++j) {
+      extra = extra * 3 + j;
+      if (extra > 100000)
+        extra -= 99991;
+    }
+    acc += extra * 5 + gid / 3 + gid / 7 + gid / 11;
+  }
+  out[gid] = acc - extra;
+}
 )CLC";
 
 struct LoopFixture : WeftFixture {
@@ -346,5 +367,27 @@ TEST_CASE_METHOD(LoopFixture, "2-D work-items carry several types round a loop",
           }
           return int64_t(c) + int64_t(s) * 1000 + int64_t(d * 1024.0) +
                  int64_t(u & 0xffff);
+        });
+}
+
+TEST_CASE_METHOD(LoopFixture,
+                 "a side of a branch skipped by some runs of work-items",
+                 "[work-item-loops]") {
+  for (auto [global, local] : kShapes)
+    check(
+        "sides", global, local, 1, [](cl_kernel, cl_mem) {},
+        [](size_t g) {
+          int64_t gid = int64_t(g), acc = 0, extra = 1;
+          for (int64_t k = 0; k < gid % 5; ++k)
+            acc += k * gid;
+          if ((gid / 48) % 3 == 1 && gid % 7 != 0) {
+            for (int64_t j = 0; j < gid % 11; ++j) {
+              extra = extra * 3 + j;
+              if (extra > 100000)
+                extra -= 99991;
+            }
+            acc += extra * 5 + gid / 3 + gid / 7 + gid / 11;
+          }
+          return acc - extra;
         });
 }

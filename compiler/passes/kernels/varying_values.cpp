@@ -4,6 +4,7 @@
 #include "compiler/passes/kernels/varying_values.h"
 
 #include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/GetElementPtrTypeIterator.h>
 #include <llvm/IR/InstIterator.h>
@@ -48,8 +49,11 @@ void VaryingValues::findVarying() {
         }
         if (const auto *load = llvm::dyn_cast<llvm::LoadInst>(&inst))
           varies |= !load->isSimple();
+        // A division that could trap computes per lane, where the lanes
+        // off the path divide by one; one by a constant that cannot (CLBlast's
+        // `kSizeK / WGD`) stays uniform.
         if (const auto *op = llvm::dyn_cast<llvm::BinaryOperator>(&inst))
-          varies |= op->isIntDivRem();
+          varies |= op->isIntDivRem() && !llvm::isSafeToSpeculativelyExecute(op);
         for (Value *operand : inst.operands())
           varies |= varying_.count(operand) != 0;
         if (varies) {

@@ -5,6 +5,7 @@
 
 #include "compiler/passes/kernels/widening_checks.h"
 
+#include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
@@ -20,7 +21,7 @@ using llvm::Value;
 
 Widener::Widener(llvm::Function &scalar, llvm::LoopInfo &loops,
                  llvm::Function &vector, unsigned kernel_args, unsigned lanes)
-    : scalar_(scalar), loops_(loops), vector_fn_(vector),
+    : scalar_(scalar), loops_(loops), dominators_(scalar), vector_fn_(vector),
       kernel_args_(kernel_args), lanes_(lanes), b_(vector.getContext()),
       x_(scalar.getArg(kernel_args + 1)), varying_(scalar, loops, x_),
       masks_(b_, vector, lanes) {}
@@ -123,8 +124,10 @@ void Widener::emitInstruction(Instruction &inst, Value *mask) {
   Value *result = nullptr;
   if (auto *op = llvm::dyn_cast<llvm::BinaryOperator>(&inst)) {
     Value *lhs = widened(op->getOperand(0)), *rhs = widened(op->getOperand(1));
-    if (op->isIntDivRem()) {
-      // Lanes off the path divide by one, never by zero or to overflow.
+    if (op->isIntDivRem() && !llvm::isSafeToSpeculativelyExecute(op)) {
+      // Lanes off the path divide by one, never by zero or to overflow (a
+      // constant divisor that cannot trap keeps LLVM's shifts and multiplies
+      // instead of a division per lane).
       llvm::Type *t = vectorOf(op->getType(), lanes_);
       rhs = masks_.select(mask, rhs, llvm::ConstantInt::get(t, 1));
       if (op->getOpcode() == Instruction::SDiv ||

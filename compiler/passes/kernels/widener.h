@@ -5,6 +5,8 @@
 #include "compiler/passes/kernels/varying_values.h"
 
 #include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/SmallPtrSet.h>
+#include <llvm/IR/Dominators.h>
 #include <llvm/IR/IRBuilder.h>
 
 #include <vector>
@@ -41,7 +43,19 @@ private:
   std::vector<llvm::BasicBlock *> regionOrder(llvm::Loop *loop,
                                               llvm::BasicBlock *header);
   void emitRegion(llvm::Loop *loop, llvm::BasicBlock *header);
+  void emitStep(llvm::Loop *loop, llvm::BasicBlock *header,
+                llvm::BasicBlock *step);
   void emitLoop(llvm::Loop *loop);
+
+  // A run of steps one side of a branch leads to, skipped when none of the
+  // work-items goes that way (skippableRun, emitSkippable).
+  using BlockSet = llvm::SmallPtrSet<llvm::BasicBlock *, 16>;
+  size_t skippableRun(const std::vector<llvm::BasicBlock *> &order,
+                      size_t start, llvm::Loop *loop, llvm::BasicBlock *header,
+                      BlockSet &blocks);
+  void emitSkippable(const std::vector<llvm::BasicBlock *> &order,
+                     size_t start, size_t end, llvm::Loop *loop,
+                     llvm::BasicBlock *header, const BlockSet &blocks);
 
   // A loop's one exiting block whose work-items leave together (emitLoop).
   struct TogetherExit {
@@ -53,6 +67,7 @@ private:
 
   llvm::Function &scalar_;
   llvm::LoopInfo &loops_;
+  llvm::DominatorTree dominators_;
   llvm::Function &vector_fn_;
   unsigned kernel_args_;
   unsigned lanes_;

@@ -8,6 +8,7 @@
 #include <llvm/IR/CFG.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/IR/Dominators.h>
 
 #include <algorithm>
 #include <utility>
@@ -16,6 +17,7 @@
 namespace weft::compiler {
 
 using llvm::BasicBlock;
+using llvm::Instruction;
 using llvm::Loop;
 using llvm::PHINode;
 using llvm::Value;
@@ -71,16 +73,141 @@ std::vector<BasicBlock *> Widener::regionOrder(Loop *loop, BasicBlock *header) {
 }
 
 void Widener::emitRegion(Loop *loop, BasicBlock *header) {
-  for (BasicBlock *step : regionOrder(loop, header)) {
+  std::vector<BasicBlock *> order = regionOrder(loop, header);
+  for (size_t i = 0; i < order.size();) {
+    BlockSet blocks;
+    size_t end = skippableRun(order, i, loop, header, blocks);
+    if (end > i) {
+      emitSkippable(order, i, end, loop, header, blocks);
+      i = end;
+    } else {
+      emitStep(loop, header, order[i++]);
+    }
+  }
+}
+
+void Widener::emitStep(Loop *loop, BasicBlock *header, BasicBlock *step) {
+  Loop *inner = loops_.getLoopFor(step);
+  if (inner != loop && inner->getHeader() == step) {
+    emitLoop(inner);
+    return;
+  }
+  if (step != header && !masks_.hasBlock(step))
+    masks_.setBlock(step, masks_.joinEdges(step));
+  emitBlock(step);
+}
+
+// Linearized, both sides of a branch run for every chunk, each under its
+// mask: CLBlast's GEMM kernels went through the masked loads and stores of
+// their result tile (and of the partial tiles at the matrix edges) at
+// every k tile with no work-item on. The steps of one side (those that
+// `order[start]`, entered only from the branch, dominates) are skipped
+// when no work-item goes that way, where they are enough work to pay for
+// the test. Returns the end of the run (`start` when there is none) and
+// puts its blocks, inner loops' included, in `blocks`.
+size_t Widener::skippableRun(const std::vector<BasicBlock *> &order,
+                             size_t start, Loop *loop, BasicBlock *header,
+                             BlockSet &blocks) {
+  constexpr unsigned kLeastWorth = 16; // instructions worth a test
+  BasicBlock *first = order[start];
+  BasicBlock *from = first->getSinglePredecessor();
+  auto *branch =
+      from ? llvm::dyn_cast<llvm::BranchInst>(from->getTerminator()) : nullptr;
+  if (first == header || !branch || !branch->isConditional() ||
+      branch->getSuccessor(0) == branch->getSuccessor(1) ||
+      loops_.getLoopFor(from) != loop) // a loop's exit: its lanes left it
+    return start;
+  size_t end = start;
+  while (end < order.size() && dominators_.dominates(first, order[end]))
+    ++end;
+  for (size_t i = end; i < order.size(); ++i)
+    if (dominators_.dominates(first, order[i]))
+      return start; // the side's steps are not one run
+  bool worth = false; // an inner loop is
+  unsigned instructions = 0;
+  for (size_t i = start; i < end; ++i) {
+    BasicBlock *step = order[i];
     Loop *inner = loops_.getLoopFor(step);
     if (inner != loop && inner->getHeader() == step) {
-      emitLoop(inner);
-      continue;
+      llvm::SmallVector<BasicBlock *, 4> exits;
+      inner->getUniqueExitBlocks(exits);
+      for (BasicBlock *exit : exits)
+        if (!dominators_.dominates(first, exit))
+          return start; // its exit phis would be written outside the run
+      blocks.insert(inner->block_begin(), inner->block_end());
+      worth = true;
+    } else {
+      blocks.insert(step);
     }
-    if (step != header && !masks_.hasBlock(step))
-      masks_.setBlock(step, masks_.joinEdges(step));
-    emitBlock(step);
   }
+  for (BasicBlock *block : blocks) {
+    for (BasicBlock *successor : llvm::successors(block))
+      if (successor == header)
+        return start; // the latch: the loop's mask goes round from it
+    for (Instruction &inst : *block)
+      if (!llvm::isa<PHINode>(inst) && !inst.isTerminator())
+        // A masked access (perhaps a gather, or one per lane on AVX2)
+        // counts for several.
+        instructions += inst.mayReadOrWriteMemory() ? 4 : 1;
+  }
+  return worth || instructions >= kLeastWorth ? end : start;
+}
+
+// The run's steps behind a test that some work-item is on at its first
+// block. Where it was skipped, the edges leaving it carry no work-item and
+// the values it defines for later blocks are poison, which only lanes off
+// those edges could read.
+void Widener::emitSkippable(const std::vector<BasicBlock *> &order,
+                            size_t start, size_t end, Loop *loop,
+                            BasicBlock *header, const BlockSet &blocks) {
+  llvm::LLVMContext &ctx = vector_fn_.getContext();
+  BasicBlock *first = order[start];
+  if (!masks_.hasBlock(first))
+    masks_.setBlock(first, masks_.joinEdges(first));
+  BasicBlock *skipped = b_.GetInsertBlock();
+  BasicBlock *some = BasicBlock::Create(ctx, "wi.some", &vector_fn_);
+  BasicBlock *joined = BasicBlock::Create(ctx, "wi.joined", &vector_fn_);
+  b_.CreateCondBr(masks_.anyLane(masks_.block(first)), some, joined);
+  b_.SetInsertPoint(some);
+  for (size_t i = start; i < end; ++i)
+    emitStep(loop, header, order[i]);
+  BasicBlock *ran = b_.GetInsertBlock();
+  b_.CreateBr(joined);
+  b_.SetInsertPoint(joined);
+  auto merged = [&](Value *value, Value *none, llvm::StringRef name) {
+    PHINode *phi = b_.CreatePHI(value->getType(), 2, name);
+    phi->addIncoming(value, ran);
+    phi->addIncoming(none, skipped);
+    return phi;
+  };
+  for (BasicBlock *block : blocks)
+    for (BasicBlock *successor : llvm::successors(block))
+      if (!blocks.count(successor)) {
+        Value *edge = masks_.edge(block, successor);
+        if (llvm::isa<PHINode>(edge) &&
+            llvm::cast<PHINode>(edge)->getParent() == joined)
+          continue; // a second edge to the same block
+        masks_.setEdge(block, successor,
+                       merged(edge, llvm::Constant::getNullValue(edge->getType()),
+                              "wi.edge"));
+      }
+  for (BasicBlock *block : blocks)
+    for (Instruction &inst : *block) {
+      bool used_later = llvm::any_of(inst.users(), [&](llvm::User *user) {
+        return !blocks.count(llvm::cast<Instruction>(user)->getParent());
+      });
+      if (!used_later)
+        continue;
+      for (auto *values : {&vector_, &uniform_}) {
+        auto found = values->find(&inst);
+        if (found != values->end())
+          found->second =
+              merged(found->second,
+                     llvm::PoisonValue::get(found->second->getType()),
+                     inst.getName());
+      }
+      splats_.erase(&inst); // made again after the phi
+    }
 }
 
 // A loop runs while any work-item continues round it. Work-items that

@@ -11,11 +11,15 @@
 // RUN: FileCheck %s --check-prefix=JOIN < %t.ll
 // RUN: FileCheck %s --check-prefix=TOGETHER < %t.ll
 // RUN: FileCheck %s --check-prefix=ONE < %t.ll
+// RUN: FileCheck %s --check-prefix=SKIP < %t.ll
+// RUN: FileCheck %s --check-prefix=DIVIDE < %t.ll
 
 // PLAN: kernel branch_on_id: widened
 // PLAN: kernel join: widened
 // PLAN: kernel together: widened
 // PLAN: kernel one_address: widened
+// PLAN: kernel skipped_side: widened
+// PLAN: kernel constant_divisor: widened
 
 // The loop goes round while any lane of its mask is on; the work-items that
 // left are gathered in wi.left, and the code after the loop runs for them.
@@ -138,4 +142,49 @@ kernel void one_address(global const int *in, global int *flag,
     *flag = n;
   if (in[i] < 0)
     *last = i;
+}
+
+// A side of a branch with enough work (four masked loads) is jumped over
+// when none of the work-items takes it; where the sides join, the edge out
+// of it carries no work-item and its value is poison when it was skipped
+// (no lane reads it then).
+// SKIP-LABEL: define internal void @__weft_body_skipped_side.simd(
+// SKIP: [[TAKEN:%[0-9]+]] = and <16 x i1> %active, {{%[0-9]+}}
+// SKIP: [[BITS:%[0-9]+]] = bitcast <16 x i1> [[TAKEN]] to i16
+// SKIP-NEXT: [[ANY:%[0-9]+]] = icmp ne i16 [[BITS]], 0
+// SKIP-NEXT: br i1 [[ANY]], label %wi.some, label %wi.joined
+// SKIP: wi.some:
+// SKIP-COUNT-4: call <16 x float> @llvm.masked.load.v16f32.p1({{.*}}, <16 x i1> [[TAKEN]],
+// SKIP: [[SUM:%[0-9]+]] = call <16 x float> @llvm.fmuladd.v16f32(
+// SKIP-NEXT: br label %wi.joined
+// SKIP: wi.joined:
+// SKIP-NEXT: %wi.edge = phi <16 x i1> [ [[TAKEN]], %wi.some ], [ zeroinitializer, %wi.exit ]
+// SKIP-NEXT: [[V:%[0-9]+]] = phi <16 x float> [ [[SUM]], %wi.some ], [ poison, %wi.exit ]
+// SKIP: call void @llvm.masked.store.v16f32.p1(
+kernel void skipped_side(global const float *a, global float *out, int n) {
+  int i = get_global_id(0);
+  float v = 0.0f;
+  for (int k = 0; k < n; ++k)
+    v += a[k * n + i];
+  if (v > 0.0f)
+    v = a[i + n] * a[i + 2 * n] + a[i + 3 * n] * a[i + 4 * n];
+  out[i] = v;
+}
+
+// A division by a constant that cannot trap (not 0, not -1) needs no
+// divisor of one for the lanes off its path: LLVM keeps its shifts and
+// multiplies (CLBlast's kSizeK / WGD was a division per lane on AVX2), and
+// one of uniform values stays one scalar division.
+// DIVIDE-LABEL: define internal void @__weft_body_constant_divisor.simd(
+// DIVIDE-NOT: select <16 x i1> {{.*}}<i32 1, i32 1
+// DIVIDE: sdiv <16 x i32> {{%[0-9]+}}, <i32 16, i32 16,
+// DIVIDE-NEXT: %{{.*}} = sdiv i32 %1, 3
+kernel void constant_divisor(global int *out, int n) {
+  int i = get_global_id(0);
+  int k = 0;
+  while (k < i)
+    k += n;
+  if (k > n)
+    k = k / 16 + n / 3;
+  out[i] = k;
 }
