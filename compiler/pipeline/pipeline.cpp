@@ -18,6 +18,7 @@
 #include "compiler/passes/optimizer/constant_trip_counts.h"
 #include "compiler/passes/optimizer/half_fma_in_float.h"
 #include "compiler/passes/optimizer/pipe_shape_loads.h"
+#include "compiler/passes/optimizer/plain_local_atomics.h"
 #include "compiler/passes/optimizer/safe_division.h"
 #include "compiler/passes/optimizer/split_work_item_ranges.h"
 #include "compiler/passes/prepare/inline_into_kernels.h"
