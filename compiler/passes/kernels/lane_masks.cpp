@@ -76,6 +76,14 @@ Value *LaneMasks::elementPointers(llvm::Type *element, Value *pointers) {
                       llvm::ConstantVector::get(steps));
 }
 
+Value *LaneMasks::stridedPointers(Value *pointers, int64_t stride) {
+  std::vector<llvm::Constant *> offsets;
+  for (unsigned lane = 0; lane < lanes_; ++lane)
+    offsets.push_back(b_.getInt64(int64_t(lane) * stride));
+  return b_.CreateGEP(b_.getInt8Ty(), firstLane(pointers),
+                      llvm::ConstantVector::get(offsets));
+}
+
 Value *LaneMasks::spacedMask(Value *mask, unsigned spacing) {
   llvm::SmallVector<int, 64> spread;
   for (unsigned i = 0; i < lanes_ * spacing; ++i)

@@ -87,6 +87,14 @@ public:
   void store(llvm::Value *values, llvm::Type *element, llvm::Value *pointers,
              unsigned spacing, llvm::Align align, llvm::Value *mask);
 
+  // For a gather or scatter whose work-items are `stride` bytes apart (a
+  // row of a local tile each, CLBlast's transposed tiles): the first
+  // work-item's pointer and constant offsets, so that the addresses are no
+  // vector arithmetic (64-bit multiplies and shifts on AVX2) and, where
+  // LLVM writes the access as one load or store per lane, each is the one
+  // pointer and an immediate displacement.
+  llvm::Value *stridedPointers(llvm::Value *pointers, int64_t stride);
+
   // Inserts `load`, a scalar load of one address for all, where it runs only
   // when some work-item of `mask` is on; returns its value (poison when
   // none is).

@@ -102,6 +102,17 @@ Value *Widener::widened(Value *v) {
   return splat;
 }
 
+// The lanes' pointers for a load or store through `pointer`: for a gather
+// or scatter whose work-items are a known distance apart, the first one's
+// and constant offsets (LaneMasks::stridedPointers).
+Value *Widener::accessPointers(Value *pointer, unsigned spacing) {
+  Value *pointers = widened(pointer);
+  if (spacing != 0 || !pointers->getType()->isVectorTy())
+    return pointers;
+  std::optional<int64_t> stride = varying_.laneStride(pointer);
+  return stride ? masks_.stridedPointers(pointers, *stride) : pointers;
+}
+
 void Widener::emitInstruction(Instruction &inst, Value *mask) {
   if (ignorable(inst))
     return;
@@ -204,7 +215,8 @@ void Widener::emitInstruction(Instruction &inst, Value *mask) {
   } else if (auto *load = llvm::dyn_cast<llvm::LoadInst>(&inst)) {
     llvm::Type *t = load->getType();
     Value *pointer = load->getPointerOperand();
-    result = masks_.load(t, widened(pointer), varying_.spacing(pointer, t),
+    unsigned spacing = varying_.spacing(pointer, t);
+    result = masks_.load(t, accessPointers(pointer, spacing), spacing,
                          load->getAlign(), mask);
   } else if (auto *store = llvm::dyn_cast<llvm::StoreInst>(&inst)) {
     Value *pointer = store->getPointerOperand();
@@ -217,9 +229,9 @@ void Widener::emitInstruction(Instruction &inst, Value *mask) {
       return;
     }
     Value *values = widened(value);
-    masks_.store(values, value->getType(), widened(pointer),
-                 varying_.spacing(pointer, value->getType()),
-                 store->getAlign(), mask);
+    unsigned spacing = varying_.spacing(pointer, value->getType());
+    masks_.store(values, value->getType(), accessPointers(pointer, spacing),
+                 spacing, store->getAlign(), mask);
     return;
   } else if (auto *call = llvm::dyn_cast<llvm::CallInst>(&inst)) {
     std::vector<Value *> args;

@@ -34,6 +34,7 @@ private:
   bool varies(llvm::Value *v) const { return varying_.varies(v); }
   llvm::Value *uniform(llvm::Value *v);
   llvm::Value *widened(llvm::Value *v);
+  llvm::Value *accessPointers(llvm::Value *pointer, unsigned spacing);
   void emitInstruction(llvm::Instruction &inst, llvm::Value *mask);
   void emitTerminator(llvm::BasicBlock *block, llvm::Value *mask);
   void emitJoin(llvm::PHINode &phi, llvm::BasicBlock *block);

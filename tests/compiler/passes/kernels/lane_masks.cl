@@ -13,6 +13,7 @@
 // RUN: FileCheck %s --check-prefix=ONE < %t.ll
 // RUN: FileCheck %s --check-prefix=SKIP < %t.ll
 // RUN: FileCheck %s --check-prefix=DIVIDE < %t.ll
+// RUN: FileCheck %s --check-prefix=STRIDED < %t.ll
 
 // PLAN: kernel branch_on_id: widened
 // PLAN: kernel join: widened
@@ -20,6 +21,7 @@
 // PLAN: kernel one_address: widened
 // PLAN: kernel skipped_side: widened
 // PLAN: kernel constant_divisor: widened
+// PLAN: kernel strided_rows: widened
 
 // The loop goes round while any lane of its mask is on; the work-items that
 // left are gathered in wi.left, and the code after the loop runs for them.
@@ -187,4 +189,21 @@ kernel void constant_divisor(global int *out, int n) {
   if (k > n)
     k = k / 16 + n / 3;
   out[i] = k;
+}
+
+// Work-items a row of 17 floats apart gather through the first one's
+// pointer and constant offsets, not pointers computed lane by lane (64-bit
+// vector arithmetic on AVX2, where each lane's load then takes its pointer
+// out of a vector).
+// STRIDED-LABEL: define internal void @__weft_body_strided_rows.simd(
+// STRIDED: wi.round:
+// STRIDED: [[FIRST:%[0-9]+]] = extractelement <16 x ptr addrspace(1)> {{%[0-9]+}}, i64 0
+// STRIDED-NEXT: [[ROWS:%[0-9]+]] = getelementptr i8, ptr addrspace(1) [[FIRST]], <16 x i64> <i64 0, i64 68, i64 136, i64 204,
+// STRIDED-NEXT: call <16 x float> @llvm.masked.gather.v16f32.v16p1(<16 x ptr addrspace(1)> [[ROWS]], i32 4, <16 x i1> %wi.mask,
+kernel void strided_rows(global const float *a, global float *out, int n) {
+  int i = get_global_id(0);
+  float sum = 0.0f;
+  for (int k = 0; k < n; ++k)
+    sum += a[i * 17 + k];
+  out[i] = sum;
 }
