@@ -85,35 +85,27 @@ private:
 thread_local StackPool stack_pool;
 
 // Stack overflow recovery. A work-item that runs off its stack faults in the
-// guard below it; the SIGSEGV handler, on this thread's alternate signal
-// stack, jumps back to the group runner, which abandons the group's fibers
-// (never resuming or unwinding them) and reports the overflow. Faults
-// anywhere else go to the handler that was installed before Weft's. The
-// handler is installed once, at the first fiber launch: an application that
-// installs its own SIGSEGV handler later takes such faults itself.
+// guard below it; Weft's SIGSEGV handler (device/kernel_faults.h), on this
+// thread's alternate signal stack, asks recoverFromOverflow first, which
+// jumps back to the group runner; the runner abandons the group's fibers
+// (never resuming or unwinding them) and reports the overflow. Any other
+// fault goes on through that one handler.
 struct OverflowRecovery {
   sigjmp_buf jump;
 };
 thread_local OverflowRecovery *active_recovery = nullptr;
-struct sigaction previous_segv_action;
 
-void onSegmentationFault(int signal, siginfo_t *info, void *ucontext) {
+void recoverFromOverflow(int, siginfo_t *info) {
   if (active_recovery && stack_pool.isGuard(info->si_addr))
     siglongjmp(active_recovery->jump, 1);
-  passSignalOn(previous_segv_action, signal, info, ucontext);
 }
 
 // The handler needs a stack of its own (the faulting one is exhausted): one
 // per thread that runs fibers, kept for the thread's life.
 bool prepareOverflowRecovery() {
-  static std::once_flag installed;
-  std::call_once(installed, [] {
-    struct sigaction action = {};
-    action.sa_sigaction = onSegmentationFault;
-    action.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
-    sigemptyset(&action.sa_mask);
-    sigaction(SIGSEGV, &action, &previous_segv_action);
-  });
+  static std::once_flag hooked;
+  std::call_once(hooked, [] { setSegvHook(recoverFromOverflow); });
+  installFaultHandlersOnce();
   return ensureSignalStack();
 }
 

@@ -4,6 +4,7 @@
 #include <sys/mman.h>
 #include <ucontext.h>
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <map>
@@ -28,14 +29,56 @@ uintptr_t interruptedPc(void *ucontext) {
 #endif
 }
 
+std::atomic<FaultHook> segv_hook{nullptr};
+
+// Hands a fault to the handler that was installed before Weft's; returning
+// re-raises it under the default action when that was the default.
+void passSignalOn(const struct sigaction &previous, int signal, siginfo_t *info,
+                  void *ucontext) {
+  if (previous.sa_flags & SA_SIGINFO) {
+    previous.sa_sigaction(signal, info, ucontext);
+  } else if (previous.sa_handler == SIG_DFL) {
+    struct sigaction default_action = {};
+    default_action.sa_handler = SIG_DFL;
+    sigaction(signal, &default_action, nullptr);
+  } else if (previous.sa_handler != SIG_IGN) {
+    previous.sa_handler(signal);
+  }
+}
+
+// The fault this thread is passing on now: when the same one (signal,
+// address and instruction) comes back, the handlers form a cycle.
+struct PassedFault {
+  int signal = 0;
+  void *address = nullptr;
+  uintptr_t pc = 0;
+};
+thread_local PassedFault passing;
+
 void passOn(int signal, siginfo_t *info, void *ucontext) {
+  uintptr_t pc = interruptedPc(ucontext);
+  if (passing.signal == signal && passing.address == info->si_addr &&
+      passing.pc == pc) {
+    // Back from a handler that passed it on to what it found (ours):
+    // the default action, when the fault is raised again on return.
+    struct sigaction default_action = {};
+    default_action.sa_handler = SIG_DFL;
+    sigaction(signal, &default_action, nullptr);
+    return;
+  }
   size_t index = 0;
   while (kFaultSignals[index] != signal)
     ++index;
+  PassedFault outer = passing;
+  passing = {signal, info->si_addr, pc};
   passSignalOn(previous_actions[index], signal, info, ucontext);
+  passing = outer;
 }
 
 void onFault(int signal, siginfo_t *info, void *ucontext) {
+  if (signal == SIGSEGV)
+    if (FaultHook hook = segv_hook.load(std::memory_order_acquire))
+      hook(signal, info); // returns unless the fault was its own
   FaultTrap *trap = active_trap;
   if (trap && trap->in_kernel) {
     trap->in_kernel = 0;
@@ -125,18 +168,8 @@ Watchdog &watchdog() {
 
 } // namespace
 
-void passSignalOn(const struct sigaction &previous, int signal, siginfo_t *info,
-                  void *ucontext) {
-  if (previous.sa_flags & SA_SIGINFO) {
-    previous.sa_sigaction(signal, info, ucontext);
-  } else if (previous.sa_handler == SIG_DFL) {
-    // Returning re-raises the fault under the default action.
-    struct sigaction default_action = {};
-    default_action.sa_handler = SIG_DFL;
-    sigaction(signal, &default_action, nullptr);
-  } else if (previous.sa_handler != SIG_IGN) {
-    previous.sa_handler(signal);
-  }
+void setSegvHook(FaultHook hook) {
+  segv_hook.store(hook, std::memory_order_release);
 }
 
 bool ensureSignalStack() {

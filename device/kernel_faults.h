@@ -35,10 +35,18 @@ struct FaultTrap {
   void *volatile address = nullptr;
 };
 
-// Hands a fault Weft does not handle to the handler that was installed
-// before Weft's (the default action re-raises it when the handler returns).
-void passSignalOn(const struct sigaction &previous, int signal, siginfo_t *info,
-                  void *ucontext);
+// Weft has one handler per fault signal, and one record of what was
+// installed before it: a fault it does not handle goes there once. A
+// handler installed after Weft's that passes faults on to what it found
+// (Weft's) sends the same fault back; Weft then ends the round with the
+// default action instead of passing it on again, so a process whose host
+// code faults dies by the signal, never spins between handlers.
+//
+// A part of Weft that recovers from faults of its own (the fiber path's
+// stack overflows) registers a hook, which the handler asks first: it
+// jumps away when the fault is its own, else returns.
+using FaultHook = void (*)(int signal, siginfo_t *info);
+void setSegvHook(FaultHook hook);
 
 // Puts Weft's handlers in front (again, if the application installed its
 // own since; faults outside kernels still reach those). A system call:
