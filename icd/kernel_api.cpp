@@ -173,6 +173,8 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelArgInfo(
     return out.value(q);
   }
   case CL_KERNEL_ARG_NAME:
+    if (!kernel->program().keepsArgumentNames())
+      return CL_KERNEL_ARG_INFO_NOT_AVAILABLE;
     return out.string(arg.name);
   default:
     return CL_INVALID_VALUE;

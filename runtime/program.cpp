@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <sstream>
 #include <new>
 
 namespace weft {
@@ -51,7 +52,7 @@ Program::Program(Context &context, std::vector<unsigned char> il,
 cl_int Program::setSpecializationConstant(cl_uint id, size_t size,
                                           const void *value) {
   if (!fromIl())
-    return CL_INVALID_OPERATION;
+    return CL_INVALID_PROGRAM; // not created from an intermediate language
   auto found = il_info_.spec_constants.find(id);
   if (found == il_info_.spec_constants.end())
     return CL_INVALID_SPEC_ID;
@@ -326,6 +327,16 @@ std::string Program::buildLog() const {
 std::string Program::buildOptions() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return options_;
+}
+
+bool Program::keepsArgumentNames() const {
+  if (source_.empty())
+    return true; // IL, binaries and linked programs keep what they have
+  std::istringstream words(buildOptions());
+  for (std::string word; words >> word;)
+    if (word == "-cl-kernel-arg-info")
+      return true;
+  return false;
 }
 
 cl_program_binary_type Program::binaryType() const {

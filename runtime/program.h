@@ -38,9 +38,9 @@ public:
   const std::vector<unsigned char> &il() const { return il_; }
   bool fromIl() const { return !il_.empty(); }
 
-  // clSetProgramSpecializationConstant: CL_SUCCESS, CL_INVALID_OPERATION
-  // (no IL), CL_INVALID_SPEC_ID or CL_INVALID_VALUE (wrong size or no
-  // value). Used by the next build or compile.
+  // clSetProgramSpecializationConstant: CL_SUCCESS, CL_INVALID_PROGRAM
+  // (not created from IL), CL_INVALID_SPEC_ID or CL_INVALID_VALUE (wrong
+  // size or no value). Used by the next build or compile.
   cl_int setSpecializationConstant(cl_uint id, size_t size, const void *value);
 
   // Builds synchronously; returns CL_SUCCESS, CL_BUILD_PROGRAM_FAILURE,
@@ -68,6 +68,10 @@ public:
   // A kernel compiled on first use failed: the log says why.
   void appendToBuildLog(const std::string &text);
   std::string buildOptions() const;
+  // Whether the kernels' argument names may be queried: not for a program
+  // built from source without -cl-kernel-arg-info (the spec makes them
+  // available only with it; piglit checks that they are not otherwise).
+  bool keepsArgumentNames() const;
   cl_program_binary_type binaryType() const;
   // The binary of the built (or loaded) program; empty when there is none
   // (or its kernels compiled on first use fail to compile: the build log

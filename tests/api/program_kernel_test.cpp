@@ -72,6 +72,31 @@ TEST_CASE_METHOD(WeftFixture, "kernels calling kernels and helpers",
   clReleaseKernel(k);
 }
 
+TEST_CASE_METHOD(WeftFixture,
+                 "argument names only with -cl-kernel-arg-info",
+                 "[api]") {
+  // The spec makes argument information available with the option; the
+  // names, which no driver needs, are refused without it (piglit's
+  // api@clgetkernelarginfo). The qualifiers stay available either way.
+  const char *source = "kernel void k(global int *out, int count) {}";
+  char name[32] = {};
+  size_t size = 0;
+  cl_kernel plain = kernel(source, "k");
+  CHECK(clGetKernelArgInfo(plain, 1, CL_KERNEL_ARG_NAME, sizeof(name), name,
+                           &size) == CL_KERNEL_ARG_INFO_NOT_AVAILABLE);
+  cl_kernel_arg_address_qualifier space = 0;
+  CHECK(clGetKernelArgInfo(plain, 0, CL_KERNEL_ARG_ADDRESS_QUALIFIER,
+                           sizeof(space), &space, nullptr) == CL_SUCCESS);
+  CHECK(space == CL_KERNEL_ARG_ADDRESS_GLOBAL);
+  cl_kernel with_info = kernel(source, "k", "-cl-std=CL1.2 -cl-kernel-arg-info");
+  REQUIRE(clGetKernelArgInfo(with_info, 1, CL_KERNEL_ARG_NAME, sizeof(name),
+                             name, &size) == CL_SUCCESS);
+  CHECK(std::string(name) == "count");
+  CHECK(size == 6);
+  clReleaseKernel(plain);
+  clReleaseKernel(with_info);
+}
+
 TEST_CASE_METHOD(WeftFixture, "kernel arguments are validated", "[api]") {
   const char *source = R"(
     typedef struct { int a; float b; } Pair;
