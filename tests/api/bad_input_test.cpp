@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <dirent.h>
 #include <future>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -103,6 +104,64 @@ TEST_CASE_METHOD(WeftFixture,
   REQUIRE(built.wait_for(std::chrono::seconds(60)) ==
           std::future_status::ready);
   CHECK(built.get() == CL_SUCCESS);
+}
+
+namespace {
+
+// Bytes this process has read through read() and its kin so far.
+uint64_t bytesRead() {
+  std::ifstream io("/proc/self/io");
+  std::string field;
+  uint64_t value = 0;
+  while (io >> field >> value)
+    if (field == "rchar:")
+      return value;
+  return 0;
+}
+
+} // namespace
+
+TEST_CASE_METHOD(WeftFixture,
+                 "a damaged cache entry is not read past its header",
+                 "[bad-cache]") {
+  const char *directory = std::getenv("WEFT_CACHE_DIR");
+  REQUIRE(directory != nullptr);
+  const char *source = "kernel void k(global int *x) { x[0] = 2; }";
+  cl_program program;
+  std::string log;
+  REQUIRE(build(source, program, log) == CL_SUCCESS);
+  clReleaseProgram(program);
+  std::string entry;
+  // The newest entry is this program's (the FIFO test may have left one).
+  {
+    time_t newest = 0;
+    if (DIR *dir = opendir(directory)) {
+      while (dirent *file = readdir(dir)) {
+        std::string path = std::string(directory) + "/" + file->d_name;
+        struct stat info {};
+        if (path.size() > 8 && path.substr(path.size() - 8) == ".weftbin" &&
+            stat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode) &&
+            info.st_mtime >= newest) {
+          newest = info.st_mtime;
+          entry = path;
+        }
+      }
+      closedir(dir);
+    }
+  }
+  REQUIRE(!entry.empty());
+  // 2 GiB of zeros (sparse: no disk), no magic: a damaged entry.
+  {
+    std::ofstream damaged(entry, std::ios::binary | std::ios::trunc);
+    damaged << "not a cache entry";
+  }
+  REQUIRE(truncate(entry.c_str(), off_t{2} << 30) == 0);
+  uint64_t before = bytesRead();
+  REQUIRE(build(source, program, log) == CL_SUCCESS);
+  uint64_t read = bytesRead() - before;
+  clReleaseProgram(program);
+  INFO("bytes read during the build: " << read);
+  CHECK(read < (uint64_t{256} << 20)); // the compiler's own files, not 2 GiB
 }
 
 namespace {
