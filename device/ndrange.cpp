@@ -7,6 +7,9 @@
 #include "device/thread_pool.h"
 
 #include <pthread.h>
+#if defined(__x86_64__)
+#include <xmmintrin.h>
+#endif
 
 #include <algorithm>
 #include <atomic>
@@ -314,10 +317,40 @@ void stepGroup(uint64_t g[3], const LaunchState &state) {
   ++g[2];
 }
 
+// Denormals as zero (MXCSR's DAZ and FTZ bits) while a thread runs the
+// groups of a launch built with -cl-denorms-are-zero; the thread's own mode
+// (the application's, when it helps run groups) is put back after, also
+// after a fault, which jumps back into runGroups.
+class DenormalsAsZero {
+public:
+  explicit DenormalsAsZero(bool on) : on_(on) {
+#if defined(__x86_64__)
+    if (on_) {
+      saved_ = _mm_getcsr();
+      _mm_setcsr(saved_ | kDenormalsAreZero | kFlushToZero);
+    }
+#endif
+  }
+  ~DenormalsAsZero() {
+#if defined(__x86_64__)
+    if (on_)
+      _mm_setcsr(saved_);
+#endif
+  }
+  DenormalsAsZero(const DenormalsAsZero &) = delete;
+  DenormalsAsZero &operator=(const DenormalsAsZero &) = delete;
+
+private:
+  static constexpr unsigned kDenormalsAreZero = 0x0040, kFlushToZero = 0x8000;
+  bool on_;
+  unsigned saved_ = 0;
+};
+
 void runGroups(void *opaque, uint64_t first, uint64_t last) {
   runner_memory.slot();
   auto &state = *static_cast<LaunchState *>(opaque);
   const NDRangeLaunch &launch = *state.launch;
+  DenormalsAsZero denormals(launch.flush_denormals);
   WorkGroupContext context{};
   for (unsigned d = 0; d < 3; ++d) {
     context.global_offset[d] = launch.global_offset[d];

@@ -31,6 +31,10 @@ struct NDRangeLaunch {
   // The groups are larger than the application asked for (its kernel cannot
   // tell them apart): a fault names the work-items, not a group.
   bool groups_merged = false;
+  // Built with -cl-denorms-are-zero: the threads run its groups with
+  // denormal inputs and results taken as zero (MXCSR's DAZ and FTZ), and
+  // put their own mode back after.
+  bool flush_denormals = false;
   uint64_t local_memory_size = 0;
   // Where the kernel's printf calls write (device/printf_abi.h); null for a
   // kernel that does not call printf.

@@ -165,6 +165,7 @@ Kernel::Kernel(Program &program,
                size_t index)
     : program_(&program), executable_(std::move(executable)), index_(index),
       description_(executable_->kernels()[index]),
+      flush_denormals_(program.builtWithOption("-cl-denorms-are-zero")),
       block_(description_.argument_block_size),
       set_(description_.arguments.size(), false),
       local_sizes_(description_.arguments.size(), 0),
@@ -491,6 +492,7 @@ cl_int Kernel::makeLaunch(Queue &queue, cl_uint work_dim, const size_t *offset,
   launch.work_item_stack = description_.private_memory + kStackReserve;
   launch.group_stack = description_.group_entry_frame + kStackReserve;
   launch.settings = settings().launchSettings();
+  launch.flush_denormals = flush_denormals_;
   launch.code_begin = executable_->libraryOf(index_).codeBegin();
   launch.code_end = executable_->libraryOf(index_).codeEnd();
   for (cl_uint d = 0; d < work_dim; ++d) {

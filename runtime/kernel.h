@@ -132,6 +132,8 @@ private:
   std::shared_ptr<const ProgramExecutable> executable_;
   const size_t index_; // in the executable's kernels
   const compiler::KernelDescription &description_;
+  // Built with -cl-denorms-are-zero: its launches flush denormals.
+  const bool flush_denormals_;
 
   // One work-group's time at the last launch (device/ndrange.h); atomic,
   // launches on several queues update it. `group_items_` is the size of the

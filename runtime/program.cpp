@@ -329,14 +329,17 @@ std::string Program::buildOptions() const {
   return options_;
 }
 
-bool Program::keepsArgumentNames() const {
-  if (source_.empty())
-    return true; // IL, binaries and linked programs keep what they have
+bool Program::builtWithOption(const std::string &option) const {
   std::istringstream words(buildOptions());
   for (std::string word; words >> word;)
-    if (word == "-cl-kernel-arg-info")
+    if (word == option)
       return true;
   return false;
+}
+
+bool Program::keepsArgumentNames() const {
+  // IL, binaries and linked programs keep what they have.
+  return source_.empty() || builtWithOption("-cl-kernel-arg-info");
 }
 
 cl_program_binary_type Program::binaryType() const {

@@ -72,6 +72,8 @@ public:
   // built from source without -cl-kernel-arg-info (the spec makes them
   // available only with it; piglit checks that they are not otherwise).
   bool keepsArgumentNames() const;
+  // Whether the last build, compile or link had `option` among its options.
+  bool builtWithOption(const std::string &option) const;
   cl_program_binary_type binaryType() const;
   // The binary of the built (or loaded) program; empty when there is none
   // (or its kernels compiled on first use fail to compile: the build log

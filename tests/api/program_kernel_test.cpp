@@ -3,6 +3,8 @@
 // and barriers.
 #include "api_fixture.h"
 
+#include <vector>
+
 #include <cstdint>
 
 TEST_CASE_METHOD(WeftFixture, "a source with errors fails with a build log",
@@ -95,6 +97,60 @@ TEST_CASE_METHOD(WeftFixture,
   CHECK(size == 6);
   clReleaseKernel(plain);
   clReleaseKernel(with_info);
+}
+
+TEST_CASE_METHOD(WeftFixture, "denormals flushed with -cl-denorms-are-zero",
+                 "[api]") {
+  // piglit's amdgcn-f32-inline-immediates "add integer 64": 0 plus the
+  // denormal 64 * 2^-149 is 0 with the option and that denormal without.
+  // The same on the work-item loop, across a barrier (regions or fibers)
+  // and on the large-stack path; and the thread's own mode comes back.
+  const char *source = R"(
+    kernel void plain(global float *out, global const float *in) {
+      int id = get_global_id(0);
+      out[id] = in[id] + as_float((int)64);
+    }
+    kernel void across_barrier(global float *out, global const float *in) {
+      local float shared[8];
+      int id = get_global_id(0), lid = get_local_id(0);
+      shared[lid] = in[id];
+      barrier(CLK_LOCAL_MEM_FENCE);
+      out[id] = shared[7 - lid] + as_float((int)64);
+    }
+    kernel void large_stack(global float *out, global const float *in) {
+      volatile float big[65536];
+      int id = get_global_id(0);
+      big[id * 1000] = in[id];
+      out[id] = big[id * 1000] + as_float((int)64);
+    })";
+  std::vector<float> zeros(8, 0.0f);
+  cl_mem in = buffer(zeros.size() * sizeof(float), zeros.data());
+  cl_mem out = buffer(zeros.size() * sizeof(float), zeros.data());
+  unsigned denormal_bits = 64;
+  for (const char *options : {"", "-cl-denorms-are-zero"}) {
+    bool flushed = *options != 0;
+    for (const char *name : {"plain", "across_barrier", "large_stack"}) {
+      INFO(name << " with options '" << options << "'");
+      cl_kernel k = kernel(source, name, options);
+      REQUIRE(clSetKernelArg(k, 0, sizeof out, &out) == CL_SUCCESS);
+      REQUIRE(clSetKernelArg(k, 1, sizeof in, &in) == CL_SUCCESS);
+      size_t global = 8, local = 8;
+      REQUIRE(clEnqueueNDRangeKernel(queue, k, 1, nullptr, &global, &local, 0,
+                                     nullptr, nullptr) == CL_SUCCESS);
+      std::vector<unsigned> got(8, 7);
+      REQUIRE(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, 8 * sizeof(unsigned),
+                                  got.data(), 0, nullptr,
+                                  nullptr) == CL_SUCCESS);
+      for (unsigned bits : got)
+        CHECK(bits == (flushed ? 0u : denormal_bits));
+      clReleaseKernel(k);
+    }
+  }
+  // This thread's arithmetic keeps its denormals.
+  volatile float tiny = 1e-40f;
+  CHECK(tiny * 0.5f != 0.0f);
+  clReleaseMemObject(in);
+  clReleaseMemObject(out);
 }
 
 TEST_CASE_METHOD(WeftFixture, "kernel arguments are validated", "[api]") {
