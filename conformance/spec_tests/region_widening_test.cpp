@@ -72,6 +72,44 @@ void tile_gemm_body(ARGS) {
   MINE(int)[4] = sx * 100 + sy;
 }
 kernel void tile_gemm(ARGS) { tile_gemm_body(inf, ini, out, n, scratch); }
+
+// The same with both tiles transposed (CLBlast's TT kernel on row-major
+// matrices): each work-item reads k and k + 1 along its own row of 17, the
+// rows two apart; AVX2 code loads each work-item's pair at once
+// (widener_rows.cpp).
+kernel __attribute__((reqd_work_group_size(8, 8, 1)))
+void tile_gemm_tt_8x8(ARGS) {
+  local float *as = scratch, *bs = scratch + 16 * 17;
+  int lx = get_local_id(0), ly = get_local_id(1);
+  float acc[2][2] = {{0, 0}, {0, 0}};
+  for (int t = 0; t < 4; ++t) {
+    for (int i = LID; i < 16 * 16; i += ITEMS) {
+      as[(i / 16) * 17 + i % 16] = inf[(t * 256 + i) % n];
+      bs[(i / 16) * 17 + i % 16] = inf[(t * 512 + i * 3) % n];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int k = 0; k < 16; k += 2) {
+      SCALAR_ONLY;
+      float a[2][2], b[2][2];
+      for (int m = 0; m < 2; ++m) {
+        a[m][0] = as[(lx * 2 + m) * 17 + k];
+        a[m][1] = as[(lx * 2 + m) * 17 + k + 1];
+      }
+      for (int j = 0; j < 2; ++j) {
+        b[j][0] = bs[(ly * 2 + j) * 17 + k];
+        b[j][1] = bs[(ly * 2 + j) * 17 + k + 1];
+      }
+      for (int p = 0; p < 2; ++p)
+        for (int m = 0; m < 2; ++m)
+          for (int j = 0; j < 2; ++j)
+            acc[m][j] += a[m][p] * b[j][p];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  for (int m = 0; m < 2; ++m)
+    for (int j = 0; j < 2; ++j)
+      MINE(float)[m * 2 + j] = acc[m][j];
+}
 kernel __attribute__((reqd_work_group_size(8, 8, 1)))
 void tile_gemm_8x8(ARGS) { tile_gemm_body(inf, ini, out, n, scratch); }
 
@@ -260,6 +298,7 @@ TEST_CASE_METHOD(RegionFixture,
                  "[region-widening]") {
   check("tile_gemm");
   check("tile_gemm_8x8", {{64, 16, 8, 8}, {40, 24, 8, 8}});
+  check("tile_gemm_tt_8x8", {{64, 16, 8, 8}, {40, 24, 8, 8}});
 }
 
 TEST_CASE_METHOD(RegionFixture,

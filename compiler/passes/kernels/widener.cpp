@@ -19,13 +19,6 @@ using llvm::Instruction;
 using llvm::PHINode;
 using llvm::Value;
 
-Widener::Widener(llvm::Function &scalar, llvm::LoopInfo &loops,
-                 llvm::Function &vector, unsigned kernel_args, unsigned lanes)
-    : scalar_(scalar), loops_(loops), dominators_(scalar), vector_fn_(vector),
-      kernel_args_(kernel_args), lanes_(lanes), b_(vector.getContext()),
-      x_(scalar.getArg(kernel_args + 1)), varying_(scalar, loops, x_),
-      masks_(b_, vector, lanes) {}
-
 void Widener::run() {
   llvm::LLVMContext &ctx = vector_fn_.getContext();
   BasicBlock *entry = BasicBlock::Create(ctx, "entry", &vector_fn_);
@@ -216,8 +209,14 @@ void Widener::emitInstruction(Instruction &inst, Value *mask) {
     llvm::Type *t = load->getType();
     Value *pointer = load->getPointerOperand();
     unsigned spacing = varying_.spacing(pointer, t);
-    result = masks_.load(t, accessPointers(pointer, spacing), spacing,
-                         load->getAlign(), mask);
+    auto in_row = row_loads_.find(load);
+    if (in_row != row_loads_.end())
+      result = in_row->second;
+    else if (spacing == 0 && rows_)
+      result = loadRows(*load, mask);
+    if (!result)
+      result = masks_.load(t, accessPointers(pointer, spacing), spacing,
+                           load->getAlign(), mask);
   } else if (auto *store = llvm::dyn_cast<llvm::StoreInst>(&inst)) {
     Value *pointer = store->getPointerOperand();
     Value *value = store->getValueOperand();

@@ -9,6 +9,8 @@
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/IRBuilder.h>
 
+#include <memory>
+#include <optional>
 #include <vector>
 
 namespace llvm {
@@ -24,8 +26,12 @@ namespace weft::compiler {
 // std::out_of_range where it reaches a value or edge it has not written.
 class Widener {
 public:
+  // `rows`: read runs of neighbouring elements that each work-item loads
+  // a known distance from the next as one load per work-item
+  // (widener_rows.cpp), for targets whose gathers are a load per lane.
   Widener(llvm::Function &scalar, llvm::LoopInfo &loops, llvm::Function &vector,
-          unsigned kernel_args, unsigned lanes);
+          unsigned kernel_args, unsigned lanes, bool rows = false);
+  ~Widener();
 
   void run();
 
@@ -39,6 +45,11 @@ private:
   void emitTerminator(llvm::BasicBlock *block, llvm::Value *mask);
   void emitJoin(llvm::PHINode &phi, llvm::BasicBlock *block);
   void emitBlock(llvm::BasicBlock *block);
+
+  // widener_rows.cpp: a work-item's run of neighbouring elements, a known
+  // distance from the next work-item's, loaded at once.
+  llvm::Value *loadRows(llvm::LoadInst &first, llvm::Value *mask);
+  std::optional<int64_t> byteDistance(llvm::Value *from, llvm::Value *to);
 
   // widener_loops.cpp: regions of blocks, and loops.
   std::vector<llvm::BasicBlock *> regionOrder(llvm::Loop *loop,
@@ -78,6 +89,11 @@ private:
   LaneMasks masks_;
   llvm::DenseMap<llvm::Value *, llvm::Value *> uniform_, vector_, splats_;
   llvm::DenseMap<llvm::PHINode *, llvm::Value *> loop_exit_values_;
+  // Rows: the later loads of a run, already loaded with its first.
+  bool rows_;
+  llvm::DenseMap<llvm::Instruction *, llvm::Value *> row_loads_;
+  struct Distances; // ScalarEvolution over the scalar body, made on demand
+  std::unique_ptr<Distances> distances_;
 };
 
 } // namespace weft::compiler

@@ -34,7 +34,7 @@ namespace {
 // failed.
 llvm::Function *widenInto(llvm::Function &body, llvm::Function &scalar,
                           llvm::LoopInfo &loops, llvm::StringRef suffix,
-                          unsigned lanes) {
+                          unsigned lanes, bool rows) {
   unsigned kernel_args = body.arg_size() - 4;
   std::vector<llvm::Type *> params;
   for (unsigned i = 0; i <= kernel_args; ++i)
@@ -51,7 +51,7 @@ llvm::Function *widenInto(llvm::Function &body, llvm::Function &scalar,
   vector->addFnAttr(kLanesAttribute, std::to_string(lanes));
   bool widened = true;
   try {
-    Widener(scalar, loops, *vector, kernel_args, lanes).run();
+    Widener(scalar, loops, *vector, kernel_args, lanes, rows).run();
   } catch (const std::out_of_range &) {
     widened = false; // a value or edge it never reached
   }
@@ -138,7 +138,11 @@ llvm::Function *vectorizeWorkItems(llvm::Function &body, std::string &why,
            : split_why.empty()
                ? ""
                : ", vectors split into elements (" + split_why + ")");
-    vector = widenInto(body, *scalar, loops, kWidenedSuffix, lanes);
+    // A barrier region's runs of a row (CLBlast's transposed local tiles)
+    // load a row per work-item where gathers are a load per lane; elsewhere
+    // a kernel that would gather keeps LLVM's loop vectorizer (below).
+    bool rows = limits.gathers_pay && !hasFastGathers(body);
+    vector = widenInto(body, *scalar, loops, kWidenedSuffix, lanes, rows);
     if (!vector) {
       why = "internal: the widened function was not valid";
     } else if (uniform_loops_only && !limits.gathers_pay &&
@@ -158,7 +162,7 @@ llvm::Function *vectorizeWorkItems(llvm::Function &body, std::string &why,
       vector = nullptr;
     } else if (lanes > kDefaultLanes &&
                widenInto(body, *scalar, loops, kNarrowWidenedSuffix,
-                         kDefaultLanes)) {
+                         kDefaultLanes, rows)) {
       // Rows shorter than `lanes` (small work-groups, a row's end) run
       // through the narrower function rather than leave most lanes idle.
       how += "; " + std::to_string(kDefaultLanes) + " for a row's last " +

@@ -1,0 +1,178 @@
+// The widener's row loads: where each work-item loads a run of neighbouring
+// elements (k, k+1, ... of a row of a tile: CLBlast's GEMM on transposed
+// local tiles, a dot product unrolled along a row) and the work-items' rows
+// are a known distance apart, the run is one load of n elements per
+// work-item and shuffles that deal them out, instead of n gathers. Without
+// AVX-512's gathers LLVM writes a gather as a load, an insert and an address
+// taken out of a vector per lane: for a run of 2 that is half the loads and
+// none of the address arithmetic.
+#include "compiler/passes/kernels/widener.h"
+
+#include <llvm/Analysis/AssumptionCache.h>
+#include <llvm/Analysis/ScalarEvolution.h>
+#include <llvm/Analysis/ScalarEvolutionExpressions.h>
+#include <llvm/Analysis/TargetLibraryInfo.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/Module.h>
+#include <llvm/TargetParser/Triple.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <map>
+#include <vector>
+
+namespace weft::compiler {
+
+using llvm::Value;
+
+struct Widener::Distances {
+  explicit Distances(llvm::Function &f, llvm::DominatorTree &dominators,
+                     llvm::LoopInfo &loops)
+      : library_impl(llvm::Triple(f.getParent()->getTargetTriple())),
+        library(library_impl), assumptions(f),
+        evolution(f, library, assumptions, dominators, loops) {}
+  llvm::TargetLibraryInfoImpl library_impl;
+  llvm::TargetLibraryInfo library;
+  llvm::AssumptionCache assumptions;
+  llvm::ScalarEvolution evolution;
+};
+
+// Here, where Distances is complete.
+Widener::Widener(llvm::Function &scalar, llvm::LoopInfo &loops,
+                 llvm::Function &vector, unsigned kernel_args, unsigned lanes,
+                 bool rows)
+    : scalar_(scalar), loops_(loops), dominators_(scalar), vector_fn_(vector),
+      kernel_args_(kernel_args), lanes_(lanes), b_(vector.getContext()),
+      x_(scalar.getArg(kernel_args + 1)), varying_(scalar, loops, x_),
+      masks_(b_, vector, lanes), rows_(rows) {}
+
+Widener::~Widener() = default;
+
+std::optional<int64_t> Widener::byteDistance(Value *from, Value *to) {
+  if (!distances_)
+    distances_ = std::make_unique<Distances>(scalar_, dominators_, loops_);
+  llvm::ScalarEvolution &se = distances_->evolution;
+  const llvm::SCEV *difference =
+      se.getMinusSCEV(se.getSCEV(to), se.getSCEV(from));
+  if (auto *constant = llvm::dyn_cast<llvm::SCEVConstant>(difference))
+    return constant->getAPInt().getSExtValue();
+  // Indices into one base that OpenCL C computed in int and widened apart
+  // (sext (a + 17), sext (a + 18)): without nsw on the narrow adds SCEV
+  // keeps the extensions apart; the narrow difference is the distance (an
+  // index that overflowed int would be undefined behaviour already).
+  auto *gep_from = llvm::dyn_cast<llvm::GetElementPtrInst>(from);
+  auto *gep_to = llvm::dyn_cast<llvm::GetElementPtrInst>(to);
+  if (!gep_from || !gep_to || gep_from->getNumIndices() != 1 ||
+      gep_to->getNumIndices() != 1 ||
+      gep_from->getPointerOperand() != gep_to->getPointerOperand() ||
+      gep_from->getSourceElementType() != gep_to->getSourceElementType())
+    return std::nullopt;
+  auto *wide_from = llvm::dyn_cast<llvm::SExtInst>(gep_from->getOperand(1));
+  auto *wide_to = llvm::dyn_cast<llvm::SExtInst>(gep_to->getOperand(1));
+  if (!wide_from || !wide_to ||
+      wide_from->getSrcTy() != wide_to->getSrcTy())
+    return std::nullopt;
+  auto *narrow = llvm::dyn_cast<llvm::SCEVConstant>(se.getMinusSCEV(
+      se.getSCEV(wide_to->getOperand(0)), se.getSCEV(wide_from->getOperand(0))));
+  constexpr int64_t kFarthest = 64; // elements; a row's run is far shorter
+  if (!narrow || std::abs(narrow->getAPInt().getSExtValue()) > kFarthest)
+    return std::nullopt;
+  const llvm::DataLayout &layout = scalar_.getParent()->getDataLayout();
+  return narrow->getAPInt().getSExtValue() *
+         int64_t(layout.getTypeAllocSize(gep_from->getSourceElementType()));
+}
+
+// Loads `first` and the loads after it in its block that read the elements
+// after its own, up to 8 (a power of two in all), for each work-item of
+// `mask` at once; returns `first`'s value and keeps the others' for when the
+// widener reaches them. Null when there is no such run.
+Value *Widener::loadRows(llvm::LoadInst &first, Value *mask) {
+  constexpr size_t kLongestRun = 8;
+  llvm::Type *t = first.getType();
+  const llvm::DataLayout &layout = scalar_.getParent()->getDataLayout();
+  Value *pointer = first.getPointerOperand();
+  if (t->isVectorTy() || !first.isSimple() ||
+      layout.getTypeStoreSize(t) != layout.getTypeAllocSize(t))
+    return nullptr;
+  std::optional<int64_t> stride = varying_.laneStride(pointer);
+  if (!stride)
+    return nullptr;
+  int64_t size = int64_t(layout.getTypeStoreSize(t));
+  // The loads after `first` (in either direction from its element: the
+  // unrolled k + 1 may come first) up to the next write, by distance in
+  // elements.
+  std::map<int64_t, llvm::LoadInst *> by_offset{{0, &first}};
+  for (llvm::Instruction *next = first.getNextNode(); next;
+       next = next->getNextNode()) {
+    if (next->mayWriteToMemory())
+      break; // the later loads might read what it writes
+    auto *load = llvm::dyn_cast<llvm::LoadInst>(next);
+    if (!load || !load->isSimple() || load->getType() != t || !varies(load) ||
+        row_loads_.count(load))
+      continue;
+    std::optional<int64_t> distance =
+        byteDistance(pointer, load->getPointerOperand());
+    if (distance && *distance % size == 0 &&
+        std::abs(*distance / size) < int64_t(kLongestRun))
+      by_offset.emplace(*distance / size, load);
+  }
+  // The run of neighbours around `first`, a power of two long, starting as
+  // low as it can.
+  int64_t low = 0, high = 0;
+  while (by_offset.count(low - 1))
+    --low;
+  while (by_offset.count(high + 1))
+    ++high;
+  int64_t n = 1;
+  while (n * 2 <= std::min<int64_t>(high - low + 1, kLongestRun))
+    n *= 2;
+  if (n < 2)
+    return nullptr;
+  int64_t start = std::max(low, -(n - 1));
+  std::vector<llvm::LoadInst *> run;
+  for (int64_t k = start; k < start + n; ++k)
+    run.push_back(by_offset.at(k));
+  // Work-item i's run: n elements from the first work-item's pointer plus
+  // i strides, under its own bit of the mask.
+  auto *run_type = llvm::FixedVectorType::get(t, unsigned(n));
+  Value *base = b_.CreateExtractElement(widened(pointer), uint64_t(0));
+  if (start != 0) // the run starts before `first`'s element
+    base = b_.CreateConstGEP1_64(b_.getInt8Ty(), base, uint64_t(start * size));
+  std::vector<Value *> pieces;
+  for (unsigned lane = 0; lane < lanes_; ++lane) {
+    Value *at = b_.CreateConstGEP1_64(b_.getInt8Ty(), base,
+                                      uint64_t(int64_t(lane) * *stride));
+    Value *on = b_.CreateVectorSplat(unsigned(n),
+                                     b_.CreateExtractElement(mask, lane));
+    pieces.push_back(b_.CreateMaskedLoad(run_type, at, first.getAlign(), on));
+  }
+  // Side by side: work-item i's elements at i * n .. i * n + n - 1.
+  while (pieces.size() > 1) {
+    std::vector<Value *> joined;
+    for (size_t i = 0; i < pieces.size(); i += 2) {
+      unsigned width =
+          llvm::cast<llvm::FixedVectorType>(pieces[i]->getType())
+              ->getNumElements();
+      llvm::SmallVector<int, 64> both;
+      for (unsigned e = 0; e < 2 * width; ++e)
+        both.push_back(int(e));
+      joined.push_back(
+          b_.CreateShuffleVector(pieces[i], pieces[i + 1], both));
+    }
+    pieces = std::move(joined);
+  }
+  Value *result = nullptr;
+  for (int64_t k = 0; k < n; ++k) {
+    llvm::SmallVector<int, 64> picks;
+    for (unsigned lane = 0; lane < lanes_; ++lane)
+      picks.push_back(int(lane * n + k));
+    Value *elements = b_.CreateShuffleVector(pieces[0], picks);
+    if (run[k] == &first)
+      result = elements;
+    else
+      row_loads_[run[k]] = elements;
+  }
+  return result;
+}
+
+} // namespace weft::compiler
