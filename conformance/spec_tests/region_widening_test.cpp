@@ -42,16 +42,21 @@ const char *kRegionKernels = R"CLC(
 // and the k steps between them. Values are small integers, so every order
 // of summation gives the same floats. As CLBlast declares it too, with a
 // required group size of 8 x 8.
+// Tile t of A and B into local memory, rows of 16 padded to 17.
+void stage_tiles(int t, global const float *inf, int n, local float *as,
+                 local float *bs) {
+  for (int i = LID; i < 16 * 16; i += ITEMS) {
+    as[(i / 16) * 17 + i % 16] = inf[(t * 256 + i) % n];
+    bs[(i / 16) * 17 + i % 16] = inf[(t * 512 + i * 3) % n];
+  }
+}
 void tile_gemm_body(ARGS) {
   local float *as = scratch, *bs = scratch + 16 * 17;
   int lx = get_local_id(0), ly = get_local_id(1);
   int sx = get_local_size(0), sy = get_local_size(1);
   float acc[2][2] = {{0, 0}, {0, 0}};
   for (int t = 0; t < 4; ++t) {
-    for (int i = LID; i < 16 * 16; i += ITEMS) {
-      as[(i / 16) * 17 + i % 16] = inf[(t * 256 + i) % n];
-      bs[(i / 16) * 17 + i % 16] = inf[(t * 512 + i * 3) % n];
-    }
+    stage_tiles(t, inf, n, as, bs);
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int k = 0; k < 16; ++k) {
       SCALAR_ONLY;
@@ -83,10 +88,7 @@ void tile_gemm_tt_8x8(ARGS) {
   int lx = get_local_id(0), ly = get_local_id(1);
   float acc[2][2] = {{0, 0}, {0, 0}};
   for (int t = 0; t < 4; ++t) {
-    for (int i = LID; i < 16 * 16; i += ITEMS) {
-      as[(i / 16) * 17 + i % 16] = inf[(t * 256 + i) % n];
-      bs[(i / 16) * 17 + i % 16] = inf[(t * 512 + i * 3) % n];
-    }
+    stage_tiles(t, inf, n, as, bs);
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int k = 0; k < 16; k += 2) {
       SCALAR_ONLY;

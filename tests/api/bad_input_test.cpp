@@ -62,14 +62,19 @@ TEST_CASE_METHOD(WeftFixture,
 
 namespace {
 
-// The one cache entry in `directory`, or "".
-std::string onlyEntry(const std::string &directory) {
+// The newest cache entry in `directory` (the last build's), or "".
+std::string newestEntry(const std::string &directory) {
   std::string found;
+  time_t newest = 0;
   if (DIR *dir = opendir(directory.c_str())) {
     while (dirent *entry = readdir(dir)) {
-      std::string name = entry->d_name;
-      if (name.size() > 8 && name.substr(name.size() - 8) == ".weftbin")
-        found = directory + "/" + name;
+      std::string path = directory + "/" + entry->d_name;
+      struct stat info {};
+      if (path.size() > 8 && path.substr(path.size() - 8) == ".weftbin" &&
+          stat(path.c_str(), &info) == 0 && info.st_mtime >= newest) {
+        newest = info.st_mtime;
+        found = path;
+      }
     }
     closedir(dir);
   }
@@ -89,7 +94,7 @@ TEST_CASE_METHOD(WeftFixture,
   std::string log;
   REQUIRE(build(source, program, log) == CL_SUCCESS);
   clReleaseProgram(program);
-  std::string entry = onlyEntry(directory);
+  std::string entry = newestEntry(directory);
   REQUIRE(!entry.empty());
   REQUIRE(unlink(entry.c_str()) == 0);
   REQUIRE(mkfifo(entry.c_str(), 0600) == 0);
@@ -126,29 +131,16 @@ TEST_CASE_METHOD(WeftFixture,
                  "[bad-cache]") {
   const char *directory = std::getenv("WEFT_CACHE_DIR");
   REQUIRE(directory != nullptr);
+  // Only this program's entry (the FIFO test may have left another).
+  for (std::string old = newestEntry(directory); !old.empty();
+       old = newestEntry(directory))
+    REQUIRE(unlink(old.c_str()) == 0);
   const char *source = "kernel void k(global int *x) { x[0] = 2; }";
   cl_program program;
   std::string log;
   REQUIRE(build(source, program, log) == CL_SUCCESS);
   clReleaseProgram(program);
-  std::string entry;
-  // The newest entry is this program's (the FIFO test may have left one).
-  {
-    time_t newest = 0;
-    if (DIR *dir = opendir(directory)) {
-      while (dirent *file = readdir(dir)) {
-        std::string path = std::string(directory) + "/" + file->d_name;
-        struct stat info {};
-        if (path.size() > 8 && path.substr(path.size() - 8) == ".weftbin" &&
-            stat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode) &&
-            info.st_mtime >= newest) {
-          newest = info.st_mtime;
-          entry = path;
-        }
-      }
-      closedir(dir);
-    }
-  }
+  std::string entry = newestEntry(directory);
   REQUIRE(!entry.empty());
   // 2 GiB of zeros (sparse: no disk), no magic: a damaged entry.
   {
