@@ -1,5 +1,7 @@
 #include "compiler/frontend/clang_frontend.h"
 
+#include "compiler/frontend/source_limits.h"
+
 #include <clang/Basic/DiagnosticOptions.h>
 #include <clang/Basic/OpenCLOptions.h>
 #include <clang/CodeGen/CodeGenAction.h>
@@ -80,6 +82,11 @@ FrontendResult compileOpenCLC(const std::string &source,
                               const std::string &cpu_name,
                               llvm::LLVMContext &context) {
   FrontendResult result;
+  std::string too_deep = sourceLimitError(source);
+  if (!too_deep.empty()) {
+    result.log = too_deep + "\n";
+    return result;
+  }
   llvm::raw_string_ostream log(result.log);
 
   std::vector<std::string> args =

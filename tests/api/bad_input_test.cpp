@@ -231,6 +231,28 @@ TEST_CASE_METHOD(WeftFixture,
   clReleaseProgram(program);
 }
 
+TEST_CASE_METHOD(WeftFixture,
+                 "nesting past the compiler's limits fails with a log",
+                 "[api][bad-input]") {
+  // 100,000 prefix operators overflowed the compiler's 512 MiB stack and
+  // killed the application; 20,000 statements nested without braces took
+  // 163 s (compiler/frontend/source_limits.h).
+  std::string operators =
+      "kernel void k(global int *x) { x[0] = " + nested("! ", "x[1]", "", 100000) +
+      "; }";
+  std::string statements = "kernel void k(global int *x) {\n" +
+                           nested("if (x[1] > 0)\n", "x[0] = 1;", "", 2000) +
+                           "\n}";
+  for (const std::string *source : {&operators, &statements}) {
+    cl_program program;
+    std::string log;
+    CHECK(build(source->c_str(), program, log) == CL_BUILD_PROGRAM_FAILURE);
+    INFO(log);
+    CHECK(log.find("Weft builds at most") != std::string::npos);
+    clReleaseProgram(program);
+  }
+}
+
 TEST_CASE_METHOD(WeftFixture, "queue properties get the spec's error codes",
                  "[api][bad-input]") {
   auto create = [&](std::vector<cl_queue_properties> properties) {
