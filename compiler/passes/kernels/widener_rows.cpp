@@ -14,6 +14,7 @@
 #include <llvm/Analysis/TargetLibraryInfo.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
+#include <llvm/Support/MathExtras.h>
 #include <llvm/TargetParser/Triple.h>
 
 #include <algorithm>
@@ -92,7 +93,8 @@ Value *Widener::loadRows(llvm::LoadInst &first, Value *mask) {
   const llvm::DataLayout &layout = scalar_.getParent()->getDataLayout();
   Value *pointer = first.getPointerOperand();
   if (t->isVectorTy() || !first.isSimple() ||
-      layout.getTypeStoreSize(t) != layout.getTypeAllocSize(t))
+      layout.getTypeStoreSize(t) != layout.getTypeAllocSize(t) ||
+      !llvm::isPowerOf2_32(lanes_)) // the pieces join two by two
     return nullptr;
   std::optional<int64_t> stride = varying_.laneStride(pointer);
   if (!stride)
