@@ -44,11 +44,12 @@ bool makeDirectories(const std::string &path) {
 // No cache entry is this large; a file that is, is not one.
 constexpr off_t kLargestEntry = off_t{1} << 32;
 
-// Reads exactly `size` bytes from where `fd` stands.
-bool readExactly(int fd, void *to, size_t size) {
-  auto *bytes = static_cast<unsigned char *>(to);
+// Moves exactly `size` bytes between `fd`, from where it stands, and
+// `bytes` with `transfer` (read or write), again after a signal.
+template <typename Byte, typename Transfer>
+bool transferAll(int fd, Byte *bytes, size_t size, Transfer transfer) {
   while (size > 0) {
-    ssize_t n = read(fd, bytes, size);
+    ssize_t n = transfer(fd, bytes, size);
     if (n < 0 && errno == EINTR)
       continue;
     if (n <= 0)
@@ -57,6 +58,10 @@ bool readExactly(int fd, void *to, size_t size) {
     size -= static_cast<size_t>(n);
   }
   return true;
+}
+
+bool readExactly(int fd, void *to, size_t size) {
+  return transferAll(fd, static_cast<unsigned char *>(to), size, read);
 }
 
 // Reads the entry for `key` at `path` into `binary`. An entry is the magic,
@@ -98,17 +103,8 @@ bool readEntry(const std::string &path, const std::string &key,
 }
 
 bool writeFile(int fd, const void *data, size_t size) {
-  auto *bytes = static_cast<const unsigned char *>(data);
-  while (size > 0) {
-    ssize_t n = write(fd, bytes, size);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0)
-      return false;
-    bytes += n;
-    size -= static_cast<size_t>(n);
-  }
-  return true;
+  return transferAll(fd, static_cast<const unsigned char *>(data), size,
+                     write);
 }
 
 } // namespace
