@@ -6,6 +6,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <mutex>
@@ -125,12 +126,17 @@ TEST_CASE("a launch wakes the workers it can use", "[device]") {
   CHECK(pool.wakeUps() - before <= 3);
   CHECK(history.load() > 0); // the launch's cost per index, measured
   // Known to be small, the same launch now runs alone: ten of them wake
-  // no one (a launch the machine preempts past 10 us may ask for help).
-  before = pool.wakeUps();
-  for (int i = 0; i < 10; ++i)
-    pool.parallelFor(4, record, &small, &history);
-  settle();
-  CHECK(pool.wakeUps() - before < 10);
+  // no one (a launch the machine preempts past 10 us may ask for help, so
+  // on a loaded machine all ten might; three tries of ten, one must not).
+  uint64_t fewest = ~uint64_t{0};
+  for (int attempt = 0; attempt < 3 && fewest >= 10; ++attempt) {
+    before = pool.wakeUps();
+    for (int i = 0; i < 10; ++i)
+      pool.parallelFor(4, record, &small, &history);
+    settle();
+    fewest = std::min<uint64_t>(fewest, pool.wakeUps() - before);
+  }
+  CHECK(fewest < 10);
 
   Recorder large;
   large.spin_us = 10;
