@@ -31,16 +31,21 @@ uintptr_t interruptedPc(void *ucontext) {
 
 std::atomic<FaultHook> segv_hook{nullptr};
 
-// Hands a fault to the handler that was installed before Weft's; returning
-// re-raises it under the default action when that was the default.
+// The default action for `signal`: the fault, raised again when the
+// handler returns, ends the process.
+void restoreDefaultAction(int signal) {
+  struct sigaction default_action = {};
+  default_action.sa_handler = SIG_DFL;
+  sigaction(signal, &default_action, nullptr);
+}
+
+// Hands a fault to the handler that was installed before Weft's.
 void passSignalOn(const struct sigaction &previous, int signal, siginfo_t *info,
                   void *ucontext) {
   if (previous.sa_flags & SA_SIGINFO) {
     previous.sa_sigaction(signal, info, ucontext);
   } else if (previous.sa_handler == SIG_DFL) {
-    struct sigaction default_action = {};
-    default_action.sa_handler = SIG_DFL;
-    sigaction(signal, &default_action, nullptr);
+    restoreDefaultAction(signal);
   } else if (previous.sa_handler != SIG_IGN) {
     previous.sa_handler(signal);
   }
@@ -59,11 +64,8 @@ void passOn(int signal, siginfo_t *info, void *ucontext) {
   uintptr_t pc = interruptedPc(ucontext);
   if (passing.signal == signal && passing.address == info->si_addr &&
       passing.pc == pc) {
-    // Back from a handler that passed it on to what it found (ours):
-    // the default action, when the fault is raised again on return.
-    struct sigaction default_action = {};
-    default_action.sa_handler = SIG_DFL;
-    sigaction(signal, &default_action, nullptr);
+    // Back from a handler that passed it on to what it found (ours).
+    restoreDefaultAction(signal);
     return;
   }
   size_t index = 0;
