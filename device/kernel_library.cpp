@@ -122,12 +122,14 @@ KernelLibrary::load(const std::vector<unsigned char> &shared_object,
   ensureFaultHandlers();
   std::unique_ptr<KernelLibrary> library(
       new KernelLibrary(handle, memory_file));
-  // Its executable segments, found by the base address the loader chose.
+  // Its executable segments, and all its segments (its program-scope
+  // variables among them), found by the base address the loader chose.
   link_map *map = nullptr;
   if (dlinfo(handle, RTLD_DI_LINKMAP, &map) == 0 && map) {
     struct Search {
       ElfW(Addr) base;
       uintptr_t begin = UINTPTR_MAX, end = 0;
+      uintptr_t image_begin = UINTPTR_MAX, image_end = 0;
     } search{map->l_addr};
     dl_iterate_phdr(
         [](dl_phdr_info *info, size_t, void *opaque) {
@@ -136,9 +138,13 @@ KernelLibrary::load(const std::vector<unsigned char> &shared_object,
             return 0;
           for (ElfW(Half) i = 0; i < info->dlpi_phnum; ++i) {
             const ElfW(Phdr) &segment = info->dlpi_phdr[i];
-            if (segment.p_type != PT_LOAD || !(segment.p_flags & PF_X))
+            if (segment.p_type != PT_LOAD)
               continue;
             uintptr_t start = info->dlpi_addr + segment.p_vaddr;
+            s->image_begin = std::min(s->image_begin, start);
+            s->image_end = std::max(s->image_end, start + segment.p_memsz);
+            if (!(segment.p_flags & PF_X))
+              continue;
             s->begin = std::min(s->begin, start);
             s->end = std::max(s->end, start + segment.p_memsz);
           }
@@ -148,6 +154,10 @@ KernelLibrary::load(const std::vector<unsigned char> &shared_object,
     if (search.end > search.begin) {
       library->code_begin_ = search.begin;
       library->code_end_ = search.end;
+    }
+    if (search.image_end > search.image_begin) {
+      library->image_begin_ = search.image_begin;
+      library->image_end_ = search.image_end;
     }
   }
   return library;

@@ -28,6 +28,9 @@ public:
   // The addresses of the library's executable code: [begin, end).
   uintptr_t codeBegin() const { return code_begin_; }
   uintptr_t codeEnd() const { return code_end_; }
+  // The addresses of everything it loaded, its variables too.
+  uintptr_t imageBegin() const { return image_begin_; }
+  uintptr_t imageEnd() const { return image_end_; }
 
 private:
   KernelLibrary(void *handle, int memory_file)
@@ -37,6 +40,7 @@ private:
   // and /proc/self/fd/N must not name another program's file meanwhile.
   int memory_file_;
   uintptr_t code_begin_ = 0, code_end_ = 0;
+  uintptr_t image_begin_ = 0, image_end_ = 0;
 };
 
 } // namespace weft

@@ -121,6 +121,47 @@ struct WorkGroupContext {
   // device for every group of a launch whose kernel calls printf, null
   // otherwise.
   struct PrintfBuffer *printf_buffer;
+  // The memory checking mode (WEFT_CHECK_MEMORY; null otherwise): each
+  // argument's object, by argument index; where a checked access that
+  // failed is described; and the question compiled code asks of an address
+  // it cannot trace to one object (nonzero: inside an object the launch
+  // may reach).
+  const struct MemoryRange *memory_ranges;
+  struct MemoryViolation *memory_violation;
+  uint32_t (*memory_check_address)(struct WorkGroupContext *context,
+                                   uint64_t address, uint64_t bytes);
+};
+
+// The memory checking mode (compiler/passes/kernels/memory_checks.h,
+// device/memory_checker.h). An argument's object spans `below` bytes
+// before the pointer the kernel receives (an SVM pointer into the middle
+// of its allocation) and `bytes` bytes in all; a null or unknown pointer
+// has none.
+struct MemoryRange {
+  uint64_t below;
+  uint64_t bytes;
+};
+
+enum MemoryObjectKind {
+  kMemoryArgument = 0,        // object_index: the argument
+  kMemoryLocalVariable = 1,   // a kernel-scope __local variable
+  kMemoryPrivateVariable = 2, // a private variable or array
+  kMemoryProgramVariable = 3, // a program-scope variable or constant
+  kMemoryUnknownObject = 4,   // a pointer of unknown origin
+};
+
+// Written by a checked access that failed (the access itself is skipped);
+// `found` last. The device clears `found` before each group.
+struct MemoryViolation {
+  uint64_t address;
+  uint64_t bytes;
+  uint64_t object_begin; // 0 when unknown
+  uint64_t object_bytes;
+  uint64_t local_id[3];
+  uint32_t is_write;
+  uint32_t object_kind; // MemoryObjectKind
+  uint32_t object_index;
+  uint32_t found;
 };
 
 // Bytes of collective_slots for groups of up to `items` work-items: a

@@ -200,6 +200,10 @@ struct LaunchState {
   // The first group whose async copy reached outside its local memory, by
   // violation_mutex.
   std::string copy_outside_local;
+  // The memory checking mode stopped an access: the first report, by
+  // violation_mutex; the launch's other groups are not run.
+  std::atomic<bool> memory_violated{false};
+  std::string memory_violation;
   // A kernel fault or the watchdog ended the launch (device/kernel_faults.h);
   // the first fault's description, by violation_mutex.
   std::atomic<bool> faulted{false};
@@ -371,6 +375,13 @@ void runGroups(void *opaque, uint64_t first, uint64_t last) {
   context.work_item_storage = workItemStorage;
   context.address_kind = addressKind;
   context.local_memory_size = launch.local_memory_size;
+  thread_local MemoryViolation memory_violation;
+  if (launch.memory_objects) {
+    context.memory_ranges = launch.memory_objects->arguments.data();
+    context.memory_violation = &memory_violation;
+    context.memory_check_address = checkMemoryAddress;
+    setCurrentMemoryObjects(launch.memory_objects);
+  }
   thread_local AsyncCopyGroupCheck check;
   if (launch.settings.check_async_copies) {
     context.async_copy_check = recordAsyncCopyCall;
@@ -435,7 +446,8 @@ void runGroups(void *opaque, uint64_t first, uint64_t last) {
                    (first / state.groups[0]) % state.groups[1],
                    first / (state.groups[0] * state.groups[1])};
   for (uint64_t index = first; index < last; ++index, stepGroup(g, state)) {
-    if (state.failed || state.overflowed || state.faulted || state.timed_out)
+    if (state.failed || state.overflowed || state.faulted || state.timed_out ||
+        state.memory_violated)
       return; // the launch has already failed
     group_index = index;
     uint64_t items = 1;
@@ -455,6 +467,7 @@ void runGroups(void *opaque, uint64_t first, uint64_t last) {
     context.pipe_group.deferred = 0;
     if (context.async_copy_check)
       check.begin(context);
+    memory_violation.found = 0;
     context.status = kWorkGroupCompleted;
     trap.in_kernel = 1;
     FiberRunStatus status = runGroup(launch, context, items);
@@ -462,6 +475,16 @@ void runGroups(void *opaque, uint64_t first, uint64_t last) {
     if (status != FiberRunStatus::Completed) {
       (status == FiberRunStatus::StackOverflow ? state.overflowed
                                                : state.failed) = true;
+      return;
+    }
+    if (launch.memory_objects && memory_violation.found) {
+      std::string report =
+          describeMemoryViolation(memory_violation, context,
+                                  *launch.memory_objects, launch.kernel_name);
+      std::lock_guard<std::mutex> lock(state.violation_mutex);
+      if (state.memory_violation.empty())
+        state.memory_violation = std::move(report);
+      state.memory_violated = true;
       return;
     }
     if (context.status == kWorkGroupAsyncCopyOutsideLocal) {
@@ -538,6 +561,9 @@ LaunchResult runNDRange(ThreadPool &pool, const NDRangeLaunch &launch) {
                      "' overflowed its stack; the launch was abandoned";
   } else if (state.failed) {
     result.status = LaunchStatus::OutOfResources;
+  } else if (state.memory_violated) {
+    result.status = LaunchStatus::MemoryViolation;
+    result.message = state.memory_violation + "; the launch was abandoned";
   } else if (!state.copy_outside_local.empty()) {
     result.status = LaunchStatus::AsyncCopyMisuse;
     result.message =

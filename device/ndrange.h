@@ -3,6 +3,7 @@
 // execution path the compiler chose for the kernel.
 #pragma once
 #include "device/launch_abi.h"
+#include "device/memory_checker.h"
 #include "device/printf_abi.h"
 #include "device/settings.h"
 #include <atomic>
@@ -39,6 +40,9 @@ struct NDRangeLaunch {
   // Where the kernel's printf calls write (device/printf_abi.h); null for a
   // kernel that does not call printf.
   PrintfBuffer *printf_buffer = nullptr;
+  // The memory checking mode's objects (device/memory_checker.h), for a
+  // kernel compiled with the checks; null otherwise.
+  const MemoryCheckObjects *memory_objects = nullptr;
   // Stack bytes a work-item fiber needs (fiber path), and the work-item
   // loop (loop path); the compiler measured both frames.
   uint64_t work_item_stack = 0;
@@ -63,6 +67,7 @@ enum class LaunchStatus {
   AsyncCopyMisuse, // the checking mode found a violation, or an async copy
                    // reached outside its group's local memory
   KernelFault,     // the kernel raised SIGSEGV, SIGBUS, SIGFPE or SIGILL
+  MemoryViolation, // the memory checking mode stopped an access
   TimedOut,        // the watchdog (WEFT_KERNEL_TIMEOUT) ended it
 };
 

@@ -107,6 +107,7 @@ compiler::Compiler *loadCompiler(std::string &error) {
     compiler_settings.temporary_directory = settings().temporaryDirectory();
     compiler_settings.target_cpu =
         settings().target_cpu.value_or(std::string());
+    compiler_settings.check_memory = settings().check_memory;
     compiler_settings.compile_threads = settings().compile_threads.value
                                             ? settings().compile_threads.value
                                             : hostCpuInfo().cores;

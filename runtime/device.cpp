@@ -155,6 +155,9 @@ std::string Device::codeTarget() const {
   // Code compiled for another CPU (WEFT_TARGET_CPU) is cached apart.
   if (settings().target_cpu)
     target += "|" + *settings().target_cpu;
+  // So is code with the memory checks (WEFT_CHECK_MEMORY).
+  if (settings().check_memory)
+    target += "|checked-memory";
   return target;
 }
 

@@ -14,6 +14,7 @@
 #include "runtime/queue.h"
 #include "runtime/sampler.h"
 #include "runtime/settings.h"
+#include "runtime/svm.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -75,6 +76,7 @@ cl_int runLaunch(ThreadPool &pool, const NDRangeLaunch &launch,
   case LaunchStatus::Success:
     return CL_SUCCESS;
   case LaunchStatus::AsyncCopyMisuse:
+  case LaunchStatus::MemoryViolation:
     // The checking mode's reports, which the application asked for, and
     // copies refused for reaching outside local memory: a bug the
     // application's author needs to hear of, as a crash would tell.
@@ -122,6 +124,8 @@ struct QueuedLaunch {
   Context *context;
   bool prints;
   NDRangeLaunch launch;
+  // The memory checking mode's view of the launch (WEFT_CHECK_MEMORY).
+  std::unique_ptr<MemoryCheckObjects> memory_objects;
 
   cl_int run() const {
     return prints ? runPrintingLaunch(*pool, launch, *context)
@@ -585,10 +589,71 @@ cl_int Kernel::makeLaunch(Queue &queue, cl_uint work_dim, const size_t *offset,
     if (description_.read_through_entry && !uses_svm &&
         copiedBuffersUnwritten() && readThroughCovers(launch))
       launch.group_entry = description_.read_through_entry;
+    if (settings().check_memory) {
+      queued->memory_objects = memoryCheckObjects(queued->arguments());
+      launch.memory_objects = queued->memory_objects.get();
+    }
   }
   launch.arguments = queued->arguments();
   out.emplace(std::move(launch_command));
   return CL_SUCCESS;
+}
+
+std::unique_ptr<MemoryCheckObjects>
+Kernel::memoryCheckObjects(const unsigned char *arguments) const {
+  auto objects = std::make_unique<MemoryCheckObjects>();
+  size_t count = description_.arguments.size();
+  objects->arguments.assign(count, MemoryRange{0, 0});
+  objects->argument_names.resize(count);
+  SvmRegistry &svm = program_->context().svm();
+  for (size_t i = 0; i < count; ++i) {
+    const compiler::KernelArgument &argument = description_.arguments[i];
+    objects->argument_names[i] = argument.name;
+    if (argument.kind == ArgumentKind::LocalBuffer) {
+      objects->arguments[i] = {0, local_sizes_[i]};
+      continue;
+    }
+    if (argument.kind != ArgumentKind::Buffer)
+      continue;
+    if (Ref<Memory> buffer = buffers_[i].lock()) {
+      objects->arguments[i] = {0, buffer->size()};
+      objects->reachable.push_back(
+          {reinterpret_cast<uint64_t>(buffer->data()), buffer->size()});
+      continue;
+    }
+    if (!svm_arguments_[i])
+      continue; // a null buffer: no object
+    void *pointer = nullptr;
+    std::memcpy(&pointer, arguments + argument.offset, sizeof pointer);
+    auto address = reinterpret_cast<uint64_t>(pointer);
+    if (std::optional<SvmAllocation> allocation = svm.find(pointer)) {
+      auto base = reinterpret_cast<uint64_t>(allocation->base);
+      objects->arguments[i] = {address - base, allocation->size};
+    } else {
+      // Fine-grained system SVM lets any host pointer in; its extent is the
+      // application's to know. A stale one keeps no object.
+      bool stale = false;
+      for (const SvmAllocation &freed : svm.recentlyFreed())
+        stale |= freed.contains(pointer);
+      if (!stale) {
+        objects->arguments[i] = {address, UINT64_MAX};
+        objects->any_host_memory = true;
+      }
+    }
+  }
+  for (const SvmAllocation &allocation : svm.live())
+    objects->reachable.push_back(
+        {reinterpret_cast<uint64_t>(allocation.base), allocation.size});
+  for (const SvmAllocation &allocation : svm.recentlyFreed())
+    objects->freed.push_back(
+        {reinterpret_cast<uint64_t>(allocation.base), allocation.size});
+  const KernelLibrary &library = executable_->libraryOf(index_);
+  if (library.imageEnd() > library.imageBegin())
+    objects->reachable.push_back(
+        {library.imageBegin(), library.imageEnd() - library.imageBegin()});
+  objects->any_host_memory |= exec_fine_grain_system_;
+  objects->finish();
+  return objects;
 }
 
 void Kernel::releaseQueuedLaunch(void *storage) {

@@ -14,6 +14,8 @@
 
 namespace weft {
 
+struct MemoryCheckObjects;
+
 class Memory;
 class Program;
 class Queue;
@@ -118,6 +120,11 @@ private:
   // The variant the compiler made for the format every image argument has
   // (all the same), or null. Called with mutex_ held.
   const compiler::KernelDescription::ImageVariant *imageVariant() const;
+
+  // The memory checking mode's objects for a launch with `arguments` (its
+  // argument block, __local offsets laid out). Called with mutex_ held.
+  std::unique_ptr<MemoryCheckObjects>
+  memoryCheckObjects(const unsigned char *arguments) const;
 
   // Whether no buffer an async copy reads overlaps one the kernel writes, so
   // the read-through entry (compiler/passes/kernels/async_copy_read_through.h)

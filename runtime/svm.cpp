@@ -20,8 +20,14 @@ void *SvmRegistry::allocate(cl_svm_mem_flags flags, size_t size,
   if (posix_memalign(&memory, std::max(alignment, sizeof(void *)), size) != 0)
     return nullptr;
   std::lock_guard<std::mutex> lock(mutex_);
-  allocations_[reinterpret_cast<uintptr_t>(memory)] = {
-      static_cast<char *>(memory), size, flags};
+  SvmAllocation made{static_cast<char *>(memory), size, flags};
+  allocations_[reinterpret_cast<uintptr_t>(memory)] = made;
+  freed_.erase(std::remove_if(freed_.begin(), freed_.end(),
+                              [&](const SvmAllocation &old) {
+                                return old.base < made.base + made.size &&
+                                       made.base < old.base + old.size;
+                              }),
+               freed_.end());
   return memory;
 }
 
@@ -31,6 +37,9 @@ bool SvmRegistry::free(void *pointer) {
     auto it = allocations_.find(reinterpret_cast<uintptr_t>(pointer));
     if (it == allocations_.end())
       return false;
+    freed_.push_back(it->second);
+    if (freed_.size() > kFreedRemembered)
+      freed_.pop_front();
     allocations_.erase(it);
   }
   std::free(pointer);
@@ -49,6 +58,20 @@ std::optional<SvmAllocation> SvmRegistry::find(const void *pointer,
   if (!it->second.contains(pointer, std::max<size_t>(bytes, 1)))
     return std::nullopt;
   return it->second;
+}
+
+std::vector<SvmAllocation> SvmRegistry::live() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<SvmAllocation> all;
+  all.reserve(allocations_.size());
+  for (const auto &[base, allocation] : allocations_)
+    all.push_back(allocation);
+  return all;
+}
+
+std::vector<SvmAllocation> SvmRegistry::recentlyFreed() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return std::vector<SvmAllocation>(freed_.begin(), freed_.end());
 }
 
 size_t SvmRegistry::count() const {

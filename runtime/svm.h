@@ -10,9 +10,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <mutex>
 #include <optional>
+#include <vector>
 
 namespace weft {
 
@@ -57,10 +59,18 @@ public:
   std::optional<SvmAllocation> find(const void *pointer,
                                     size_t bytes = 0) const;
   size_t count() const;
+  // Every live allocation, and the most recent freed ones no live
+  // allocation has reused since (for the memory checking mode's reports
+  // of stale pointers, device/memory_checker.h).
+  std::vector<SvmAllocation> live() const;
+  std::vector<SvmAllocation> recentlyFreed() const;
 
 private:
+  // How many freed allocations are remembered.
+  static constexpr size_t kFreedRemembered = 256;
   mutable std::mutex mutex_;
   std::map<uintptr_t, SvmAllocation> allocations_; // by base; by mutex_
+  std::deque<SvmAllocation> freed_;                // newest last; by mutex_
 };
 
 // clSVMAlloc and clSVMFree for `context`. Each live allocation holds a

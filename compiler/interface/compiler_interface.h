@@ -30,6 +30,9 @@ struct CompilerSettings {
   // WEFT_COMPILE_THREADS: the most threads one build compiles its kernels
   // on (1: the build's own thread only).
   size_t compile_threads = 1;
+  // WEFT_CHECK_MEMORY: every kernel's memory accesses are checked
+  // (compiler/passes/kernels/memory_checks.h).
+  bool check_memory = false;
 };
 
 // What the compiler needs to know of the device it compiles for.

@@ -10,6 +10,7 @@
 #include "compiler/frontend/build_options.h"
 #include "compiler/frontend/clang_frontend.h"
 #include "compiler/frontend/spirv_translator.h"
+#include "compiler/passes/kernels/memory_checks.h"
 #include "compiler/pipeline/pipeline.h"
 #include "compiler/support/scratch_directory.h"
 
@@ -462,6 +463,8 @@ void ClangCompiler::finishExecutable(std::unique_ptr<llvm::Module> module,
   }
   result.global_variable_bytes = globalVariableBytes(*module);
   std::string error;
+  if (settings_.check_memory)
+    requestMemoryChecks(*module);
   if (!runPassStage(*module, PassStage::Kernels, error)) {
     result.status = BuildResult::Status::CompileError;
     result.log += error;
@@ -579,8 +582,8 @@ std::unique_ptr<ClangCompiler>
 createClangCompiler(const std::string &builtins_path, CompilerSettings settings,
                     std::string &error) {
   if (!settings.target_cpu.empty() &&
-      !chooseTargetCpu(settings.target_cpu,
-                       settings.target_cpu_runs_here, error))
+      !chooseTargetCpu(settings.target_cpu, settings.target_cpu_runs_here,
+                       error))
     return nullptr;
   auto buffer = llvm::MemoryBuffer::getFile(builtins_path);
   if (!buffer) {

@@ -10,6 +10,7 @@
 #include "compiler/codegen/kernel_partitions.h"
 #include "compiler/codegen/native_code.h"
 #include "compiler/frontend/spirv_translator.h"
+#include "compiler/passes/kernels/memory_checks.h"
 #include "compiler/pipeline/compiler.h"
 #include "compiler/pipeline/pipeline.h"
 #include "runtime/device_features.h"
@@ -77,6 +78,10 @@ static cl::opt<bool> split_separately(
     cl::desc("with --split-kernels: parts for separate shared objects, as "
              "deferred compilation makes them (a module whose parts would "
              "share a definition is not split)"));
+static cl::opt<bool> check_memory(
+    "check-memory",
+    cl::desc("check every memory access, as WEFT_CHECK_MEMORY does "
+             "(weft-check-memory, first in the Kernels stage, acts)"));
 static cl::opt<bool> disable_output("disable-output",
                                     cl::desc("print no module"));
 static cl::opt<bool> text_output("S", cl::desc("print the module as text "
@@ -141,6 +146,7 @@ int main(int argc, char **argv) {
     CompilerSettings settings;
     settings.target_cpu = target_cpu;
     settings.target_cpu_runs_here = false;
+    settings.check_memory = check_memory;
     compiler = createClangCompiler(builtins, settings, error);
     if (!compiler) {
       llvm::errs() << "weft-opt: " << error << "\n";
@@ -187,6 +193,8 @@ int main(int argc, char **argv) {
     return 1;
   if (spirv_conventions)
     adoptFrontendConventions(*module);
+  if (check_memory)
+    requestMemoryChecks(*module);
 
   if (!pipeline.empty()) {
     llvm::PassBuilder builder;

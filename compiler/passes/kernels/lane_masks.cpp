@@ -2,6 +2,8 @@
 // made only for the work-items a mask has on.
 #include "compiler/passes/kernels/lane_masks.h"
 
+#include "compiler/passes/kernels/widening_checks.h"
+
 #include <llvm/IR/CFG.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Instructions.h>
@@ -99,14 +101,15 @@ Value *LaneMasks::spacedMask(Value *mask, unsigned spacing) {
 Value *LaneMasks::load(llvm::Type *element, Value *pointers, unsigned spacing,
                        llvm::Align align, Value *mask) {
   llvm::Type *type = vectorOf(element, lanes_);
+  Value *lane_mask = mask;
   mask = perElement(mask, elementsOf(element));
   if (spacing == 1)
-    return b_.CreateMaskedLoad(type, firstLane(pointers), align, mask);
+    return loadWholeWhenAllOn(type, firstLane(pointers), align, mask,
+                              lane_mask);
   if (spacing > 1) {
-    Value *span =
-        b_.CreateMaskedLoad(vectorOf(element, lanes_ * spacing),
-                            firstLane(pointers), align,
-                            spacedMask(mask, spacing));
+    Value *span = b_.CreateMaskedLoad(vectorOf(element, lanes_ * spacing),
+                                      firstLane(pointers), align,
+                                      spacedMask(mask, spacing));
     llvm::SmallVector<int, 64> own;
     for (unsigned i = 0; i < lanes_; ++i)
       own.push_back(int(i * spacing));
@@ -120,9 +123,10 @@ Value *LaneMasks::load(llvm::Type *element, Value *pointers, unsigned spacing,
 
 void LaneMasks::store(Value *values, llvm::Type *element, Value *pointers,
                       unsigned spacing, llvm::Align align, Value *mask) {
+  Value *lane_mask = mask;
   mask = perElement(mask, elementsOf(element));
   if (spacing == 1) {
-    b_.CreateMaskedStore(values, firstLane(pointers), align, mask);
+    storeWholeWhenAllOn(values, firstLane(pointers), align, mask, lane_mask);
     return;
   }
   if (spacing > 1) {
@@ -130,14 +134,75 @@ void LaneMasks::store(Value *values, llvm::Type *element, Value *pointers,
     for (unsigned i = 0; i < lanes_ * spacing; ++i)
       spread.push_back(i % spacing ? -1 : int(i / spacing));
     b_.CreateMaskedStore(b_.CreateShuffleVector(values, spread),
-                         firstLane(pointers), align,
-                         spacedMask(mask, spacing));
+                         firstLane(pointers), align, spacedMask(mask, spacing));
     return;
   }
   if (element->isVectorTy())
     align = std::min(align, llvm::Align(element->getScalarSizeInBits() / 8));
   b_.CreateMaskedScatter(values, elementPointers(element, pointers), align,
                          mask);
+}
+
+// Without AVX-512, masked stores (vmaskmovps, vpmaskmovd) are microcoded on
+// AMD's cores and slow on Intel's: a Zen 3 core ran a store behind a guard
+// that never failed three times slower than the plain store. Guards that
+// rarely fail (a bounds check, a row's end, the memory checking mode's
+// checks) leave every work-item on in most chunks, which then store whole.
+void LaneMasks::storeWholeWhenAllOn(Value *values, Value *pointer,
+                                    llvm::Align align, Value *mask,
+                                    Value *lane_mask) {
+  unsigned bits =
+      llvm::cast<llvm::FixedVectorType>(lane_mask->getType())->getNumElements();
+  if (hasFastGathers(vector_fn_) || bits > 64 ||
+      llvm::isa<llvm::Constant>(lane_mask)) {
+    b_.CreateMaskedStore(values, pointer, align, mask);
+    return;
+  }
+  llvm::LLVMContext &ctx = vector_fn_.getContext();
+  Value *all =
+      b_.CreateICmpEQ(b_.CreateBitCast(lane_mask, b_.getIntNTy(bits)),
+                      llvm::ConstantInt::getAllOnesValue(b_.getIntNTy(bits)));
+  BasicBlock *whole = BasicBlock::Create(ctx, "wi.store_whole", &vector_fn_);
+  BasicBlock *masked = BasicBlock::Create(ctx, "wi.store_masked", &vector_fn_);
+  BasicBlock *after = BasicBlock::Create(ctx, "wi.stored_all", &vector_fn_);
+  b_.CreateCondBr(all, whole, masked);
+  b_.SetInsertPoint(whole);
+  b_.CreateAlignedStore(values, pointer, align);
+  b_.CreateBr(after);
+  b_.SetInsertPoint(masked);
+  b_.CreateMaskedStore(values, pointer, align, mask);
+  b_.CreateBr(after);
+  b_.SetInsertPoint(after);
+}
+
+// The same for loads (AVX2's masked loads are slower than plain ones too).
+Value *LaneMasks::loadWholeWhenAllOn(llvm::Type *type, Value *pointer,
+                                     llvm::Align align, Value *mask,
+                                     Value *lane_mask) {
+  unsigned bits =
+      llvm::cast<llvm::FixedVectorType>(lane_mask->getType())->getNumElements();
+  if (hasFastGathers(vector_fn_) || bits > 64 ||
+      llvm::isa<llvm::Constant>(lane_mask))
+    return b_.CreateMaskedLoad(type, pointer, align, mask);
+  llvm::LLVMContext &ctx = vector_fn_.getContext();
+  Value *all =
+      b_.CreateICmpEQ(b_.CreateBitCast(lane_mask, b_.getIntNTy(bits)),
+                      llvm::ConstantInt::getAllOnesValue(b_.getIntNTy(bits)));
+  BasicBlock *whole = BasicBlock::Create(ctx, "wi.load_whole", &vector_fn_);
+  BasicBlock *masked = BasicBlock::Create(ctx, "wi.load_masked", &vector_fn_);
+  BasicBlock *after = BasicBlock::Create(ctx, "wi.loaded_all", &vector_fn_);
+  b_.CreateCondBr(all, whole, masked);
+  b_.SetInsertPoint(whole);
+  Value *plain = b_.CreateAlignedLoad(type, pointer, align);
+  b_.CreateBr(after);
+  b_.SetInsertPoint(masked);
+  Value *some = b_.CreateMaskedLoad(type, pointer, align, mask);
+  b_.CreateBr(after);
+  b_.SetInsertPoint(after);
+  llvm::PHINode *value = b_.CreatePHI(type, 2);
+  value->addIncoming(plain, whole);
+  value->addIncoming(some, masked);
+  return value;
 }
 
 // A load of one address for all: made only when some work-item is on this
@@ -170,8 +235,8 @@ void LaneMasks::storeToOneAddress(llvm::StoreInst &store, Value *value,
   BasicBlock *store_block =
       BasicBlock::Create(ctx, "wi.uniform_store", &vector_fn_);
   BasicBlock *after = BasicBlock::Create(ctx, "wi.stored", &vector_fn_);
-  b_.CreateCondBr(b_.CreateICmpNE(bits, b_.getIntN(lanes_, 0)),
-                  store_block, after);
+  b_.CreateCondBr(b_.CreateICmpNE(bits, b_.getIntN(lanes_, 0)), store_block,
+                  after);
   b_.SetInsertPoint(store_block);
   Value *stored;
   if (per_lane) {
@@ -185,13 +250,12 @@ void LaneMasks::storeToOneAddress(llvm::StoreInst &store, Value *value,
     } else {
       // The last work-item's whole vector, element by element.
       stored = llvm::PoisonValue::get(type);
-      Value *first =
-          b_.CreateMul(b_.CreateZExt(last, b_.getInt64Ty()), b_.getInt64(elements));
+      Value *first = b_.CreateMul(b_.CreateZExt(last, b_.getInt64Ty()),
+                                  b_.getInt64(elements));
       for (unsigned e = 0; e < elements; ++e)
         stored = b_.CreateInsertElement(
             stored,
-            b_.CreateExtractElement(value,
-                                    b_.CreateAdd(first, b_.getInt64(e))),
+            b_.CreateExtractElement(value, b_.CreateAdd(first, b_.getInt64(e))),
             uint64_t(e));
     }
   } else {

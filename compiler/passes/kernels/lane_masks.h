@@ -95,6 +95,17 @@ public:
   // pointer and an immediate displacement.
   llvm::Value *stridedPointers(llvm::Value *pointers, int64_t stride);
 
+  // Stores `values` to `pointer` where `mask` is on: a plain store when all
+  // of it is, in code for CPUs whose masked stores are slow (no AVX-512).
+  // `lane_mask` is one i1 per work-item, `mask` one per element.
+  void storeWholeWhenAllOn(llvm::Value *values, llvm::Value *pointer,
+                           llvm::Align align, llvm::Value *mask,
+                           llvm::Value *lane_mask);
+
+  llvm::Value *loadWholeWhenAllOn(llvm::Type *type, llvm::Value *pointer,
+                                  llvm::Align align, llvm::Value *mask,
+                                  llvm::Value *lane_mask);
+
   // Inserts `load`, a scalar load of one address for all, where it runs only
   // when some work-item of `mask` is on; returns its value (poison when
   // none is).

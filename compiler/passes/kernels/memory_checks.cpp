@@ -1,0 +1,416 @@
+#include "compiler/passes/kernels/memory_checks.h"
+
+#include "compiler/analysis/builtin_identity.h"
+#include "compiler/passes/kernels/context_access.h"
+#include "device/launch_abi.h"
+
+#include <llvm/Analysis/ValueTracking.h>
+#include <llvm/IR/Dominators.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/InstIterator.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Transforms/Utils/BasicBlockUtils.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+#include <llvm/Transforms/Utils/PromoteMemToReg.h>
+
+#include <cstddef>
+#include <map>
+
+namespace weft::compiler {
+namespace {
+
+using llvm::Instruction;
+using llvm::IRBuilder;
+using llvm::Value;
+
+// One range of memory an instruction touches.
+struct Operand {
+  Value *pointer;
+  Value *bytes; // an integer
+  bool write;
+};
+
+std::vector<Operand> memoryOperands(Instruction &inst,
+                                    const llvm::DataLayout &layout) {
+  auto size = [&](llvm::Type *type) -> Value * {
+    return llvm::ConstantInt::get(llvm::Type::getInt64Ty(inst.getContext()),
+                                  layout.getTypeStoreSize(type));
+  };
+  if (auto *load = llvm::dyn_cast<llvm::LoadInst>(&inst))
+    return {{load->getPointerOperand(), size(load->getType()), false}};
+  if (auto *store = llvm::dyn_cast<llvm::StoreInst>(&inst))
+    return {{store->getPointerOperand(),
+             size(store->getValueOperand()->getType()), true}};
+  if (auto *rmw = llvm::dyn_cast<llvm::AtomicRMWInst>(&inst))
+    return {{rmw->getPointerOperand(), size(rmw->getValOperand()->getType()),
+             true}};
+  if (auto *exchange = llvm::dyn_cast<llvm::AtomicCmpXchgInst>(&inst))
+    return {{exchange->getPointerOperand(),
+             size(exchange->getCompareOperand()->getType()), true}};
+  if (auto *transfer = llvm::dyn_cast<llvm::MemTransferInst>(&inst))
+    return {{transfer->getRawSource(), transfer->getLength(), false},
+            {transfer->getRawDest(), transfer->getLength(), true}};
+  if (auto *set = llvm::dyn_cast<llvm::MemSetInst>(&inst))
+    return {{set->getRawDest(), set->getLength(), true}};
+  return {};
+}
+
+// A builtin whose accesses through its pointer parameters are the kernel's
+// own (vloadn, atomics, sincos's result): inlined so they are checked.
+// Builtins that keep state of their own (pipes, async copies, printf,
+// images) call Weft's engine functions and stay calls.
+bool checkedInline(const llvm::Function &callee) {
+  if (callee.isDeclaration() || !callee.getName().starts_with("_Z") ||
+      familyOf(identifyBuiltin(callee)) != BuiltinFamily::None)
+    return false;
+  bool takes_pointer = false;
+  for (const llvm::Argument &arg : callee.args())
+    takes_pointer |= arg.getType()->isPointerTy();
+  if (!takes_pointer)
+    return false;
+  for (const Instruction &inst : llvm::instructions(callee)) {
+    const auto *call = llvm::dyn_cast<llvm::CallBase>(&inst);
+    if (!call)
+      continue;
+    const llvm::Function *inner = call->getCalledFunction();
+    if (!inner)
+      return false;
+    if (inner->isIntrinsic())
+      continue;
+    if (familyOf(identifyBuiltin(*inner)) != BuiltinFamily::None ||
+        inner->getName().starts_with("__"))
+      return false;
+  }
+  return true;
+}
+
+void inlinePointerBuiltins(llvm::Function &kernel) {
+  // Builtins built from other builtins take a few rounds.
+  for (int round = 0; round < 8; ++round) {
+    std::vector<llvm::CallInst *> calls;
+    for (Instruction &inst : llvm::instructions(kernel))
+      if (auto *call = llvm::dyn_cast<llvm::CallInst>(&inst))
+        if (call->getCalledFunction() &&
+            checkedInline(*call->getCalledFunction()))
+          calls.push_back(call);
+    if (calls.empty())
+      return;
+    for (llvm::CallInst *call : calls) {
+      llvm::InlineFunctionInfo info;
+      llvm::InlineFunction(*call, info);
+    }
+  }
+}
+
+// The one object an address comes from, when the compiler can tell.
+struct Object {
+  MemoryObjectKind kind = kMemoryUnknownObject;
+  Value *base = nullptr; // the argument, variable or alloca
+  unsigned index = 0;    // the argument's number
+  // Known size (private and program objects, by-value arguments); 0 for
+  // pointer arguments, whose size the launch gives.
+  uint64_t bytes = 0;
+  bool sized() const { return kind != kMemoryArgument || bytes != 0; }
+};
+
+Object objectOf(Value *pointer, llvm::Function &kernel,
+                const llvm::DataLayout &layout) {
+  llvm::SmallVector<const Value *, 4> objects;
+  llvm::getUnderlyingObjects(pointer, objects, nullptr, 0);
+  Object object;
+  if (objects.empty())
+    return object;
+  for (const Value *other : objects)
+    if (other != objects.front())
+      return object;
+  auto *one = const_cast<Value *>(objects.front());
+  if (auto *arg = llvm::dyn_cast<llvm::Argument>(one)) {
+    if (arg->getParent() != &kernel)
+      return object;
+    object.kind = kMemoryArgument;
+    object.base = arg;
+    object.index = arg->getArgNo();
+    if (llvm::Type *value = arg->getParamByValType())
+      object.bytes = layout.getTypeAllocSize(value);
+    return object;
+  }
+  if (auto *variable = llvm::dyn_cast<llvm::GlobalVariable>(one)) {
+    object.kind = variable->getAddressSpace() == 3 ? kMemoryLocalVariable
+                                                   : kMemoryProgramVariable;
+    object.base = variable;
+    object.bytes = layout.getTypeAllocSize(variable->getValueType());
+    return object;
+  }
+  if (auto *alloca = llvm::dyn_cast<llvm::AllocaInst>(one)) {
+    std::optional<llvm::TypeSize> size = alloca->getAllocationSize(layout);
+    if (!size || size->isScalable())
+      return object;
+    object.kind = kMemoryPrivateVariable;
+    object.base = alloca;
+    object.bytes = size->getFixedValue();
+  }
+  return object;
+}
+
+// Whether the access provably stays inside its sized object.
+bool provablyInside(const Operand &operand, const Object &object,
+                    const llvm::DataLayout &layout) {
+  if (!object.sized())
+    return false;
+  auto *bytes = llvm::dyn_cast<llvm::ConstantInt>(operand.bytes);
+  if (!bytes)
+    return false;
+  llvm::APInt offset(layout.getIndexTypeSizeInBits(operand.pointer->getType()),
+                     0);
+  const Value *stripped = operand.pointer->stripAndAccumulateConstantOffsets(
+      layout, offset, /*AllowNonInbounds=*/true);
+  if (stripped != object.base || offset.isNegative())
+    return false;
+  uint64_t start = offset.getZExtValue();
+  return start <= object.bytes && bytes->getZExtValue() <= object.bytes - start;
+}
+
+// What a failed check writes into the MemoryViolation.
+struct Description {
+  Value *address, *bytes, *object_begin, *object_bytes;
+  Value *is_write, *kind, *index;
+};
+
+void markDereferenceable(Value *pointer_load, uint64_t bytes) {
+  auto *load = llvm::cast<llvm::LoadInst>(pointer_load);
+  llvm::LLVMContext &ctx = load->getContext();
+  auto number = [&](uint64_t n) {
+    return llvm::MDNode::get(
+        ctx, llvm::ConstantAsMetadata::get(
+                 llvm::ConstantInt::get(llvm::Type::getInt64Ty(ctx), n)));
+  };
+  load->setMetadata(llvm::LLVMContext::MD_nonnull, llvm::MDNode::get(ctx, {}));
+  if (bytes)
+    load->setMetadata(llvm::LLVMContext::MD_dereferenceable, number(bytes));
+  load->setMetadata(llvm::LLVMContext::MD_align, number(8));
+}
+
+class KernelChecks {
+public:
+  KernelChecks(llvm::Function &kernel)
+      : kernel_(kernel), layout_(kernel.getParent()->getDataLayout()) {
+    IRBuilder<> b(&*kernel.getEntryBlock().getFirstNonPHIOrDbgOrAlloca());
+    llvm::Module &module = *kernel.getParent();
+    llvm::FunctionCallee group_context = module.getOrInsertFunction(
+        symbolOf(Builtin::GroupContext), b.getPtrTy());
+    context_ = b.CreateCall(group_context, {}, "context");
+    // Both point at memory the device keeps for the whole launch: saying
+    // so lets LLVM read the ranges once per group, not per chunk of
+    // work-items (LICM hoists only loads it may speculate).
+    ranges_ = loadContextField(
+        b, context_, offsetof(WorkGroupContext, memory_ranges), b.getPtrTy());
+    markDereferenceable(ranges_, kernel.arg_size() * sizeof(MemoryRange));
+    record_ = loadContextField(b, context_,
+                               offsetof(WorkGroupContext, memory_violation),
+                               b.getPtrTy());
+    markDereferenceable(record_, sizeof(MemoryViolation));
+    setup_end_ = llvm::cast<Instruction>(record_);
+  }
+
+  void check(Instruction &inst) {
+    std::vector<Operand> operands = memoryOperands(inst, layout_);
+    std::vector<std::pair<Value *, Description>> checks;
+    IRBuilder<> b(&inst);
+    for (const Operand &operand : operands) {
+      Object object = objectOf(operand.pointer, kernel_, layout_);
+      if (provablyInside(operand, object, layout_))
+        continue;
+      Description about;
+      Value *ok = inside(b, operand, object, about);
+      checks.push_back({ok, about});
+    }
+    if (checks.empty())
+      return;
+    // The first operand that failed is the one described.
+    Value *ok = checks.back().first;
+    Description about = checks.back().second;
+    for (size_t i = checks.size() - 1; i-- > 0;) {
+      auto [passed, own] = checks[i];
+      auto pick = [&](Value *later, Value *mine) {
+        return b.CreateSelect(passed, later, mine);
+      };
+      about = {pick(about.address, own.address),
+               pick(about.bytes, own.bytes),
+               pick(about.object_begin, own.object_begin),
+               pick(about.object_bytes, own.object_bytes),
+               pick(about.is_write, own.is_write),
+               pick(about.kind, own.kind),
+               pick(about.index, own.index)};
+      ok = b.CreateAnd(passed, ok);
+    }
+    guard(inst, ok, about);
+  }
+
+private:
+  // An argument's object: where it starts and its bytes, read once.
+  std::pair<Value *, Value *> argumentObject(unsigned index) {
+    auto found = arguments_.find(index);
+    if (found != arguments_.end())
+      return found->second;
+    IRBuilder<> b(setup_end_->getParent(),
+                  std::next(setup_end_->getIterator()));
+    auto field = [&](size_t offset) {
+      Value *p = b.CreateConstInBoundsGEP1_64(
+          b.getInt8Ty(), ranges_, index * sizeof(MemoryRange) + offset);
+      llvm::LoadInst *load = b.CreateLoad(b.getInt64Ty(), p);
+      load->setMetadata(llvm::LLVMContext::MD_invariant_load,
+                        llvm::MDNode::get(b.getContext(), {}));
+      return load;
+    };
+    Value *below = field(offsetof(MemoryRange, below));
+    Value *bytes = field(offsetof(MemoryRange, bytes));
+    Value *pointer = b.CreatePtrToInt(kernel_.getArg(index), b.getInt64Ty());
+    Value *begin = b.CreateSub(pointer, below, "object_begin");
+    if (auto *last = llvm::dyn_cast<Instruction>(begin))
+      setup_end_ = last;
+    return arguments_[index] = {begin, bytes};
+  }
+
+  Value *inside(IRBuilder<> &b, const Operand &operand, const Object &object,
+                Description &about) {
+    Value *address = b.CreatePtrToInt(operand.pointer, b.getInt64Ty());
+    Value *bytes = b.CreateZExtOrTrunc(operand.bytes, b.getInt64Ty());
+    Value *begin = b.getInt64(0), *extent = b.getInt64(0);
+    Value *ok;
+    if (object.kind == kMemoryUnknownObject) {
+      Value *ask = loadContextField(
+          b, context_, offsetof(WorkGroupContext, memory_check_address),
+          b.getPtrTy());
+      auto *type = llvm::FunctionType::get(
+          b.getInt32Ty(), {b.getPtrTy(), b.getInt64Ty(), b.getInt64Ty()},
+          false);
+      Value *answer = b.CreateCall(type, ask, {context_, address, bytes});
+      ok = b.CreateICmpNE(answer, b.getInt32(0));
+    } else {
+      if (object.sized()) {
+        begin = b.CreatePtrToInt(object.base, b.getInt64Ty());
+        extent = b.getInt64(object.bytes);
+      } else {
+        std::tie(begin, extent) = argumentObject(object.index);
+      }
+      Value *offset = b.CreateSub(address, begin);
+      ok = b.CreateAnd(b.CreateICmpULE(bytes, extent),
+                       b.CreateICmpULE(offset, b.CreateSub(extent, bytes)),
+                       "inside");
+    }
+    about = {address,
+             bytes,
+             begin,
+             extent,
+             b.getInt32(operand.write),
+             b.getInt32(object.kind),
+             b.getInt32(object.index)};
+    return ok;
+  }
+
+  // Runs `inst` only when `ok`; otherwise describes the violation (and a
+  // load yields zero).
+  void guard(Instruction &inst, Value *ok, const Description &about) {
+    Instruction *then_end = nullptr, *else_end = nullptr;
+    llvm::SplitBlockAndInsertIfThenElse(ok, &inst, &then_end, &else_end);
+    llvm::BasicBlock *tail = inst.getParent();
+    inst.moveBefore(then_end);
+    if (!inst.getType()->isVoidTy()) {
+      llvm::PHINode *value =
+          llvm::PHINode::Create(inst.getType(), 2, inst.getName() + ".checked");
+      value->insertBefore(tail->begin());
+      inst.replaceAllUsesWith(value);
+      value->addIncoming(&inst, then_end->getParent());
+      value->addIncoming(llvm::Constant::getNullValue(inst.getType()),
+                         else_end->getParent());
+    }
+    // The first failed access of a group is the one described.
+    IRBuilder<> b(else_end);
+    Value *found = b.CreateLoad(
+        b.getInt32Ty(),
+        b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), record_,
+                                     offsetof(MemoryViolation, found)));
+    Instruction *describe = llvm::SplitBlockAndInsertIfThen(
+        b.CreateICmpEQ(found, b.getInt32(0)), else_end, false);
+    b.SetInsertPoint(describe);
+    auto store = [&](size_t offset, Value *value) {
+      b.CreateStore(
+          value, b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), record_, offset));
+    };
+    store(offsetof(MemoryViolation, address), about.address);
+    store(offsetof(MemoryViolation, bytes), about.bytes);
+    store(offsetof(MemoryViolation, object_begin), about.object_begin);
+    store(offsetof(MemoryViolation, object_bytes), about.object_bytes);
+    llvm::FunctionCallee local_id = kernel_.getParent()->getOrInsertFunction(
+        symbolOf(Builtin::GetLocalId), b.getInt64Ty(), b.getInt32Ty());
+    for (unsigned d = 0; d < 3; ++d)
+      store(offsetof(MemoryViolation, local_id) + d * sizeof(uint64_t),
+            b.CreateCall(local_id, {b.getInt32(d)}));
+    store(offsetof(MemoryViolation, is_write), about.is_write);
+    store(offsetof(MemoryViolation, object_kind), about.kind);
+    store(offsetof(MemoryViolation, object_index), about.index);
+    store(offsetof(MemoryViolation, found), b.getInt32(1));
+  }
+
+  llvm::Function &kernel_;
+  const llvm::DataLayout &layout_;
+  // The last of the values read once per work-item at the kernel's entry
+  // (the entry block's head: accesses after it split the block).
+  Instruction *setup_end_;
+  Value *context_, *ranges_, *record_;
+  std::map<unsigned, std::pair<Value *, Value *>> arguments_;
+};
+
+// The frontend's slots for parameters and scalars go first: a pointer
+// loaded back from one has no origin the checks could see.
+void promoteScalarSlots(llvm::Function &kernel) {
+  std::vector<llvm::AllocaInst *> promotable;
+  for (Instruction &inst : kernel.getEntryBlock())
+    if (auto *alloca = llvm::dyn_cast<llvm::AllocaInst>(&inst))
+      if (llvm::isAllocaPromotable(alloca))
+        promotable.push_back(alloca);
+  if (promotable.empty())
+    return;
+  llvm::DominatorTree dominators(kernel);
+  llvm::PromoteMemToReg(promotable, dominators);
+}
+
+void checkKernel(llvm::Function &kernel) {
+  inlinePointerBuiltins(kernel);
+  promoteScalarSlots(kernel);
+  const llvm::DataLayout &layout = kernel.getParent()->getDataLayout();
+  std::vector<Instruction *> accesses;
+  for (Instruction &inst : llvm::instructions(kernel))
+    if (!memoryOperands(inst, layout).empty())
+      accesses.push_back(&inst);
+  if (accesses.empty())
+    return;
+  KernelChecks checks(kernel);
+  for (Instruction *inst : accesses)
+    checks.check(*inst);
+}
+
+} // namespace
+
+void requestMemoryChecks(llvm::Module &module) {
+  module.getOrInsertNamedMetadata(kCheckMemoryMetadata);
+}
+
+llvm::PreservedAnalyses MemoryChecksPass::run(llvm::Module &module,
+                                              llvm::ModuleAnalysisManager &) {
+  if (!module.getNamedMetadata(kCheckMemoryMetadata))
+    return llvm::PreservedAnalyses::all();
+  bool changed = false;
+  for (llvm::Function &f : module)
+    if (!f.isDeclaration() &&
+        f.getCallingConv() == llvm::CallingConv::SPIR_KERNEL) {
+      checkKernel(f);
+      changed = true;
+    }
+  return changed ? llvm::PreservedAnalyses::none()
+                 : llvm::PreservedAnalyses::all();
+}
+
+} // namespace weft::compiler

@@ -1,0 +1,276 @@
+// The memory checking mode (WEFT_CHECK_MEMORY=1; issue 37): an access
+// outside its object is reported on stderr, not made, and fails the launch
+// with CL_INVALID_OPERATION; correct kernels run as before. Run by CTest
+// as api_memory_check, and as api_memory_check_on_fibers with
+// WEFT_BARRIERS=fibers (kernels with barriers on work-item fibers).
+#include "api_fixture.h"
+
+#include <cstdio>
+#include <fcntl.h>
+#include <unistd.h>
+
+namespace {
+
+// What the process writes to stderr while `run` runs.
+template <typename Run> std::string stderrOf(Run run) {
+  std::fflush(stderr);
+  char path[] = "/tmp/weft-memory-check-XXXXXX";
+  int file = mkstemp(path);
+  REQUIRE(file >= 0);
+  unlink(path);
+  int saved = dup(STDERR_FILENO);
+  dup2(file, STDERR_FILENO);
+  run();
+  std::fflush(stderr);
+  dup2(saved, STDERR_FILENO);
+  close(saved);
+  std::string text;
+  char chunk[4096];
+  lseek(file, 0, SEEK_SET);
+  for (ssize_t n; (n = read(file, chunk, sizeof chunk)) > 0;)
+    text.append(chunk, static_cast<size_t>(n));
+  close(file);
+  return text;
+}
+
+bool contains(const std::string &text, const std::string &part) {
+  return text.find(part) != std::string::npos;
+}
+
+struct Launch {
+  cl_int status;
+  std::string report;
+};
+
+Launch launch(WeftFixture &f, cl_kernel k, size_t global, size_t local) {
+  Launch result{};
+  result.report = stderrOf([&] {
+    result.status = f.runAndWait(k, 1, &global, local ? &local : nullptr);
+  });
+  return result;
+}
+
+} // namespace
+
+TEST_CASE("a write one element past a buffer is caught and not made",
+          "[memory-check]") {
+  WeftFixture f;
+  cl_kernel k = f.kernel("kernel void shift(global int *out) {\n"
+                         "  size_t i = get_global_id(0);\n"
+                         "  out[i + 1] = (int)i;\n"
+                         "}",
+                         "shift");
+  // The buffer is a sub-buffer of a larger one whose tail must stay as is:
+  // the write past the sub-buffer's end lands in its parent.
+  std::vector<cl_int> initial(80, -1);
+  cl_mem parent = f.buffer(initial.size() * sizeof(cl_int), initial.data());
+  cl_buffer_region region{0, 64 * sizeof(cl_int)};
+  cl_int err;
+  cl_mem sub =
+      clCreateSubBuffer(parent, 0, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
+  REQUIRE(err == CL_SUCCESS);
+  REQUIRE(clSetKernelArg(k, 0, sizeof sub, &sub) == CL_SUCCESS);
+  Launch run = launch(f, k, 64, 16);
+  INFO(run.report);
+  CHECK(run.status == CL_INVALID_OPERATION);
+  CHECK(contains(run.report, "kernel 'shift' work-item (63) wrote 4 bytes"));
+  CHECK(contains(run.report, "argument 0 'out' (256 bytes"));
+  CHECK(contains(run.report, "4 bytes past its end"));
+  std::vector<cl_int> after = f.readInts(parent, initial.size());
+  for (size_t i = 64; i < after.size(); ++i)
+    CHECK(after[i] == -1);
+
+  // A whole buffer: the same.
+  cl_mem whole = f.buffer(64 * sizeof(cl_int));
+  REQUIRE(clSetKernelArg(k, 0, sizeof whole, &whole) == CL_SUCCESS);
+  run = launch(f, k, 64, 16);
+  CHECK(run.status == CL_INVALID_OPERATION);
+  CHECK(contains(run.report, "work-item (63) wrote 4 bytes"));
+  clReleaseMemObject(whole);
+  clReleaseMemObject(sub);
+  clReleaseMemObject(parent);
+  clReleaseKernel(k);
+}
+
+TEST_CASE("reads past a buffer and before it are caught, loops and vectors "
+          "included",
+          "[memory-check]") {
+  WeftFixture f;
+  // A loop of its own per work-item, through vload4: widened across
+  // work-items; work-item 15 reads one float4 past the end.
+  cl_kernel k = f.kernel(
+      "kernel void sums(global const float *in, global float *out, int n) {\n"
+      "  size_t i = get_global_id(0);\n"
+      "  float4 s = 0;\n"
+      "  for (int j = 0; j < n; ++j) s += vload4(i + j, in);\n"
+      "  out[i] = s.x + s.y + s.z + s.w;\n"
+      "}",
+      "sums");
+  std::vector<float> values(64, 1.0f);
+  cl_mem in = f.buffer(values.size() * sizeof(float), values.data());
+  cl_mem out = f.buffer(16 * sizeof(float));
+  cl_int n = 1;
+  REQUIRE(clSetKernelArg(k, 0, sizeof in, &in) == CL_SUCCESS);
+  REQUIRE(clSetKernelArg(k, 1, sizeof out, &out) == CL_SUCCESS);
+  REQUIRE(clSetKernelArg(k, 2, sizeof n, &n) == CL_SUCCESS);
+  Launch fine = launch(f, k, 16, 0);
+  CHECK(fine.status == CL_SUCCESS);
+  CHECK(fine.report.empty());
+  std::vector<float> sums(16);
+  REQUIRE(clEnqueueReadBuffer(f.queue, out, CL_TRUE, 0, sizeof(float) * 16,
+                              sums.data(), 0, nullptr, nullptr) == CL_SUCCESS);
+  for (float s : sums)
+    CHECK(s == 4.0f);
+  n = 2;
+  REQUIRE(clSetKernelArg(k, 2, sizeof n, &n) == CL_SUCCESS);
+  Launch past = launch(f, k, 16, 0);
+  INFO(past.report);
+  CHECK(past.status == CL_INVALID_OPERATION);
+  CHECK(contains(past.report, "work-item (15) read 16 bytes"));
+  CHECK(contains(past.report, "at offset 256 of argument 0 'in'"));
+  clReleaseMemObject(in);
+  clReleaseMemObject(out);
+  clReleaseKernel(k);
+
+  cl_kernel before = f.kernel("kernel void before(global int *p) {\n"
+                              "  p[(int)get_global_id(0) - 1] += 1;\n"
+                              "}",
+                              "before");
+  cl_mem m = f.buffer(8 * sizeof(cl_int));
+  REQUIRE(clSetKernelArg(before, 0, sizeof m, &m) == CL_SUCCESS);
+  Launch under = launch(f, before, 8, 0);
+  INFO(under.report);
+  CHECK(under.status == CL_INVALID_OPERATION);
+  CHECK(contains(under.report, "work-item (0) read 4 bytes"));
+  CHECK(contains(under.report, "4 bytes before argument 0 'p'"));
+  clReleaseMemObject(m);
+  clReleaseKernel(before);
+}
+
+TEST_CASE("writes out of a __local array are caught, across barriers",
+          "[memory-check]") {
+  WeftFixture f;
+  cl_kernel k = f.kernel(
+      "kernel void tile(global int *out, local int *scratch, int step) {\n"
+      "  local int shared[16];\n"
+      "  size_t l = get_local_id(0);\n"
+      "  shared[l] = (int)l;\n"
+      "  scratch[l] = 2 * (int)l;\n"
+      "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+      "  if (step == 1) shared[l + 1] = 0;\n"
+      "  if (step == 2) scratch[l + 1] = 0;\n"
+      "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+      "  out[get_global_id(0)] = shared[15 - l] + scratch[15 - l];\n"
+      "}",
+      "tile");
+  cl_mem out = f.buffer(64 * sizeof(cl_int));
+  REQUIRE(clSetKernelArg(k, 0, sizeof out, &out) == CL_SUCCESS);
+  REQUIRE(clSetKernelArg(k, 1, 16 * sizeof(cl_int), nullptr) == CL_SUCCESS);
+  cl_int step = 0;
+  REQUIRE(clSetKernelArg(k, 2, sizeof step, &step) == CL_SUCCESS);
+  Launch fine = launch(f, k, 64, 16);
+  CHECK(fine.status == CL_SUCCESS);
+  CHECK(fine.report.empty());
+  std::vector<cl_int> got = f.readInts(out, 64);
+  for (size_t i = 0; i < 64; ++i)
+    CHECK(got[i] == 3 * (15 - int(i % 16)));
+
+  step = 1;
+  REQUIRE(clSetKernelArg(k, 2, sizeof step, &step) == CL_SUCCESS);
+  Launch variable = launch(f, k, 64, 16);
+  INFO(variable.report);
+  CHECK(variable.status == CL_INVALID_OPERATION);
+  CHECK(contains(variable.report, "wrote 4 bytes"));
+  CHECK(contains(variable.report, "of a __local variable (64 bytes"));
+
+  step = 2;
+  REQUIRE(clSetKernelArg(k, 2, sizeof step, &step) == CL_SUCCESS);
+  Launch argument = launch(f, k, 64, 16);
+  INFO(argument.report);
+  CHECK(argument.status == CL_INVALID_OPERATION);
+  CHECK(contains(argument.report, "argument 1 'scratch' (64 bytes"));
+  CHECK(contains(argument.report, "4 bytes past its end"));
+  clReleaseMemObject(out);
+  clReleaseKernel(k);
+}
+
+TEST_CASE("a private array indexed past its end is caught", "[memory-check]") {
+  WeftFixture f;
+  cl_kernel k = f.kernel("kernel void table(global int *out, int n) {\n"
+                         "  int t[4] = {1, 2, 3, 4};\n"
+                         "  size_t i = get_global_id(0);\n"
+                         "  t[(i + n) % 8] = 9;\n"
+                         "  out[i] = t[i % 4];\n"
+                         "}",
+                         "table");
+  cl_mem out = f.buffer(4 * sizeof(cl_int));
+  cl_int n = 0;
+  REQUIRE(clSetKernelArg(k, 0, sizeof out, &out) == CL_SUCCESS);
+  REQUIRE(clSetKernelArg(k, 1, sizeof n, &n) == CL_SUCCESS);
+  CHECK(launch(f, k, 4, 0).status == CL_SUCCESS);
+  n = 3;
+  REQUIRE(clSetKernelArg(k, 1, sizeof n, &n) == CL_SUCCESS);
+  Launch run = launch(f, k, 4, 0);
+  INFO(run.report);
+  CHECK(run.status == CL_INVALID_OPERATION);
+  CHECK(contains(run.report, "of a private variable (16 bytes"));
+  clReleaseMemObject(out);
+  clReleaseKernel(k);
+}
+
+TEST_CASE("stale SVM pointers are caught, live ones pass", "[memory-check]") {
+  WeftFixture f;
+  cl_device_svm_capabilities caps = 0;
+  clGetDeviceInfo(f.device, CL_DEVICE_SVM_CAPABILITIES, sizeof caps, &caps,
+                  nullptr);
+  REQUIRE((caps & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER) != 0);
+  cl_kernel k =
+      f.kernel("kernel void follow(global ulong *table, global int *out) {\n"
+               "  global int *data = (global int *)table[0];\n"
+               "  out[get_global_id(0)] = data[get_global_id(0)];\n"
+               "}",
+               "follow");
+  cl_kernel direct = f.kernel("kernel void direct(global int *p) {\n"
+                              "  p[get_global_id(0)] += 1;\n"
+                              "}",
+                              "direct");
+  auto **table = static_cast<cl_int **>(
+      clSVMAlloc(f.context, CL_MEM_READ_WRITE, sizeof(cl_int *), 0));
+  auto *data = static_cast<cl_int *>(
+      clSVMAlloc(f.context, CL_MEM_READ_WRITE, 16 * sizeof(cl_int), 0));
+  REQUIRE(table);
+  REQUIRE(data);
+  for (int i = 0; i < 16; ++i)
+    data[i] = i;
+  table[0] = data;
+  cl_mem out = f.buffer(16 * sizeof(cl_int));
+  REQUIRE(clSetKernelArgSVMPointer(k, 0, table) == CL_SUCCESS);
+  REQUIRE(clSetKernelArg(k, 1, sizeof out, &out) == CL_SUCCESS);
+  REQUIRE(clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_SVM_PTRS, sizeof data,
+                              &data) == CL_SUCCESS);
+  Launch live = launch(f, k, 16, 0);
+  CHECK(live.status == CL_SUCCESS);
+  CHECK(live.report.empty());
+  CHECK(f.readInts(out, 16)[15] == 15);
+  // An SVM pointer into the middle of its allocation reaches all of it.
+  REQUIRE(clSetKernelArgSVMPointer(direct, 0, data + 8) == CL_SUCCESS);
+  Launch middle = launch(f, direct, 8, 0);
+  CHECK(middle.status == CL_SUCCESS);
+  CHECK(middle.report.empty());
+
+  clSVMFree(f.context, data);
+  Launch through_table = launch(f, k, 16, 0);
+  INFO(through_table.report);
+  CHECK(through_table.status == CL_INVALID_OPERATION);
+  CHECK(contains(through_table.report,
+                 "inside an SVM allocation freed before the launch"));
+  Launch as_argument = launch(f, direct, 8, 0);
+  INFO(as_argument.report);
+  CHECK(as_argument.status == CL_INVALID_OPERATION);
+  CHECK(contains(as_argument.report, "argument 0 'p', which points at no "
+                                     "object (into an SVM allocation freed"));
+  clSVMFree(f.context, table);
+  clReleaseMemObject(out);
+  clReleaseKernel(k);
+  clReleaseKernel(direct);
+}

@@ -1,0 +1,100 @@
+// weft-check-memory: the memory checking mode (WEFT_CHECK_MEMORY). Each
+// access is checked against the object its address comes from and made
+// only inside it; a failed check writes the description. Off unless the
+// build asks (no --check-memory: no checks). Widened kernels keep their
+// checks as vector compares, and the accesses store whole when every
+// work-item passed (AVX2 code).
+// RUN: %weft-cl %s --check-memory -passes=weft-check-memory | FileCheck %s
+// RUN: %weft-cl %s -passes=weft-check-memory | FileCheck %s --check-prefix=OFF
+// RUN: %weft-cl %s --check-memory --target-cpu=znver3 -passes=weft-kernel-pipeline | FileCheck %s --check-prefix=WIDE
+
+// OFF-NOT: __weft_group_context
+
+// A buffer argument: its object's start and size come from the launch's
+// ranges (argument 1 at byte 16), read once at the entry.
+// CHECK-LABEL: define {{.*}} @arguments(
+// CHECK: %context = call ptr @__weft_group_context()
+// CHECK: [[RANGES:%[0-9]+]] = load ptr, {{.*}} !invariant.load
+// CHECK: [[RECORD:%[0-9]+]] = load ptr, {{.*}} !invariant.load
+// CHECK: [[BELOW_P:%[0-9]+]] = getelementptr inbounds i8, ptr [[RANGES]], i64 16
+// CHECK: [[BELOW:%[0-9]+]] = load i64, ptr [[BELOW_P]]{{.*}}!invariant.load
+// CHECK: [[BYTES_P:%[0-9]+]] = getelementptr inbounds i8, ptr [[RANGES]], i64 24
+// CHECK: [[BYTES:%[0-9]+]] = load i64, ptr [[BYTES_P]]{{.*}}!invariant.load
+// CHECK: [[IN:%[0-9]+]] = ptrtoint ptr addrspace(1) %in to i64
+// CHECK: %object_begin = sub i64 [[IN]], [[BELOW]]
+// A private array indexed by data: checked against its 16 bytes, with no
+// range to read; its constant-index accesses are not checked.
+// CHECK: getelementptr inbounds [4 x i32], ptr %table, i64 0, i64 %idxprom
+// CHECK: [[T:%[0-9]+]] = ptrtoint ptr %table to i64
+// CHECK: [[TO:%[0-9]+]] = sub i64 {{%[0-9]+}}, [[T]]
+// CHECK: icmp ule i64 [[TO]], 12
+// The read of in[i]: inside when its 4 bytes fit past its offset.
+// CHECK: [[ELEMENT:%arrayidx[0-9]*]] = getelementptr inbounds float, ptr addrspace(1) %in
+// CHECK: [[ADDRESS:%[0-9]+]] = ptrtoint ptr addrspace(1) [[ELEMENT]] to i64
+// CHECK: [[OFFSET:%[0-9]+]] = sub i64 [[ADDRESS]], %object_begin
+// CHECK: [[LAST:%[0-9]+]] = sub i64 [[BYTES]], 4
+// CHECK: [[FITS:%[0-9]+]] = icmp ule i64 [[OFFSET]], [[LAST]]
+// CHECK: [[SMALL:%[0-9]+]] = icmp ule i64 4, [[BYTES]]
+// CHECK: [[INSIDE:%inside[0-9]*]] = and i1 [[SMALL]], [[FITS]]
+// CHECK: br i1 [[INSIDE]], label %[[MAKE:[0-9]+]], label %[[REPORT:[0-9]+]]
+// CHECK: [[MAKE]]:
+// CHECK-NEXT: load float, ptr addrspace(1) [[ELEMENT]]
+// Only the first failure of a group is described; found is set last.
+// CHECK: [[REPORT]]:
+// CHECK: load i32, ptr {{%[0-9]+}}
+// CHECK: icmp eq i32 {{%[0-9]+}}, 0
+// CHECK: getelementptr inbounds i8, ptr [[RECORD]], i64 0
+// CHECK-NEXT: store i64 [[ADDRESS]], ptr
+// CHECK: call i64 @_Z12get_local_idj(i32 0)
+// CHECK: store i32 1, ptr
+// A failed load yields zero.
+// CHECK: phi float [ {{%[0-9]+}}, %[[MAKE]] ], [ 0.000000e+00, %{{[0-9]+}} ]
+// CHECK: ret void
+kernel void arguments(global float *out, global const float *in, int n) {
+  size_t i = get_global_id(0);
+  int table[4] = {1, 2, 3, 4};
+  table[n & 7] = 5;
+  out[i] = in[i] + table[0];
+}
+
+// A __local variable: against its own 64 bytes; vstore4 is inlined so its
+// store is checked (16 bytes).
+// CHECK-LABEL: define {{.*}} @locals(
+// CHECK: sub i64 {{%[0-9]+}}, ptrtoint (ptr addrspace(3) @locals.tile to i64)
+// CHECK: icmp ule i64 {{%[0-9]+}}, 60
+// CHECK-NOT: call {{.*}}vstore4
+// CHECK: store <4 x float>
+// CHECK: ret void
+kernel void locals(global float *out) {
+  local float tile[16];
+  size_t l = get_local_id(0);
+  tile[l] = l;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  vstore4((float4)(tile[15 - l]), get_global_id(0), out);
+}
+
+// A pointer loaded from memory has no origin the compiler sees: the device
+// is asked (memory_check_address, a call through the context).
+// CHECK-LABEL: define {{.*}} @loaded(
+// CHECK: call i32 %{{[0-9]+}}(ptr %context, i64 %{{[0-9]+}}, i64 4)
+kernel void loaded(global ulong *table, global int *out) {
+  global int *data = (global int *)table[0];
+  out[get_global_id(0)] = data[get_global_id(0)];
+}
+
+// Widened: the checks are lane compares, and on AVX2 code the accesses are
+// plain when every lane passed, masked otherwise.
+// WIDE-LABEL: define {{.*}} @__weft_body_widened.simd(
+// WIDE: icmp ule <{{[0-9]+}} x i64>
+// WIDE: wi.load_whole:
+// WIDE: load <{{[0-9]+}} x float>
+// WIDE: wi.load_masked:
+// WIDE: call <{{[0-9]+}} x float> @llvm.masked.load
+// WIDE: wi.store_whole:
+// WIDE: store <{{[0-9]+}} x float>
+// WIDE: wi.store_masked:
+// WIDE: call void @llvm.masked.store
+kernel void widened(global float *out, global const float *in, int n) {
+  size_t i = get_global_id(0);
+  out[i] = in[i] * n;
+}
