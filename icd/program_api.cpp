@@ -74,7 +74,8 @@ clCreateProgramWithIL(cl_context context_handle, const void *il, size_t length,
   }
   SpirvModuleInfo info;
   std::string why;
-  if (!il || length == 0 || !readSpirvModule(il, length, info, why)) {
+  if (!il || length == 0 || !readSpirvModule(il, length, info, why) ||
+      !validSpirvModule(il, length)) {
     setError(errcode_ret, CL_INVALID_VALUE);
     return nullptr;
   }

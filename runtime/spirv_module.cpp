@@ -1,5 +1,9 @@
 #include "runtime/spirv_module.h"
 
+#include "compiler/interface/compiler_interface.h"
+#include "runtime/compiler_loader.h"
+#include "runtime/debug_log.h"
+
 #include <cstring>
 
 namespace weft {
@@ -91,6 +95,22 @@ bool readSpirvModule(const void *il, size_t length, SpirvModuleInfo &info,
     info.spec_constants[spec_id] = {found->second.kind, found->second.bits};
   }
   return true;
+}
+
+bool validSpirvModule(const void *il, size_t length) {
+  std::string error;
+  compiler::Compiler *compiler = loadCompiler(error);
+  if (!compiler)
+    return true;
+  const auto *bytes = static_cast<const unsigned char *>(il);
+  std::string log;
+  if (compiler->validateSpirv(std::vector<unsigned char>(bytes, bytes + length),
+                              log))
+    return true;
+  while (!log.empty() && log.back() == '\n')
+    log.pop_back();
+  debugLog("clCreateProgramWithIL: %s", log.c_str());
+  return false;
 }
 
 } // namespace weft

@@ -31,4 +31,9 @@ inline constexpr uint32_t kSpirvMaxMinor = 4; // SPIR-V 1.4
 bool readSpirvModule(const void *il, size_t length, SpirvModuleInfo &info,
                      std::string &why);
 
+// Whether the compiler's validator (spirv-tools) accepts the module (its
+// reason goes to WEFT_DEBUG's log); true when the compiler library cannot
+// be loaded (the build then fails anyway).
+bool validSpirvModule(const void *il, size_t length);
+
 } // namespace weft

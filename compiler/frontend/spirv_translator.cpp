@@ -3,6 +3,7 @@
 #include "compiler/analysis/kernel_signature.h"
 #include "compiler/frontend/spirv_execution_modes.h"
 #include "compiler/frontend/spirv_legalize.h"
+#include "compiler/frontend/spirv_validation.h"
 #include "compiler/support/scratch_directory.h"
 
 #include <llvm/Bitcode/BitcodeReader.h>
@@ -145,6 +146,8 @@ translateSpirv(const std::vector<unsigned char> &il,
            "llvm-spirv-15) is not installed\n";
     return nullptr;
   }
+  if (!validateSpirv(il, log))
+    return nullptr;
   ScratchDirectory scratch(temporary_directory, "weft-spirv");
   std::string input = scratch.file("program.spv"),
               output = scratch.file("program.bc"),

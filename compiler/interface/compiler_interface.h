@@ -398,6 +398,10 @@ public:
   virtual std::vector<PartCode>
   compileDeferred(const std::vector<DeferredPart> &parts,
                   std::vector<KernelDescription> &kernels) = 0;
+  // Whether `il` is a valid SPIR-V module (clCreateProgramWithIL refuses
+  // others with CL_INVALID_VALUE); the validator's message in `why`.
+  virtual bool validateSpirv(const std::vector<unsigned char> &il,
+                             std::string &why) = 0;
 };
 
 } // namespace weft::compiler

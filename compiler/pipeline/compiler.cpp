@@ -10,6 +10,7 @@
 #include "compiler/frontend/build_options.h"
 #include "compiler/frontend/clang_frontend.h"
 #include "compiler/frontend/spirv_translator.h"
+#include "compiler/frontend/spirv_validation.h"
 #include "compiler/passes/kernels/memory_checks.h"
 #include "compiler/pipeline/pipeline.h"
 #include "compiler/support/scratch_directory.h"
@@ -539,6 +540,11 @@ ClangCompiler::compileDeferred(const std::vector<DeferredPart> &parts,
     }
     return code;
   });
+}
+
+bool ClangCompiler::validateSpirv(const std::vector<unsigned char> &il,
+                                  std::string &why) {
+  return compiler::validateSpirv(il, why);
 }
 
 std::vector<unsigned char>

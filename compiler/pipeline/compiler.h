@@ -47,6 +47,8 @@ public:
   std::vector<PartCode>
   compileDeferred(const std::vector<DeferredPart> &parts,
                   std::vector<KernelDescription> &kernels) override;
+  bool validateSpirv(const std::vector<unsigned char> &il,
+                     std::string &why) override;
 
   // `source` compiled, inlined into its kernels and linked with the builtin
   // library, for the host CPU: what the Kernels stage receives. Null, with
