@@ -295,7 +295,7 @@ cl_int icd::ndRangeKernel(CommandTarget &target, cl_kernel kernel_handle,
     for (cl_uint d = 0; d < work_dim; ++d)
       if (global_work_size[d] % local[d] != 0)
         return CL_INVALID_WORK_GROUP_SIZE;
-  if (kernel->localMemorySize() > props.local_mem_size)
+  if (kernel->localMemorySize() > props.local_mem_launch_limit)
     return CL_OUT_OF_RESOURCES;
 
   if (cl_int err = icd::collectWaitList(queue->context(), num_events, events,

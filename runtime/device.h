@@ -29,7 +29,9 @@ struct DeviceProperties {
   cl_ulong max_mem_alloc_size = 0;
   cl_ulong global_cache_size = 0; // last-level cache
   cl_uint global_cacheline_size = 64;
-  cl_ulong local_mem_size = 0;
+  cl_ulong local_mem_size = 0; // CL_DEVICE_LOCAL_MEM_SIZE: what is promised
+  // What a launch may use: more than promised (see device.cpp).
+  cl_ulong local_mem_launch_limit = 0;
   size_t max_work_group_size = 0;
   size_t max_work_item_sizes[3] = {0, 0, 0};
   size_t max_parameter_size = 0;

@@ -803,3 +803,61 @@ TEST_CASE_METHOD(WeftFixture, "the build log tells which work-item loops "
   CHECK(log.find("remark: kernel 'added'") == std::string::npos);
   clReleaseProgram(program);
 }
+
+// CL_DEVICE_LOCAL_MEM_SIZE is a promise: a launch may use more (test_half's
+// vstorea tests declare 128 KiB of double16), up to the launch limit.
+TEST_CASE_METHOD(WeftFixture,
+                 "a kernel may use more __local memory than promised",
+                 "[api]") {
+  cl_ulong promised = 0;
+  REQUIRE(clGetDeviceInfo(device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof promised,
+                          &promised, nullptr) == CL_SUCCESS);
+  CHECK(promised == 64 * 1024);
+  cl_kernel k = kernel(
+      "kernel void big(global const double16 *in, global double16 *out) {\n"
+      "  local double16 data[1024];\n"
+      "  size_t l = get_local_id(0);\n"
+      "  data[l] = in[get_global_id(0)];\n"
+      "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+      "  out[get_global_id(0)] = data[1023 - l];\n"
+      "}",
+      "big");
+  cl_ulong used = 0;
+  clGetKernelWorkGroupInfo(k, device, CL_KERNEL_LOCAL_MEM_SIZE, sizeof used,
+                           &used, nullptr);
+  CHECK(used == 128 * 1024);
+  std::vector<double> values(2048 * 16);
+  for (size_t i = 0; i < values.size(); ++i)
+    values[i] = double(i);
+  cl_mem in = buffer(values.size() * sizeof(double), values.data());
+  cl_mem out = buffer(values.size() * sizeof(double));
+  clSetKernelArg(k, 0, sizeof in, &in);
+  clSetKernelArg(k, 1, sizeof out, &out);
+  size_t global = 2048, local = 1024;
+  REQUIRE(runAndWait(k, 1, &global, &local) == CL_SUCCESS);
+  std::vector<double> got(values.size());
+  REQUIRE(clEnqueueReadBuffer(queue, out, CL_TRUE, 0,
+                              got.size() * sizeof(double), got.data(), 0,
+                              nullptr, nullptr) == CL_SUCCESS);
+  for (size_t item = 0; item < 2048; ++item) {
+    size_t from = item / 1024 * 1024 + (1023 - item % 1024);
+    CHECK(got[item * 16 + 5] == values[from * 16 + 5]);
+  }
+  clReleaseMemObject(in);
+  clReleaseMemObject(out);
+  clReleaseKernel(k);
+  // Past the launch limit: CL_OUT_OF_RESOURCES.
+  cl_kernel huge = kernel("kernel void huge(global int *out) {\n"
+                          "  local int data[512 * 1024];\n"
+                          "  data[get_local_id(0)] = 1;\n"
+                          "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+                          "  out[get_global_id(0)] = data[0];\n"
+                          "}",
+                          "huge");
+  cl_mem small = buffer(64 * sizeof(cl_int));
+  clSetKernelArg(huge, 0, sizeof small, &small);
+  size_t n = 64;
+  CHECK(runAndWait(huge, 1, &n, nullptr) == CL_OUT_OF_RESOURCES);
+  clReleaseMemObject(small);
+  clReleaseKernel(huge);
+}
