@@ -64,15 +64,21 @@ UNARY_ELEMENTWISE(trunc, __builtin_elementwise_trunc)
 // cbrt: glibc's double cbrt is up to ~2.02 ulp off (-0x1.27p+961), over the
 // 2 ulp OpenCL allows; one Newton step with the residual y^3 - x computed
 // exactly (y*y as a sum of two doubles, then fma) brings it within 1 ulp.
+// Below 2^-900 the residual would fall among the subnormals, too coarse for
+// the step (CTS test_bruteforce: 2.13 ulp at -0x0.19ffffffffe00p-1022):
+// such x are scaled by 2^300 first, their root by 2^-100 after, exactly.
 OVERLOADABLE float cbrt(float x) { return __builtin_cbrtf(x); }
 OVERLOADABLE double cbrt(double x) {
-  double y = __builtin_cbrt(x);
-  if (y == 0.0 || !__builtin_isfinite(y))
-    return y;
-  double square = y * y;
-  double square_low = __builtin_fma(y, y, -square); // y*y = square + low
-  double residual = __builtin_fma(square, y, -x) + square_low * y;
-  return y - residual / (3.0 * square);
+  bool tiny = __builtin_fabs(x) < 0x1p-900;
+  double scaled = tiny ? x * 0x1p300 : x;
+  double y = __builtin_cbrt(scaled);
+  if (y != 0.0 && __builtin_isfinite(y)) {
+    double square = y * y;
+    double square_low = __builtin_fma(y, y, -square); // y*y = square + low
+    double residual = __builtin_fma(square, y, -scaled) + square_low * y;
+    y = y - residual / (3.0 * square);
+  }
+  return tiny ? y * 0x1p-100 : y;
 }
 WEFT_VECTORIZE_UNARY(float, cbrt, float)
 WEFT_VECTORIZE_UNARY(double, cbrt, double)

@@ -441,12 +441,14 @@ TEST_CASE_METHOD(WeftFixture, "remquo by infinity and cbrt on doubles",
       "  d[0] = remquo(d[0], (double2)(INFINITY, -INFINITY), &quo2);\n"
       "  c[0] = cbrt(c[0]);\n"
       "  c[1] = cbrt(c[1]);\n"
+      "  c[2] = cbrt(c[2]);\n"
       "}",
       "k");
   cl_float floats[4] = {1.5f, -2.25f, 0.0f, 3e38f};
   cl_double doubles[2] = {-7.5, 1e300};
-  // Where glibc's cbrt is 2.02 ulp off.
-  cl_double cubes[2] = {-0x1.27p+961, -0x1.27p+898};
+  // Where glibc's cbrt is 2.02 ulp off, and a subnormal where the
+  // correction was 2.13 ulp off (CTS test_bruteforce -w).
+  cl_double cubes[3] = {-0x1.27p+961, -0x1.27p+898, -0x0.19ffffffffe00p-1022};
   cl_int quotients[4] = {};
   cl_mem mf = buffer(sizeof floats, floats),
          md = buffer(sizeof doubles, doubles),
@@ -457,7 +459,7 @@ TEST_CASE_METHOD(WeftFixture, "remquo by infinity and cbrt on doubles",
   size_t one = 1;
   REQUIRE(runAndWait(k, 1, &one, nullptr) == CL_SUCCESS);
   cl_float f[4];
-  cl_double d[2], c[2];
+  cl_double d[2], c[3];
   clEnqueueReadBuffer(queue, mf, CL_TRUE, 0, sizeof f, f, 0, nullptr, nullptr);
   clEnqueueReadBuffer(queue, md, CL_TRUE, 0, sizeof d, d, 0, nullptr, nullptr);
   clEnqueueReadBuffer(queue, mq, CL_TRUE, 0, sizeof quotients, quotients, 0,
@@ -469,7 +471,7 @@ TEST_CASE_METHOD(WeftFixture, "remquo by infinity and cbrt on doubles",
   }
   CHECK(d[0] == doubles[0]);
   CHECK(d[1] == doubles[1]);
-  for (int i = 0; i < 2; ++i) {
+  for (int i = 0; i < 3; ++i) {
     long double exact = cbrtl(static_cast<long double>(cubes[i]));
     long double ulp =
         std::nextafter(std::fabs(c[i]), INFINITY) - std::fabs(c[i]);
