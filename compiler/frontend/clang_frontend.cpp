@@ -7,7 +7,9 @@
 #include <clang/CodeGen/CodeGenAction.h>
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/CompilerInvocation.h>
+#include <clang/Frontend/FrontendAction.h>
 #include <clang/Frontend/TextDiagnosticPrinter.h>
+#include <clang/Lex/Preprocessor.h>
 #include <clang/Lex/PreprocessorOptions.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Support/MemoryBuffer.h>
@@ -74,6 +76,65 @@ frontendArguments(const BuildOptions &options,
   return args;
 }
 
+NestingToken nestingTokenOf(const clang::Token &token) {
+  switch (token.getKind()) {
+  case clang::tok::kw_if:
+  case clang::tok::kw_for:
+  case clang::tok::kw_while:
+  case clang::tok::kw_switch:
+    return NestingToken::Control;
+  case clang::tok::l_paren:
+    return NestingToken::OpenParen;
+  case clang::tok::r_paren:
+    return NestingToken::CloseParen;
+  case clang::tok::semi:
+  case clang::tok::l_brace:
+  case clang::tok::r_brace:
+    return NestingToken::StatementEnd;
+  case clang::tok::exclaim:
+  case clang::tok::tilde:
+  case clang::tok::minus:
+  case clang::tok::plus:
+  case clang::tok::star:
+  case clang::tok::amp:
+    return NestingToken::PrefixOperator;
+  default:
+    return NestingToken::Other;
+  }
+}
+
+// The nesting limits (source_limits.h) on the tokens the parser would get,
+// macros expanded: a few macros can write out nesting the text check
+// cannot see. Stops at the first limit passed.
+class ExpandedNestingCheck : public clang::PreprocessorFrontendAction {
+public:
+  std::string error;
+
+protected:
+  void ExecuteAction() override {
+    clang::Preprocessor &preprocessor = getCompilerInstance().getPreprocessor();
+    preprocessor.EnterMainSourceFile();
+    NestingLimits limits;
+    clang::Token token;
+    do {
+      preprocessor.Lex(token);
+      limits.feed(nestingTokenOf(token));
+    } while (token.isNot(clang::tok::eof) && !limits.exceeded());
+    error = limits.error();
+  }
+};
+
+// Whether macros may shape the program: a directive in the source, or a
+// macro defined by the build options.
+bool mayUseMacros(const std::string &source, const BuildOptions &options) {
+  if (source.find('#') != std::string::npos)
+    return true;
+  for (const std::string &arg : options.frontend_arguments)
+    if (arg.rfind("-D", 0) == 0)
+      return true;
+  return false;
+}
+
 } // namespace
 
 FrontendResult compileOpenCLC(const std::string &source,
@@ -123,6 +184,30 @@ FrontendResult compileOpenCLC(const std::string &source,
       kDeclarationsName,
       llvm::MemoryBuffer::getMemBuffer(kExtensionDeclarations).release());
 
+  if (mayUseMacros(source, options)) {
+    // On an instance of its own, whose diagnostics go nowhere: the build
+    // below reports the program's errors once.
+    clang::CompilerInstance checker;
+    checker.setInvocation(
+        std::make_shared<clang::CompilerInvocation>(instance->getInvocation()));
+    checker.createDiagnostics(new clang::IgnoringDiagConsumer(),
+                              /*ShouldOwnClient=*/true);
+    // The copied options name the build's own buffers, which the checker
+    // would free: it gets copies of its own.
+    checker.getPreprocessorOpts().clearRemappedFiles();
+    checker.getPreprocessorOpts().addRemappedFile(
+        kInputName, llvm::MemoryBuffer::getMemBufferCopy(source).release());
+    checker.getPreprocessorOpts().addRemappedFile(
+        kDeclarationsName,
+        llvm::MemoryBuffer::getMemBuffer(kExtensionDeclarations).release());
+    ExpandedNestingCheck check;
+    checker.ExecuteAction(check);
+    if (!check.error.empty()) {
+      log << check.error << " (after macro expansion)\n";
+      log.flush();
+      return result;
+    }
+  }
   clang::EmitLLVMOnlyAction action(&context);
   bool ok = instance->ExecuteAction(action);
   log.flush();

@@ -1,5 +1,6 @@
 #include "compiler/frontend/source_limits.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstddef>
 
@@ -64,50 +65,65 @@ private:
 };
 
 bool isPrefixOperator(char c) {
-  return c == '!' || c == '~' || c == '-' || c == '+' || c == '*' ||
-         c == '&';
+  return c == '!' || c == '~' || c == '-' || c == '+' || c == '*' || c == '&';
 }
 
 } // namespace
 
-std::string sourceLimitError(const std::string &source) {
-  Scanner scanner(source);
-  std::string word;
-  // Statements nested without braces: control headers since the last `;`,
-  // `{` or `}`. Prefix operators: punctuation of that kind in a row.
-  int nested = 0, deepest = 0, operators = 0, longest = 0;
-  int parentheses = 0; // inside a control header's condition
-  bool in_header = false;
-  for (size_t at = scanner.next(word); at != std::string::npos;
-       at = scanner.next(word)) {
-    char c = scanner.charAt(at);
-    operators = word.empty() && isPrefixOperator(c) ? operators + 1 : 0;
-    if (operators > longest)
-      longest = operators;
-    if (in_header) {
-      if (c == '(')
-        ++parentheses;
-      else if (c == ')' && --parentheses == 0)
-        in_header = false; // the statement it governs follows
-      continue;
-    }
-    if (word == "if" || word == "for" || word == "while" || word == "switch") {
-      in_header = true;
-      parentheses = 0;
-      deepest = ++nested > deepest ? nested : deepest;
-    } else if (word.empty() && (c == ';' || c == '{' || c == '}')) {
-      nested = 0;
-    }
+void NestingLimits::feed(NestingToken token) {
+  operators_ = token == NestingToken::PrefixOperator ? operators_ + 1 : 0;
+  longest_ = std::max(longest_, operators_);
+  if (in_header_) {
+    if (token == NestingToken::OpenParen)
+      ++parentheses_;
+    else if (token == NestingToken::CloseParen && --parentheses_ == 0)
+      in_header_ = false; // the statement it governs follows
+    return;
   }
-  if (deepest > kMostNestedStatements)
-    return "error: " + std::to_string(deepest) +
+  if (token == NestingToken::Control) {
+    in_header_ = true;
+    parentheses_ = 0;
+    deepest_ = std::max(deepest_, ++nested_);
+  } else if (token == NestingToken::StatementEnd) {
+    nested_ = 0;
+  }
+}
+
+std::string NestingLimits::error() const {
+  if (deepest_ > kMostNestedStatements)
+    return "error: " + std::to_string(deepest_) +
            " statements nested without braces; Weft builds at most " +
            std::to_string(kMostNestedStatements);
-  if (longest > kMostPrefixOperators)
-    return "error: " + std::to_string(longest) +
+  if (longest_ > kMostPrefixOperators)
+    return "error: " + std::to_string(longest_) +
            " prefix operators in a row; Weft builds at most " +
            std::to_string(kMostPrefixOperators);
   return "";
+}
+
+std::string sourceLimitError(const std::string &source) {
+  Scanner scanner(source);
+  NestingLimits limits;
+  std::string word;
+  for (size_t at = scanner.next(word); at != std::string::npos;
+       at = scanner.next(word)) {
+    char c = scanner.charAt(at);
+    NestingToken token = NestingToken::Other;
+    if (word == "if" || word == "for" || word == "while" || word == "switch")
+      token = NestingToken::Control;
+    else if (!word.empty())
+      token = NestingToken::Other;
+    else if (c == '(')
+      token = NestingToken::OpenParen;
+    else if (c == ')')
+      token = NestingToken::CloseParen;
+    else if (c == ';' || c == '{' || c == '}')
+      token = NestingToken::StatementEnd;
+    else if (isPrefixOperator(c))
+      token = NestingToken::PrefixOperator;
+    limits.feed(token);
+  }
+  return limits.error();
 }
 
 } // namespace weft::compiler

@@ -238,6 +238,40 @@ TEST_CASE_METHOD(WeftFixture,
     CHECK(log.find("Weft builds at most") != std::string::npos);
     clReleaseProgram(program);
   }
+  // The same nesting written by macros: 4,096 ifs and 4,096 '!' from a few
+  // lines of text, caught on the expanded tokens.
+  const char *macro_statements =
+      "#define IF4 if (x[1] > 0) if (x[1] > 0) if (x[1] > 0) if (x[1] > 0)\n"
+      "#define IF16 IF4 IF4 IF4 IF4\n"
+      "#define IF256 IF16 IF16 IF16 IF16 IF16 IF16 IF16 IF16 IF16 IF16 "
+      "IF16 IF16 IF16 IF16 IF16 IF16\n"
+      "#define IF4096 IF256 IF256 IF256 IF256 IF256 IF256 IF256 IF256 IF256 "
+      "IF256 IF256 IF256 IF256 IF256 IF256 IF256\n"
+      "kernel void k(global int *x) { IF4096 x[0] = 1; }\n";
+  const char *macro_operators =
+      "#define N16 !!!!!!!!!!!!!!!!\n"
+      "#define N256 N16 N16 N16 N16 N16 N16 N16 N16 N16 N16 N16 N16 N16 N16 "
+      "N16 N16\n"
+      "#define N4096 N256 N256 N256 N256 N256 N256 N256 N256 N256 N256 N256 "
+      "N256 N256 N256 N256 N256\n"
+      "kernel void k(global int *x) { x[0] = N4096 x[1]; }\n";
+  for (const char *source : {macro_statements, macro_operators}) {
+    cl_program program;
+    std::string log;
+    CHECK(build(source, program, log) == CL_BUILD_PROGRAM_FAILURE);
+    INFO(log);
+    CHECK(log.find("Weft builds at most") != std::string::npos);
+    CHECK(log.find("after macro expansion") != std::string::npos);
+    clReleaseProgram(program);
+  }
+  // Macros that stay within the limits build.
+  cl_program fine;
+  std::string log;
+  CHECK(build("#define IF4 if (x[1] > 0) if (x[1] > 0) if (x[1] > 0) "
+              "if (x[1] > 0)\n"
+              "kernel void k(global int *x) { IF4 x[0] = -~!x[2]; }\n",
+              fine, log) == CL_SUCCESS);
+  clReleaseProgram(fine);
 }
 
 TEST_CASE_METHOD(WeftFixture, "queue properties get the spec's error codes",
