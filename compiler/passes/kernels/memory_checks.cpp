@@ -4,6 +4,11 @@
 #include "compiler/passes/kernels/context_access.h"
 #include "device/launch_abi.h"
 
+#include <llvm/Analysis/AssumptionCache.h>
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/ScalarEvolution.h>
+#include <llvm/Analysis/ScalarEvolutionExpressions.h>
+#include <llvm/Analysis/TargetLibraryInfo.h>
 #include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/IRBuilder.h>
@@ -14,7 +19,9 @@
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
 #include <llvm/Transforms/Utils/Cloning.h>
 #include <llvm/Transforms/Utils/PromoteMemToReg.h>
+#include <llvm/Transforms/Utils/ScalarEvolutionExpander.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <map>
 
@@ -214,6 +221,38 @@ public:
     setup_end_ = llvm::cast<Instruction>(record_);
   }
 
+  // For each access in a loop whose address steps by a constant (an
+  // affine recurrence of the loop, ScalarEvolution), a condition computed
+  // once before the loop: every address the loop's iterations can reach
+  // lies inside the object. Where it holds, the access skips its own
+  // check: a GEMM's k loop checked each load (an 8-12x slowdown), now
+  // once per loop. Made for all accesses before any block is split.
+  void hoistLoopChecks(const std::vector<Instruction *> &accesses) {
+    llvm::DominatorTree dominators(kernel_);
+    llvm::LoopInfo loops(dominators);
+    if (loops.empty())
+      return;
+    llvm::TargetLibraryInfoImpl library_impl(
+        llvm::Triple(kernel_.getParent()->getTargetTriple()));
+    llvm::TargetLibraryInfo library(library_impl);
+    llvm::AssumptionCache assumptions(kernel_);
+    llvm::ScalarEvolution evolution(kernel_, library, assumptions, dominators,
+                                    loops);
+    llvm::SCEVExpander expander(evolution, layout_, "check");
+    for (Instruction *inst : accesses) {
+      std::vector<Operand> operands = memoryOperands(*inst, layout_);
+      if (operands.size() != 1)
+        continue;
+      Object object = objectOf(operands[0].pointer, kernel_, layout_);
+      if (object.kind == kMemoryUnknownObject ||
+          provablyInside(operands[0], object, layout_))
+        continue;
+      if (Value *holds = loopCondition(*inst, operands[0], object, loops,
+                                       evolution, expander))
+        hoisted_[inst] = holds;
+    }
+  }
+
   void check(Instruction &inst) {
     std::vector<Operand> operands = memoryOperands(inst, layout_);
     std::vector<std::pair<Value *, Description>> checks;
@@ -228,6 +267,31 @@ public:
     }
     if (checks.empty())
       return;
+    auto hoisted = hoisted_.find(&inst);
+    auto *precise = llvm::dyn_cast<Instruction>(checks[0].first);
+    if (hoisted != hoisted_.end() && checks.size() == 1 && precise) {
+      // The access's own check runs only where the loop's did not hold.
+      IRBuilder<> before(precise->getParent(), precise->getIterator());
+      // Computed in the head already: moved to the side that needs it.
+      Instruction *side_end = llvm::SplitBlockAndInsertIfThen(
+          before.CreateNot(hoisted->second), &inst, false);
+      side_end->getParent()
+          ->getSinglePredecessor()
+          ->getTerminator()
+          ->setMetadata(kSkippableSideMetadata,
+                        llvm::MDNode::get(inst.getContext(), {}));
+      const Description &about = checks[0].second;
+      moveCheckInto(
+          precise, side_end,
+          {about.address, about.bytes, about.object_begin, about.object_bytes});
+      llvm::PHINode *ok = llvm::PHINode::Create(
+          llvm::Type::getInt1Ty(inst.getContext()), 2, "inside_loop");
+      ok->insertBefore(inst.getParent()->begin());
+      ok->addIncoming(llvm::ConstantInt::getTrue(inst.getContext()),
+                      side_end->getParent()->getSinglePredecessor());
+      ok->addIncoming(precise, side_end->getParent());
+      checks[0].first = ok;
+    }
     // The first operand that failed is the one described.
     Value *ok = checks.back().first;
     Description about = checks.back().second;
@@ -249,6 +313,111 @@ public:
   }
 
 private:
+  // Moves `check` and the instructions it alone needs (emitted just before
+  // it by `inside`) in front of `end`; `kept` stay, the description of a
+  // failure uses them.
+  static void moveCheckInto(Instruction *check, Instruction *end,
+                            std::initializer_list<Value *> kept) {
+    std::vector<Instruction *> chain{check};
+    for (size_t i = 0; i < chain.size(); ++i)
+      for (Value *operand : chain[i]->operands())
+        if (auto *def = llvm::dyn_cast<Instruction>(operand))
+          if (def->getParent() == check->getParent() && def->hasOneUse() &&
+              !llvm::isa<llvm::PHINode>(def) &&
+              std::find(kept.begin(), kept.end(), def) == kept.end())
+            chain.push_back(def);
+    // Defined before used: move in the original order.
+    std::sort(chain.begin(), chain.end(),
+              [](Instruction *a, Instruction *b) { return a->comesBefore(b); });
+    for (Instruction *inst : chain)
+      inst->moveBefore(end);
+  }
+
+  // The loop condition for one access (see hoistLoopChecks), or null.
+  Value *loopCondition(Instruction &inst, const Operand &operand,
+                       const Object &object, llvm::LoopInfo &loops,
+                       llvm::ScalarEvolution &evolution,
+                       llvm::SCEVExpander &expander) {
+    llvm::Loop *loop = loops.getLoopFor(inst.getParent());
+    if (!loop || !loop->getLoopPreheader())
+      return nullptr;
+    auto *bytes = llvm::dyn_cast<llvm::ConstantInt>(operand.bytes);
+    if (!bytes)
+      return nullptr;
+    // The address as start + i * step; a pointer the recurrence is added to
+    // (a generic pointer cast from the argument) joins the start.
+    const llvm::SCEV *address = evolution.getSCEV(operand.pointer);
+    const llvm::SCEVAddRecExpr *rec = nullptr;
+    llvm::SmallVector<const llvm::SCEV *, 4> invariant;
+    if (auto *sum = llvm::dyn_cast<llvm::SCEVAddExpr>(address)) {
+      for (const llvm::SCEV *term : sum->operands()) {
+        auto *term_rec = llvm::dyn_cast<llvm::SCEVAddRecExpr>(term);
+        if (term_rec && term_rec->getLoop() == loop && !rec)
+          rec = term_rec;
+        else if (evolution.isLoopInvariant(term, loop))
+          invariant.push_back(term);
+        else
+          return nullptr;
+      }
+    } else {
+      rec = llvm::dyn_cast<llvm::SCEVAddRecExpr>(address);
+    }
+    if (!rec || rec->getLoop() != loop || !rec->isAffine())
+      return nullptr;
+    invariant.push_back(rec->getStart());
+    const llvm::SCEV *start_address = evolution.getAddExpr(invariant);
+    auto *step =
+        llvm::dyn_cast<llvm::SCEVConstant>(rec->getStepRecurrence(evolution));
+    const llvm::SCEV *count = evolution.getSymbolicMaxBackedgeTakenCount(loop);
+    if (!step || llvm::isa<llvm::SCEVCouldNotCompute>(count) ||
+        step->getAPInt().getSignificantBits() > 32)
+      return nullptr;
+    Instruction *at = loop->getLoopPreheader()->getTerminator();
+    if (!expander.isSafeToExpandAt(count, at) ||
+        !expander.isSafeToExpandAt(start_address, at))
+      return nullptr;
+    // An access behind the exit test of a loop that leaves only from its
+    // header runs in one iteration fewer than the header does.
+    bool behind_test = loop->getExitingBlock() == loop->getHeader() &&
+                       inst.getParent() != loop->getHeader();
+    Value *begin, *extent;
+    if (object.sized()) {
+      IRBuilder<> entry(setup_end_->getParent(),
+                        std::next(setup_end_->getIterator()));
+      begin = entry.CreatePtrToInt(object.base, entry.getInt64Ty());
+      extent = entry.getInt64(object.bytes);
+      if (auto *made = llvm::dyn_cast<Instruction>(begin))
+        setup_end_ = made;
+    } else {
+      std::tie(begin, extent) = argumentObject(object.index);
+    }
+    IRBuilder<> b(at);
+    Value *start = expander.expandCodeFor(start_address, nullptr, at);
+    Value *first = b.CreatePtrToInt(start, b.getInt64Ty());
+    Value *iterations = b.CreateZExtOrTrunc(
+        expander.expandCodeFor(count, nullptr, at), b.getInt64Ty());
+    Value *none = b.getFalse();
+    if (behind_test) {
+      none = b.CreateICmpEQ(iterations, b.getInt64(0));
+      iterations = b.CreateSub(iterations, b.getInt64(1));
+    }
+    int64_t stride = step->getAPInt().getSExtValue();
+    uint64_t magnitude = stride < 0 ? uint64_t(-stride) : uint64_t(stride);
+    // No wrapping between the first address and the last.
+    Value *no_wrap = b.CreateICmpULE(
+        iterations,
+        b.getInt64(magnitude ? (uint64_t(1) << 62) / magnitude : UINT64_MAX));
+    Value *last = b.CreateAdd(
+        first, b.CreateMul(iterations, b.getInt64(uint64_t(stride))));
+    Value *room = b.CreateSub(extent, bytes);
+    Value *fits = b.CreateICmpULE(bytes, extent);
+    Value *first_in = b.CreateICmpULE(b.CreateSub(first, begin), room);
+    Value *last_in = b.CreateICmpULE(b.CreateSub(last, begin), room);
+    Value *all =
+        b.CreateAnd(b.CreateAnd(fits, no_wrap), b.CreateAnd(first_in, last_in));
+    return b.CreateOr(none, all, "loop_inside");
+  }
+
   // An argument's object: where it starts and its bytes, read once.
   std::pair<Value *, Value *> argumentObject(unsigned index) {
     auto found = arguments_.find(index);
@@ -361,6 +530,7 @@ private:
   Instruction *setup_end_;
   Value *context_, *ranges_, *record_;
   std::map<unsigned, std::pair<Value *, Value *>> arguments_;
+  std::map<Instruction *, Value *> hoisted_; // access -> its loop's check
 };
 
 // The frontend's slots for parameters and scalars go first: a pointer
@@ -377,9 +547,39 @@ void promoteScalarSlots(llvm::Function &kernel) {
   llvm::PromoteMemToReg(promotable, dominators);
 }
 
+// Values the same in every iteration that the frontend computes inside
+// loops: inlined builtins' casts of the kernel's pointer arguments to
+// generic pointers, and work-item queries with constant arguments
+// (get_global_id(0) written in a loop's index). At the entry they are
+// invariants the loop conditions (hoistLoopChecks) can start from.
+void invariantsAtEntry(llvm::Function &kernel) {
+  Instruction *entry = &*kernel.getEntryBlock().getFirstNonPHIOrDbgOrAlloca();
+  std::vector<Instruction *> invariant;
+  for (Instruction &inst : llvm::instructions(kernel)) {
+    if (inst.getParent() == &kernel.getEntryBlock())
+      continue;
+    if (auto *cast = llvm::dyn_cast<llvm::AddrSpaceCastInst>(&inst)) {
+      if (llvm::isa<llvm::Argument>(cast->getOperand(0)))
+        invariant.push_back(cast);
+    } else if (familyOf(calledBuiltin(inst)) == BuiltinFamily::WorkItemQuery &&
+               symbolOf(calledBuiltin(inst)).starts_with("_Z")) {
+      // OpenCL's own queries (not Weft's markers such as
+      // __weft_last_in_group, which the barrier regions look for).
+      auto *call = llvm::cast<llvm::CallInst>(&inst);
+      if (llvm::all_of(call->args(), [](const llvm::Use &arg) {
+            return llvm::isa<llvm::Constant>(arg.get());
+          }))
+        invariant.push_back(call);
+    }
+  }
+  for (Instruction *inst : invariant)
+    inst->moveBefore(entry);
+}
+
 void checkKernel(llvm::Function &kernel) {
   inlinePointerBuiltins(kernel);
   promoteScalarSlots(kernel);
+  invariantsAtEntry(kernel);
   const llvm::DataLayout &layout = kernel.getParent()->getDataLayout();
   std::vector<Instruction *> accesses;
   for (Instruction &inst : llvm::instructions(kernel))
@@ -388,6 +588,7 @@ void checkKernel(llvm::Function &kernel) {
   if (accesses.empty())
     return;
   KernelChecks checks(kernel);
+  checks.hoistLoopChecks(accesses);
   for (Instruction *inst : accesses)
     checks.check(*inst);
 }

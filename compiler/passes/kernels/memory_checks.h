@@ -18,6 +18,10 @@
 namespace weft::compiler {
 
 inline constexpr const char *kCheckMemoryMetadata = "weft.check_memory";
+// On a branch whose true side is the fallback of a check that rarely runs
+// (an access's own check where its loop's did not hold): the widener skips
+// that side whenever no work-item takes it, however short.
+inline constexpr const char *kSkippableSideMetadata = "weft.skippable_side";
 
 // Asks for the checking mode in `module`'s build.
 void requestMemoryChecks(llvm::Module &module);

@@ -3,12 +3,14 @@
 // work-items goes on round it.
 #include "compiler/passes/kernels/widener.h"
 
+#include "compiler/passes/kernels/memory_checks.h"
+
 #include <llvm/ADT/DenseSet.h>
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/IR/CFG.h>
 #include <llvm/IR/Constants.h>
-#include <llvm/IR/Instructions.h>
 #include <llvm/IR/Dominators.h>
+#include <llvm/IR/Instructions.h>
 
 #include <algorithm>
 #include <utility>
@@ -123,7 +125,9 @@ size_t Widener::skippableRun(const std::vector<BasicBlock *> &order,
   for (size_t i = end; i < order.size(); ++i)
     if (dominators_.dominates(first, order[i]))
       return start; // the side's steps are not one run
-  bool worth = false; // an inner loop is
+  // an inner loop is, and a side the memory checks mark as rarely taken
+  bool worth = branch->getSuccessor(0) == first &&
+               branch->getMetadata(kSkippableSideMetadata);
   unsigned instructions = 0;
   for (size_t i = start; i < end; ++i) {
     BasicBlock *step = order[i];
@@ -188,7 +192,8 @@ void Widener::emitSkippable(const std::vector<BasicBlock *> &order,
             llvm::cast<PHINode>(edge)->getParent() == joined)
           continue; // a second edge to the same block
         masks_.setEdge(block, successor,
-                       merged(edge, llvm::Constant::getNullValue(edge->getType()),
+                       merged(edge,
+                              llvm::Constant::getNullValue(edge->getType()),
                               "wi.edge"));
       }
   for (BasicBlock *block : blocks)
@@ -201,10 +206,9 @@ void Widener::emitSkippable(const std::vector<BasicBlock *> &order,
       for (auto *values : {&vector_, &uniform_}) {
         auto found = values->find(&inst);
         if (found != values->end())
-          found->second =
-              merged(found->second,
-                     llvm::PoisonValue::get(found->second->getType()),
-                     inst.getName());
+          found->second = merged(
+              found->second, llvm::PoisonValue::get(found->second->getType()),
+              inst.getName());
       }
       splats_.erase(&inst); // made again after the phi
     }
@@ -271,7 +275,8 @@ void Widener::emitLoop(Loop *loop) {
       counters.push_back({&phi, s});
       continue;
     }
-    PHINode *v = b_.CreatePHI(vectorOf(phi.getType(), lanes_), 2, phi.getName());
+    PHINode *v =
+        b_.CreatePHI(vectorOf(phi.getType(), lanes_), 2, phi.getName());
     v->addIncoming(widened(phi.getIncomingValueForBlock(preheader)), before);
     vector_[&phi] = v;
     carried.push_back({&phi, v});
@@ -282,7 +287,8 @@ void Widener::emitLoop(Loop *loop) {
         kept.push_back({&phi, nullptr});
         continue;
       }
-      PHINode *v = b_.CreatePHI(vectorOf(phi.getType(), lanes_), 2, phi.getName());
+      PHINode *v =
+          b_.CreatePHI(vectorOf(phi.getType(), lanes_), 2, phi.getName());
       v->addIncoming(llvm::PoisonValue::get(v->getType()), before);
       kept.push_back({&phi, v});
     }
@@ -318,9 +324,9 @@ void Widener::emitLoop(Loop *loop) {
   for (auto [phi, accumulator] : kept) {
     Value *value = accumulator;
     for (unsigned i = 0; i < phi->getNumIncomingValues(); ++i)
-      value = masks_.select(
-          masks_.edge(phi->getIncomingBlock(i), phi->getParent()),
-          widened(phi->getIncomingValue(i)), value);
+      value =
+          masks_.select(masks_.edge(phi->getIncomingBlock(i), phi->getParent()),
+                        widened(phi->getIncomingValue(i)), value);
     accumulator->addIncoming(value, end);
     loop_exit_values_[phi] = value;
   }

@@ -82,6 +82,35 @@ kernel void loaded(global ulong *table, global int *out) {
   out[get_global_id(0)] = data[get_global_id(0)];
 }
 
+// In a loop whose address steps by a constant, one condition before the
+// loop (the first and the last address an iteration of the body can reach
+// are inside; no iteration at all passes) lets each access skip its own
+// check, which runs only on the side marked for the widener to skip.
+// CHECK-LABEL: define {{.*}} @looped(
+// CHECK: [[FIRST:%[0-9]+]] = ptrtoint ptr addrspace(1) %scevgep to i64
+// CHECK: [[COUNT:%[0-9]+]] = zext i32 %smax to i64
+// CHECK: [[NONE:%[0-9]+]] = icmp eq i64 [[COUNT]], 0
+// CHECK: [[ITERATIONS:%[0-9]+]] = sub i64 [[COUNT]], 1
+// CHECK: [[SPAN:%[0-9]+]] = mul i64 [[ITERATIONS]], 4
+// CHECK: [[LAST:%[0-9]+]] = add i64 [[FIRST]], [[SPAN]]
+// CHECK: sub i64 [[FIRST]], %object_begin
+// CHECK: sub i64 [[LAST]], %object_begin
+// CHECK: %loop_inside = or i1 [[NONE]],
+// CHECK: for.body:
+// CHECK: [[NOT:%[0-9]+]] = xor i1 %loop_inside, true
+// CHECK: br i1 [[NOT]], label %[[OWN:[0-9]+]], label %[[JOIN:[0-9]+]], !weft.skippable_side
+// CHECK: [[OWN]]:
+// CHECK: %inside = and i1
+// CHECK: [[JOIN]]:
+// CHECK-NEXT: %inside_loop = phi i1 [ true, %for.body ], [ %inside, %[[OWN]] ]
+// CHECK-NEXT: br i1 %inside_loop
+kernel void looped(global const float *in, global float *out, int n) {
+  float s = 0;
+  for (int j = 0; j < n; ++j)
+    s += in[get_global_id(0) + j];
+  out[get_global_id(0)] = s;
+}
+
 // Widened: the checks are lane compares, and on AVX2 code the accesses are
 // plain when every lane passed, masked otherwise.
 // WIDE-LABEL: define {{.*}} @__weft_body_widened.simd(
