@@ -333,48 +333,78 @@ private:
       inst->moveBefore(end);
   }
 
+  // An address as invariant + scale * ext(start + i * step) in iteration i
+  // of its loop: the form of `p[i]`, `p[row * n + k]` with an int index
+  // (sign-extended), or a pointer recurrence itself.
+  struct Affine {
+    llvm::SmallVector<const llvm::SCEV *, 4> invariant;
+    const llvm::SCEVAddRecExpr *rec = nullptr;
+    int64_t scale = 1;
+    enum { None, Sign, Zero } extension = None;
+  };
+
+  static bool affineIn(const llvm::SCEV *address, llvm::Loop *loop,
+                       llvm::ScalarEvolution &evolution, Affine &form) {
+    llvm::SmallVector<const llvm::SCEV *, 4> terms;
+    if (auto *sum = llvm::dyn_cast<llvm::SCEVAddExpr>(address))
+      terms.append(sum->operands().begin(), sum->operands().end());
+    else
+      terms.push_back(address);
+    for (const llvm::SCEV *term : terms) {
+      if (evolution.isLoopInvariant(term, loop)) {
+        form.invariant.push_back(term);
+        continue;
+      }
+      if (form.rec)
+        return false; // two varying terms
+      if (auto *product = llvm::dyn_cast<llvm::SCEVMulExpr>(term)) {
+        auto *factor =
+            llvm::dyn_cast<llvm::SCEVConstant>(product->getOperand(0));
+        if (product->getNumOperands() != 2 || !factor ||
+            factor->getAPInt().getSignificantBits() > 32)
+          return false;
+        form.scale = factor->getAPInt().getSExtValue();
+        term = product->getOperand(1);
+      }
+      if (auto *sext = llvm::dyn_cast<llvm::SCEVSignExtendExpr>(term)) {
+        form.extension = Affine::Sign;
+        term = sext->getOperand();
+      } else if (auto *zext = llvm::dyn_cast<llvm::SCEVZeroExtendExpr>(term)) {
+        form.extension = Affine::Zero;
+        term = zext->getOperand();
+      }
+      auto *rec = llvm::dyn_cast<llvm::SCEVAddRecExpr>(term);
+      if (!rec || rec->getLoop() != loop || !rec->isAffine())
+        return false;
+      form.rec = rec;
+    }
+    return form.rec != nullptr;
+  }
+
   // The loop condition for one access (see hoistLoopChecks), or null.
   Value *loopCondition(Instruction &inst, const Operand &operand,
                        const Object &object, llvm::LoopInfo &loops,
                        llvm::ScalarEvolution &evolution,
                        llvm::SCEVExpander &expander) {
     llvm::Loop *loop = loops.getLoopFor(inst.getParent());
-    if (!loop || !loop->getLoopPreheader())
-      return nullptr;
     auto *bytes = llvm::dyn_cast<llvm::ConstantInt>(operand.bytes);
-    if (!bytes)
+    if (!loop || !loop->getLoopPreheader() || !bytes)
       return nullptr;
-    // The address as start + i * step; a pointer the recurrence is added to
-    // (a generic pointer cast from the argument) joins the start.
-    const llvm::SCEV *address = evolution.getSCEV(operand.pointer);
-    const llvm::SCEVAddRecExpr *rec = nullptr;
-    llvm::SmallVector<const llvm::SCEV *, 4> invariant;
-    if (auto *sum = llvm::dyn_cast<llvm::SCEVAddExpr>(address)) {
-      for (const llvm::SCEV *term : sum->operands()) {
-        auto *term_rec = llvm::dyn_cast<llvm::SCEVAddRecExpr>(term);
-        if (term_rec && term_rec->getLoop() == loop && !rec)
-          rec = term_rec;
-        else if (evolution.isLoopInvariant(term, loop))
-          invariant.push_back(term);
-        else
-          return nullptr;
-      }
-    } else {
-      rec = llvm::dyn_cast<llvm::SCEVAddRecExpr>(address);
-    }
-    if (!rec || rec->getLoop() != loop || !rec->isAffine())
+    Affine form;
+    if (!affineIn(evolution.getSCEV(operand.pointer), loop, evolution, form))
       return nullptr;
-    invariant.push_back(rec->getStart());
-    const llvm::SCEV *start_address = evolution.getAddExpr(invariant);
-    auto *step =
-        llvm::dyn_cast<llvm::SCEVConstant>(rec->getStepRecurrence(evolution));
+    auto *step = llvm::dyn_cast<llvm::SCEVConstant>(
+        form.rec->getStepRecurrence(evolution));
     const llvm::SCEV *count = evolution.getSymbolicMaxBackedgeTakenCount(loop);
     if (!step || llvm::isa<llvm::SCEVCouldNotCompute>(count) ||
         step->getAPInt().getSignificantBits() > 32)
       return nullptr;
     Instruction *at = loop->getLoopPreheader()->getTerminator();
+    const llvm::SCEV *invariant =
+        form.invariant.empty() ? nullptr : evolution.getAddExpr(form.invariant);
     if (!expander.isSafeToExpandAt(count, at) ||
-        !expander.isSafeToExpandAt(start_address, at))
+        !expander.isSafeToExpandAt(form.rec->getStart(), at) ||
+        (invariant && !expander.isSafeToExpandAt(invariant, at)))
       return nullptr;
     // An access behind the exit test of a loop that leaves only from its
     // header runs in one iteration fewer than the header does.
@@ -392,8 +422,23 @@ private:
       std::tie(begin, extent) = argumentObject(object.index);
     }
     IRBuilder<> b(at);
-    Value *start = expander.expandCodeFor(start_address, nullptr, at);
-    Value *first = b.CreatePtrToInt(start, b.getInt64Ty());
+    auto asInteger = [&](Value *v) {
+      return v->getType()->isPointerTy()
+                 ? b.CreatePtrToInt(v, b.getInt64Ty())
+                 : b.CreateSExtOrTrunc(v, b.getInt64Ty());
+    };
+    Value *base =
+        invariant ? asInteger(expander.expandCodeFor(invariant, nullptr, at))
+                  : b.getInt64(0);
+    Value *start = expander.expandCodeFor(form.rec->getStart(), nullptr, at);
+    unsigned narrow = start->getType()->isPointerTy()
+                          ? 64
+                          : start->getType()->getIntegerBitWidth();
+    Value *index = start->getType()->isPointerTy()
+                       ? b.CreatePtrToInt(start, b.getInt64Ty())
+                   : form.extension == Affine::Zero
+                       ? b.CreateZExtOrTrunc(start, b.getInt64Ty())
+                       : b.CreateSExtOrTrunc(start, b.getInt64Ty());
     Value *iterations = b.CreateZExtOrTrunc(
         expander.expandCodeFor(count, nullptr, at), b.getInt64Ty());
     Value *none = b.getFalse();
@@ -402,13 +447,31 @@ private:
       iterations = b.CreateSub(iterations, b.getInt64(1));
     }
     int64_t stride = step->getAPInt().getSExtValue();
-    uint64_t magnitude = stride < 0 ? uint64_t(-stride) : uint64_t(stride);
-    // No wrapping between the first address and the last.
+    uint64_t magnitude = uint64_t(stride < 0 ? -stride : stride) *
+                         uint64_t(form.scale < 0 ? -form.scale : form.scale);
+    // No wrapping in 64 bits between the first index and the last, nor in
+    // the index's own type (an int index extended once per iteration).
     Value *no_wrap = b.CreateICmpULE(
         iterations,
-        b.getInt64(magnitude ? (uint64_t(1) << 62) / magnitude : UINT64_MAX));
-    Value *last = b.CreateAdd(
-        first, b.CreateMul(iterations, b.getInt64(uint64_t(stride))));
+        b.getInt64(magnitude ? (uint64_t(1) << 60) / magnitude : UINT64_MAX));
+    Value *last_index = b.CreateAdd(
+        index, b.CreateMul(iterations, b.getInt64(uint64_t(stride))));
+    if (form.extension != Affine::None && narrow < 64) {
+      llvm::Type *narrow_type = b.getIntNTy(narrow);
+      Value *truncated = b.CreateTrunc(last_index, narrow_type);
+      Value *back = form.extension == Affine::Sign
+                        ? b.CreateSExt(truncated, b.getInt64Ty())
+                        : b.CreateZExt(truncated, b.getInt64Ty());
+      no_wrap = b.CreateAnd(no_wrap, b.CreateICmpEQ(back, last_index));
+    }
+    auto address = [&](Value *at_index) {
+      Value *scaled =
+          form.scale == 1
+              ? at_index
+              : b.CreateMul(at_index, b.getInt64(uint64_t(form.scale)));
+      return invariant ? b.CreateAdd(base, scaled) : scaled;
+    };
+    Value *first = address(index), *last = address(last_index);
     Value *room = b.CreateSub(extent, bytes);
     Value *fits = b.CreateICmpULE(bytes, extent);
     Value *first_in = b.CreateICmpULE(b.CreateSub(first, begin), room);

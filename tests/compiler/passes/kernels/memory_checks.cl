@@ -111,6 +111,25 @@ kernel void looped(global const float *in, global float *out, int n) {
   out[get_global_id(0)] = s;
 }
 
+// An int index extended once per iteration (a[row * n + k]): the loop's
+// last index must fit an int too, or the condition does not hold.
+// CHECK-LABEL: define {{.*}} @int_index(
+// CHECK: [[START:%[0-9]+]] = sext i32 {{%[0-9]+}} to i64
+// CHECK: [[LASTI:%[0-9]+]] = add i64 [[START]],
+// CHECK-NEXT: [[NARROW:%[0-9]+]] = trunc i64 [[LASTI]] to i32
+// CHECK-NEXT: [[BACK:%[0-9]+]] = sext i32 [[NARROW]] to i64
+// CHECK-NEXT: icmp eq i64 [[BACK]], [[LASTI]]
+// CHECK: mul i64 [[START]], 4
+// CHECK: mul i64 [[LASTI]], 4
+// CHECK: %loop_inside = or i1
+kernel void int_index(global const float *a, global float *c, int n) {
+  int row = get_global_id(0);
+  float acc = 0;
+  for (int k = 0; k < n; ++k)
+    acc += a[row * n + k];
+  c[row] = acc;
+}
+
 // Widened: the checks are lane compares, and on AVX2 code the accesses are
 // plain when every lane passed, masked otherwise.
 // WIDE-LABEL: define {{.*}} @__weft_body_widened.simd(
