@@ -129,6 +129,33 @@ static int insideLocalMemory(const struct WorkGroupContext *context,
          bytes <= size - (address - base);
 }
 
+// The memory checking mode (WEFT_CHECK_MEMORY): whether the global side of
+// a copy, `bytes` from `address`, lies inside an object the launch may
+// reach; if not, the group's first violation describes it (work-item
+// `item`, reading or writing) and the copy is not made.
+static int globalSideChecked(struct WorkGroupContext *context, uint64_t item,
+                             uint64_t address, uint64_t bytes, int write) {
+  if (__builtin_expect(context->memory_check_address == 0, 1) ||
+      context->memory_check_address(context, address, bytes))
+    return 1;
+  struct MemoryViolation *violation = context->memory_violation;
+  if (!violation->found) {
+    uint64_t x = context->local_size[0], y = context->local_size[1];
+    violation->address = address;
+    violation->bytes = bytes;
+    violation->object_begin = 0;
+    violation->object_bytes = 0;
+    violation->local_id[0] = item % x;
+    violation->local_id[1] = item / x % y;
+    violation->local_id[2] = item / (x * y);
+    violation->is_write = write;
+    violation->object_kind = kMemoryUnknownObject;
+    violation->object_index = 0;
+    violation->found = 1;
+  }
+  return 0;
+}
+
 // Work-item `item` of the group of `context` reaches an async copy. Returns
 // the event the copy belongs to: the one passed in, or a new one naming this
 // copy. The compiler knows this function by name: in kernels without
@@ -167,19 +194,21 @@ __weft_async_copy_for(struct WorkGroupContext *context, uint64_t item,
     // and the launch fails, instead of the group writing over the host
     // process's memory.
     int empty = !per_line || !lines || !planes || !element_bytes;
-    int local_source =
-        !empty && insideLocalMemory(context, src,
-                                    spanBytes(element_bytes, per_line, lines,
-                                              planes, src_line, src_plane));
-    if (empty || local_source ||
-        insideLocalMemory(context, dst,
-                          spanBytes(element_bytes, per_line, lines, planes,
-                                    dst_line, dst_plane)))
+    uint64_t src_bytes = spanBytes(element_bytes, per_line, lines, planes,
+                                   src_line, src_plane);
+    uint64_t dst_bytes = spanBytes(element_bytes, per_line, lines, planes,
+                                   dst_line, dst_plane);
+    int local_source = !empty && insideLocalMemory(context, src, src_bytes);
+    if (empty)
+      ;
+    else if (!local_source && !insideLocalMemory(context, dst, dst_bytes))
+      context->status = kWorkGroupAsyncCopyOutsideLocal;
+    else if (local_source
+                 ? globalSideChecked(context, item, dst, dst_bytes, 1)
+                 : globalSideChecked(context, item, src, src_bytes, 0))
       __weft_copy_bulk((char *)dst, (const char *)src, element_bytes, per_line,
                        lines, planes, src_line, src_plane, dst_line, dst_plane,
                        !local_source);
-    else
-      context->status = kWorkGroupAsyncCopyOutsideLocal;
     state->performed = sequence + 1;
   }
   return event ? event : (void *)(uintptr_t)(sequence + 1);

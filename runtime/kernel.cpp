@@ -586,7 +586,9 @@ cl_int Kernel::makeLaunch(Queue &queue, cl_uint work_dim, const size_t *offset,
       launch.group_entry = variant->entry;
       launch.work_item_entry = variant->work_item_entry;
     }
+    // The memory checking mode checks copies in the copy engine.
     if (description_.read_through_entry && !uses_svm &&
+        !settings().check_memory &&
         copiedBuffersUnwritten() && readThroughCovers(launch))
       launch.group_entry = description_.read_through_entry;
     if (settings().check_memory) {

@@ -274,3 +274,42 @@ TEST_CASE("stale SVM pointers are caught, live ones pass", "[memory-check]") {
   clReleaseKernel(k);
   clReleaseKernel(direct);
 }
+
+TEST_CASE("an async copy past its buffer is caught, not made",
+          "[memory-check]") {
+  WeftFixture f;
+  // The last group copies 17 elements from 48: one past the input.
+  cl_kernel k = f.kernel(
+      "kernel void copy(global const int *in, global int *out,\n"
+      "                 local int *tile, int count) {\n"
+      "  event_t e = async_work_group_copy(tile, in + get_group_id(0) * 16,\n"
+      "                                    count, 0);\n"
+      "  wait_group_events(1, &e);\n"
+      "  out[get_global_id(0)] = tile[get_local_id(0)];\n"
+      "}",
+      "copy");
+  std::vector<cl_int> values(64);
+  for (int i = 0; i < 64; ++i)
+    values[i] = i;
+  cl_mem in = f.buffer(values.size() * sizeof(cl_int), values.data());
+  cl_mem out = f.buffer(64 * sizeof(cl_int));
+  cl_int count = 16;
+  REQUIRE(clSetKernelArg(k, 0, sizeof in, &in) == CL_SUCCESS);
+  REQUIRE(clSetKernelArg(k, 1, sizeof out, &out) == CL_SUCCESS);
+  REQUIRE(clSetKernelArg(k, 2, 17 * sizeof(cl_int), nullptr) == CL_SUCCESS);
+  REQUIRE(clSetKernelArg(k, 3, sizeof count, &count) == CL_SUCCESS);
+  Launch fine = launch(f, k, 64, 16);
+  CHECK(fine.status == CL_SUCCESS);
+  CHECK(fine.report.empty());
+  CHECK(f.readInts(out, 64)[63] == 63);
+  count = 17;
+  REQUIRE(clSetKernelArg(k, 3, sizeof count, &count) == CL_SUCCESS);
+  Launch past = launch(f, k, 64, 16);
+  INFO(past.report);
+  CHECK(past.status == CL_INVALID_OPERATION);
+  CHECK(contains(past.report, "read 68 bytes"));
+  CHECK(contains(past.report, "outside every object the launch may reach"));
+  clReleaseMemObject(in);
+  clReleaseMemObject(out);
+  clReleaseKernel(k);
+}
