@@ -393,13 +393,15 @@ private:
     Affine form;
     if (!affineIn(evolution.getSCEV(operand.pointer), loop, evolution, form))
       return nullptr;
-    auto *step = llvm::dyn_cast<llvm::SCEVConstant>(
-        form.rec->getStepRecurrence(evolution));
+    // A constant step, or one the loop does not change (b[k * n + col]).
+    const llvm::SCEV *step = form.rec->getStepRecurrence(evolution);
     const llvm::SCEV *count = evolution.getSymbolicMaxBackedgeTakenCount(loop);
-    if (!step || llvm::isa<llvm::SCEVCouldNotCompute>(count) ||
-        step->getAPInt().getSignificantBits() > 32)
+    if (llvm::isa<llvm::SCEVCouldNotCompute>(count) ||
+        !evolution.isLoopInvariant(step, loop))
       return nullptr;
     Instruction *at = loop->getLoopPreheader()->getTerminator();
+    if (!expander.isSafeToExpandAt(step, at))
+      return nullptr;
     const llvm::SCEV *invariant =
         form.invariant.empty() ? nullptr : evolution.getAddExpr(form.invariant);
     if (!expander.isSafeToExpandAt(count, at) ||
@@ -446,16 +448,25 @@ private:
       none = b.CreateICmpEQ(iterations, b.getInt64(0));
       iterations = b.CreateSub(iterations, b.getInt64(1));
     }
-    int64_t stride = step->getAPInt().getSExtValue();
-    uint64_t magnitude = uint64_t(stride < 0 ? -stride : stride) *
-                         uint64_t(form.scale < 0 ? -form.scale : form.scale);
-    // No wrapping in 64 bits between the first index and the last, nor in
-    // the index's own type (an int index extended once per iteration).
-    Value *no_wrap = b.CreateICmpULE(
-        iterations,
-        b.getInt64(magnitude ? (uint64_t(1) << 60) / magnitude : UINT64_MAX));
-    Value *last_index = b.CreateAdd(
-        index, b.CreateMul(iterations, b.getInt64(uint64_t(stride))));
+    // The step as the index extends it (the recurrence adds it in the
+    // index's own type).
+    Value *stride = b.CreateSExtOrTrunc(
+        asInteger(expander.expandCodeFor(step, nullptr, at)), b.getInt64Ty());
+    Value *magnitude =
+        b.CreateBinaryIntrinsic(llvm::Intrinsic::abs, stride, b.getFalse());
+    uint64_t scale_magnitude =
+        uint64_t(form.scale < 0 ? -form.scale : form.scale);
+    // No wrapping in 64 bits between the first index and the last (fewer
+    // than 2^31 iterations, each a step times the scale below 2^31: the
+    // span stays below 2^62), nor in the index's own type (an int index
+    // extended once per iteration). Plain compares: an overflow intrinsic's
+    // pair would keep the kernel from widening.
+    Value *no_wrap = b.CreateAnd(
+        b.CreateICmpULE(iterations, b.getInt64(uint64_t(1) << 31)),
+        b.CreateICmpULE(magnitude,
+                        b.getInt64((uint64_t(1) << 31) /
+                                   std::max<uint64_t>(scale_magnitude, 1))));
+    Value *last_index = b.CreateAdd(index, b.CreateMul(iterations, stride));
     if (form.extension != Affine::None && narrow < 64) {
       llvm::Type *narrow_type = b.getIntNTy(narrow);
       Value *truncated = b.CreateTrunc(last_index, narrow_type);
