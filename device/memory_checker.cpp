@@ -101,6 +101,17 @@ std::string describeMemoryViolation(const MemoryViolation &violation,
   std::string what = std::string(violation.is_write ? "wrote " : "read ") +
                      std::to_string(violation.bytes) + " bytes at " +
                      hex(violation.address);
+  if (violation.object_kind == kMemoryPrivateVariable) {
+    // Checked by offset, without the variable's address (it may be a
+    // register): `address` holds the offset.
+    what = std::string(violation.is_write ? "wrote " : "read ") +
+           std::to_string(violation.bytes) + " bytes at offset " +
+           std::to_string(int64_t(violation.address)) +
+           " of a private variable of " +
+           std::to_string(violation.object_bytes) + " bytes";
+    return "memory check: kernel '" + std::string(kernel_name) + "' " + who +
+           " " + what + "; the access was not made";
+  }
   std::string where;
   std::string object = objectName(violation, objects);
   if (object.empty()) {

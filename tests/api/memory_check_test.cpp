@@ -213,7 +213,7 @@ TEST_CASE("a private array indexed past its end is caught", "[memory-check]") {
   Launch run = launch(f, k, 4, 0);
   INFO(run.report);
   CHECK(run.status == CL_INVALID_OPERATION);
-  CHECK(contains(run.report, "of a private variable (16 bytes"));
+  CHECK(contains(run.report, "of a private variable of 16 bytes"));
   clReleaseMemObject(out);
   clReleaseKernel(k);
 }

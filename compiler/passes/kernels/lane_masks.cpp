@@ -148,24 +148,37 @@ void LaneMasks::store(Value *values, llvm::Type *element, Value *pointers,
 // that never failed three times slower than the plain store. Guards that
 // rarely fail (a bounds check, a row's end, the memory checking mode's
 // checks) leave every work-item on in most chunks, which then store whole.
-void LaneMasks::storeWholeWhenAllOn(Value *values, Value *pointer,
-                                    llvm::Align align, Value *mask,
-                                    Value *lane_mask) {
+//
+// Branches to `whole` when every work-item of `lane_mask` is on, to
+// `masked` otherwise, both joining at `after`; false (nothing made) where a
+// masked access is as good (AVX-512) or the mask is too wide or known.
+bool LaneMasks::branchOnAllLanes(Value *lane_mask, llvm::StringRef access,
+                                 BasicBlock *&whole, BasicBlock *&masked,
+                                 BasicBlock *&after) {
   unsigned bits =
       llvm::cast<llvm::FixedVectorType>(lane_mask->getType())->getNumElements();
   if (hasFastGathers(vector_fn_) || bits > 64 ||
-      llvm::isa<llvm::Constant>(lane_mask)) {
-    b_.CreateMaskedStore(values, pointer, align, mask);
-    return;
-  }
+      llvm::isa<llvm::Constant>(lane_mask))
+    return false;
   llvm::LLVMContext &ctx = vector_fn_.getContext();
   Value *all =
       b_.CreateICmpEQ(b_.CreateBitCast(lane_mask, b_.getIntNTy(bits)),
                       llvm::ConstantInt::getAllOnesValue(b_.getIntNTy(bits)));
-  BasicBlock *whole = BasicBlock::Create(ctx, "wi.store_whole", &vector_fn_);
-  BasicBlock *masked = BasicBlock::Create(ctx, "wi.store_masked", &vector_fn_);
-  BasicBlock *after = BasicBlock::Create(ctx, "wi.stored_all", &vector_fn_);
+  whole = BasicBlock::Create(ctx, "wi." + access + "_whole", &vector_fn_);
+  masked = BasicBlock::Create(ctx, "wi." + access + "_masked", &vector_fn_);
+  after = BasicBlock::Create(ctx, "wi." + access + "_joined", &vector_fn_);
   b_.CreateCondBr(all, whole, masked);
+  return true;
+}
+
+void LaneMasks::storeWholeWhenAllOn(Value *values, Value *pointer,
+                                    llvm::Align align, Value *mask,
+                                    Value *lane_mask) {
+  BasicBlock *whole, *masked, *after;
+  if (!branchOnAllLanes(lane_mask, "store", whole, masked, after)) {
+    b_.CreateMaskedStore(values, pointer, align, mask);
+    return;
+  }
   b_.SetInsertPoint(whole);
   b_.CreateAlignedStore(values, pointer, align);
   b_.CreateBr(after);
@@ -179,19 +192,9 @@ void LaneMasks::storeWholeWhenAllOn(Value *values, Value *pointer,
 Value *LaneMasks::loadWholeWhenAllOn(llvm::Type *type, Value *pointer,
                                      llvm::Align align, Value *mask,
                                      Value *lane_mask) {
-  unsigned bits =
-      llvm::cast<llvm::FixedVectorType>(lane_mask->getType())->getNumElements();
-  if (hasFastGathers(vector_fn_) || bits > 64 ||
-      llvm::isa<llvm::Constant>(lane_mask))
+  BasicBlock *whole, *masked, *after;
+  if (!branchOnAllLanes(lane_mask, "load", whole, masked, after))
     return b_.CreateMaskedLoad(type, pointer, align, mask);
-  llvm::LLVMContext &ctx = vector_fn_.getContext();
-  Value *all =
-      b_.CreateICmpEQ(b_.CreateBitCast(lane_mask, b_.getIntNTy(bits)),
-                      llvm::ConstantInt::getAllOnesValue(b_.getIntNTy(bits)));
-  BasicBlock *whole = BasicBlock::Create(ctx, "wi.load_whole", &vector_fn_);
-  BasicBlock *masked = BasicBlock::Create(ctx, "wi.load_masked", &vector_fn_);
-  BasicBlock *after = BasicBlock::Create(ctx, "wi.loaded_all", &vector_fn_);
-  b_.CreateCondBr(all, whole, masked);
   b_.SetInsertPoint(whole);
   Value *plain = b_.CreateAlignedLoad(type, pointer, align);
   b_.CreateBr(after);

@@ -105,6 +105,9 @@ public:
   llvm::Value *loadWholeWhenAllOn(llvm::Type *type, llvm::Value *pointer,
                                   llvm::Align align, llvm::Value *mask,
                                   llvm::Value *lane_mask);
+  bool branchOnAllLanes(llvm::Value *lane_mask, llvm::StringRef access,
+                        llvm::BasicBlock *&whole, llvm::BasicBlock *&masked,
+                        llvm::BasicBlock *&after);
 
   // Inserts `load`, a scalar load of one address for all, where it runs only
   // when some work-item of `mask` is on; returns its value (poison when

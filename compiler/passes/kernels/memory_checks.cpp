@@ -9,6 +9,7 @@
 #include <llvm/Analysis/ScalarEvolution.h>
 #include <llvm/Analysis/ScalarEvolutionExpressions.h>
 #include <llvm/Analysis/TargetLibraryInfo.h>
+#include <llvm/Analysis/Utils/Local.h>
 #include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/IRBuilder.h>
@@ -388,7 +389,10 @@ private:
                        llvm::SCEVExpander &expander) {
     llvm::Loop *loop = loops.getLoopFor(inst.getParent());
     auto *bytes = llvm::dyn_cast<llvm::ConstantInt>(operand.bytes);
-    if (!loop || !loop->getLoopPreheader() || !bytes)
+    // Not private variables: their address as an integer would keep them
+    // from becoming registers.
+    if (!loop || !loop->getLoopPreheader() || !bytes ||
+        object.kind == kMemoryPrivateVariable)
       return nullptr;
     Affine form;
     if (!affineIn(evolution.getSCEV(operand.pointer), loop, evolution, form))
@@ -516,10 +520,48 @@ private:
     return arguments_[index] = {begin, bytes};
   }
 
+  // The byte offset of `pointer` from `base` along the GEPs and casts
+  // between them, or null. Private variables are checked this way: their
+  // address taken as an integer (ptrtoint) would keep SROA from making them
+  // registers.
+  Value *offsetAlongGeps(IRBuilder<> &b, Value *pointer, Value *base) {
+    Value *offset = b.getInt64(0);
+    for (Value *at = pointer; at != base;) {
+      if (auto *gep = llvm::dyn_cast<llvm::GEPOperator>(at)) {
+        offset = b.CreateAdd(
+            offset,
+            b.CreateSExtOrTrunc(llvm::emitGEPOffset(&b, layout_, gep, true),
+                                b.getInt64Ty()));
+        at = gep->getPointerOperand();
+      } else if (auto *cast = llvm::dyn_cast<llvm::Operator>(at);
+                 cast && (cast->getOpcode() == Instruction::AddrSpaceCast ||
+                          cast->getOpcode() == Instruction::BitCast)) {
+        at = cast->getOperand(0);
+      } else {
+        return nullptr;
+      }
+    }
+    return offset;
+  }
+
   Value *inside(IRBuilder<> &b, const Operand &operand, const Object &object,
                 Description &about) {
-    Value *address = b.CreatePtrToInt(operand.pointer, b.getInt64Ty());
     Value *bytes = b.CreateZExtOrTrunc(operand.bytes, b.getInt64Ty());
+    if (object.kind == kMemoryPrivateVariable)
+      if (Value *offset = offsetAlongGeps(b, operand.pointer, object.base)) {
+        Value *extent = b.getInt64(object.bytes);
+        about = {offset,
+                 bytes,
+                 b.getInt64(0),
+                 extent,
+                 b.getInt32(operand.write),
+                 b.getInt32(object.kind),
+                 b.getInt32(object.index)};
+        return b.CreateAnd(b.CreateICmpULE(bytes, extent),
+                           b.CreateICmpULE(offset, b.CreateSub(extent, bytes)),
+                           "inside");
+      }
+    Value *address = b.CreatePtrToInt(operand.pointer, b.getInt64Ty());
     Value *begin = b.getInt64(0), *extent = b.getInt64(0);
     Value *ok;
     if (object.kind == kMemoryUnknownObject) {

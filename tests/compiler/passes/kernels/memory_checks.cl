@@ -22,12 +22,14 @@
 // CHECK: [[BYTES:%[0-9]+]] = load i64, ptr [[BYTES_P]]{{.*}}!invariant.load
 // CHECK: [[IN:%[0-9]+]] = ptrtoint ptr addrspace(1) %in to i64
 // CHECK: %object_begin = sub i64 [[IN]], [[BELOW]]
-// A private array indexed by data: checked against its 16 bytes, with no
-// range to read; its constant-index accesses are not checked.
+// A private array indexed by data: checked against its 16 bytes by the
+// offset its GEP adds (its address as an integer would keep SROA off it),
+// with no range to read; its constant-index accesses are not checked.
+// CHECK-NOT: ptrtoint ptr %table
 // CHECK: getelementptr inbounds [4 x i32], ptr %table, i64 0, i64 %idxprom
-// CHECK: [[T:%[0-9]+]] = ptrtoint ptr %table to i64
-// CHECK: [[TO:%[0-9]+]] = sub i64 {{%[0-9]+}}, [[T]]
-// CHECK: icmp ule i64 [[TO]], 12
+// CHECK-NEXT: [[TO:%[a-z.0-9]+]] = mul i64 %idxprom, 4
+// CHECK-NEXT: [[SUM:%[0-9]+]] = add i64 0, [[TO]]
+// CHECK-NEXT: icmp ule i64 [[SUM]], 12
 // The read of in[i]: inside when its 4 bytes fit past its offset.
 // CHECK: [[ELEMENT:%arrayidx[0-9]*]] = getelementptr inbounds float, ptr addrspace(1) %in
 // CHECK: [[ADDRESS:%[0-9]+]] = ptrtoint ptr addrspace(1) [[ELEMENT]] to i64
