@@ -615,6 +615,24 @@ Kernel::memoryCheckObjects(const unsigned char *arguments) const {
       objects->arguments[i] = {0, local_sizes_[i]};
       continue;
     }
+    if (argument.kind == ArgumentKind::Image) {
+      // Kernels read the image's description through the argument (its
+      // size, inlined queries) and its texels at addresses taken from it.
+      Ref<Memory> image = buffers_[i].lock();
+      if (!image)
+        continue;
+      const WeftImage &description = image->kernelImage();
+      objects->arguments[i] = {0, sizeof(WeftImage)};
+      uint64_t plane = std::max<uint64_t>(
+          {description.slice_pitch,
+           description.row_pitch * uint64_t(std::max(description.height, 1)),
+           uint64_t(description.width) * uint64_t(description.element_size)});
+      uint64_t planes = uint64_t(std::max(description.depth, 1)) *
+                        uint64_t(std::max(description.array_size, 1));
+      objects->reachable.push_back(
+          {reinterpret_cast<uint64_t>(description.data), plane * planes});
+      continue;
+    }
     if (argument.kind != ArgumentKind::Buffer)
       continue;
     if (Ref<Memory> buffer = buffers_[i].lock()) {

@@ -313,3 +313,47 @@ TEST_CASE("an async copy past its buffer is caught, not made",
   clReleaseMemObject(out);
   clReleaseKernel(k);
 }
+
+TEST_CASE("image kernels run with nothing reported", "[memory-check]") {
+  WeftFixture f;
+  // The image builtins are inlined like the others: the description they
+  // read through the argument and the texels they address are objects of
+  // the launch too (an image argument was taken for a pointer to nothing).
+  cl_kernel k = f.kernel(
+      "kernel void k(write_only image2d_t out, read_only image2d_t in,\n"
+      "              global int *width) {\n"
+      "  int2 c = (int2)(get_global_id(0), get_global_id(1));\n"
+      "  write_imagef(out, c, read_imagef(in, c) + 1.0f);\n"
+      "  if (c.x == 0 && c.y == 0) width[0] = get_image_width(out);\n"
+      "}",
+      "k");
+  cl_image_format format = {CL_RGBA, CL_FLOAT};
+  cl_image_desc desc = {};
+  desc.image_type = CL_MEM_OBJECT_IMAGE2D;
+  desc.image_width = 16;
+  desc.image_height = 8;
+  cl_int err;
+  cl_mem out = clCreateImage(f.context, CL_MEM_READ_WRITE, &format, &desc,
+                             nullptr, &err);
+  REQUIRE(err == CL_SUCCESS);
+  cl_mem in = clCreateImage(f.context, CL_MEM_READ_WRITE, &format, &desc,
+                            nullptr, &err);
+  REQUIRE(err == CL_SUCCESS);
+  cl_mem width = f.buffer(sizeof(cl_int));
+  REQUIRE(clSetKernelArg(k, 0, sizeof out, &out) == CL_SUCCESS);
+  REQUIRE(clSetKernelArg(k, 1, sizeof in, &in) == CL_SUCCESS);
+  REQUIRE(clSetKernelArg(k, 2, sizeof width, &width) == CL_SUCCESS);
+  Launch run{};
+  run.report = stderrOf([&] {
+    size_t global[2] = {16, 8};
+    run.status = f.runAndWait(k, 2, global, nullptr);
+  });
+  INFO(run.report);
+  CHECK(run.status == CL_SUCCESS);
+  CHECK(run.report.empty());
+  CHECK(f.readInts(width, 1)[0] == 16);
+  clReleaseMemObject(out);
+  clReleaseMemObject(in);
+  clReleaseMemObject(width);
+  clReleaseKernel(k);
+}

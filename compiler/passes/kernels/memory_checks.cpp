@@ -121,6 +121,9 @@ struct Object {
   // pointer arguments, whose size the launch gives.
   uint64_t bytes = 0;
   bool sized() const { return kind != kMemoryArgument || bytes != 0; }
+  // Memory Weft itself hands the kernel (a printf record from
+  // __weft_printf_reserve): its own code writes it, unchecked.
+  bool weft_owned = false;
 };
 
 Object objectOf(Value *pointer, llvm::Function &kernel,
@@ -134,6 +137,9 @@ Object objectOf(Value *pointer, llvm::Function &kernel,
     if (other != objects.front())
       return object;
   auto *one = const_cast<Value *>(objects.front());
+  if (auto *call = llvm::dyn_cast<llvm::CallInst>(one))
+    if (llvm::Function *callee = call->getCalledFunction())
+      object.weft_owned = callee->getName().starts_with("__weft_");
   if (auto *arg = llvm::dyn_cast<llvm::Argument>(one)) {
     if (arg->getParent() != &kernel)
       return object;
@@ -260,7 +266,7 @@ public:
     IRBuilder<> b(&inst);
     for (const Operand &operand : operands) {
       Object object = objectOf(operand.pointer, kernel_, layout_);
-      if (provablyInside(operand, object, layout_))
+      if (object.weft_owned || provablyInside(operand, object, layout_))
         continue;
       Description about;
       Value *ok = inside(b, operand, object, about);
