@@ -50,6 +50,24 @@ Launch launch(WeftFixture &f, cl_kernel k, size_t global, size_t local) {
   return result;
 }
 
+// Launches `k`, which must run as without the checks, nothing reported.
+void expectClean(WeftFixture &f, cl_kernel k, size_t global, size_t local) {
+  Launch run = launch(f, k, global, local);
+  INFO(run.report);
+  CHECK(run.status == CL_SUCCESS);
+  CHECK(run.report.empty());
+}
+
+// Launches `k`, which the checks must stop with a report naming each part.
+void expectCaught(WeftFixture &f, cl_kernel k, size_t global, size_t local,
+                  std::initializer_list<const char *> parts) {
+  Launch run = launch(f, k, global, local);
+  INFO(run.report);
+  CHECK(run.status == CL_INVALID_OPERATION);
+  for (const char *part : parts)
+    CHECK(contains(run.report, part));
+}
+
 } // namespace
 
 TEST_CASE("a write one element past a buffer is caught and not made",
@@ -70,12 +88,9 @@ TEST_CASE("a write one element past a buffer is caught and not made",
       clCreateSubBuffer(parent, 0, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
   REQUIRE(err == CL_SUCCESS);
   REQUIRE(clSetKernelArg(k, 0, sizeof sub, &sub) == CL_SUCCESS);
-  Launch run = launch(f, k, 64, 16);
-  INFO(run.report);
-  CHECK(run.status == CL_INVALID_OPERATION);
-  CHECK(contains(run.report, "kernel 'shift' work-item (63) wrote 4 bytes"));
-  CHECK(contains(run.report, "argument 0 'out' (256 bytes"));
-  CHECK(contains(run.report, "4 bytes past its end"));
+  expectCaught(f, k, 64, 16,
+               {"kernel 'shift' work-item (63) wrote 4 bytes",
+                "argument 0 'out' (256 bytes", "4 bytes past its end"});
   std::vector<cl_int> after = f.readInts(parent, initial.size());
   for (size_t i = 64; i < after.size(); ++i)
     CHECK(after[i] == -1);
@@ -83,9 +98,7 @@ TEST_CASE("a write one element past a buffer is caught and not made",
   // A whole buffer: the same.
   cl_mem whole = f.buffer(64 * sizeof(cl_int));
   REQUIRE(clSetKernelArg(k, 0, sizeof whole, &whole) == CL_SUCCESS);
-  run = launch(f, k, 64, 16);
-  CHECK(run.status == CL_INVALID_OPERATION);
-  CHECK(contains(run.report, "work-item (63) wrote 4 bytes"));
+  expectCaught(f, k, 64, 16, {"work-item (63) wrote 4 bytes"});
   clReleaseMemObject(whole);
   clReleaseMemObject(sub);
   clReleaseMemObject(parent);
@@ -113,9 +126,7 @@ TEST_CASE("reads past a buffer and before it are caught, loops and vectors "
   REQUIRE(clSetKernelArg(k, 0, sizeof in, &in) == CL_SUCCESS);
   REQUIRE(clSetKernelArg(k, 1, sizeof out, &out) == CL_SUCCESS);
   REQUIRE(clSetKernelArg(k, 2, sizeof n, &n) == CL_SUCCESS);
-  Launch fine = launch(f, k, 16, 0);
-  CHECK(fine.status == CL_SUCCESS);
-  CHECK(fine.report.empty());
+  expectClean(f, k, 16, 0);
   std::vector<float> sums(16);
   REQUIRE(clEnqueueReadBuffer(f.queue, out, CL_TRUE, 0, sizeof(float) * 16,
                               sums.data(), 0, nullptr, nullptr) == CL_SUCCESS);
@@ -123,11 +134,9 @@ TEST_CASE("reads past a buffer and before it are caught, loops and vectors "
     CHECK(s == 4.0f);
   n = 2;
   REQUIRE(clSetKernelArg(k, 2, sizeof n, &n) == CL_SUCCESS);
-  Launch past = launch(f, k, 16, 0);
-  INFO(past.report);
-  CHECK(past.status == CL_INVALID_OPERATION);
-  CHECK(contains(past.report, "work-item (15) read 16 bytes"));
-  CHECK(contains(past.report, "at offset 256 of argument 0 'in'"));
+  expectCaught(
+      f, k, 16, 0,
+      {"work-item (15) read 16 bytes", "at offset 256 of argument 0 'in'"});
   clReleaseMemObject(in);
   clReleaseMemObject(out);
   clReleaseKernel(k);
@@ -138,11 +147,8 @@ TEST_CASE("reads past a buffer and before it are caught, loops and vectors "
                               "before");
   cl_mem m = f.buffer(8 * sizeof(cl_int));
   REQUIRE(clSetKernelArg(before, 0, sizeof m, &m) == CL_SUCCESS);
-  Launch under = launch(f, before, 8, 0);
-  INFO(under.report);
-  CHECK(under.status == CL_INVALID_OPERATION);
-  CHECK(contains(under.report, "work-item (0) read 4 bytes"));
-  CHECK(contains(under.report, "4 bytes before argument 0 'p'"));
+  expectCaught(f, before, 8, 0,
+               {"work-item (0) read 4 bytes", "4 bytes before argument 0 'p'"});
   clReleaseMemObject(m);
   clReleaseKernel(before);
 }
@@ -168,28 +174,20 @@ TEST_CASE("writes out of a __local array are caught, across barriers",
   REQUIRE(clSetKernelArg(k, 1, 16 * sizeof(cl_int), nullptr) == CL_SUCCESS);
   cl_int step = 0;
   REQUIRE(clSetKernelArg(k, 2, sizeof step, &step) == CL_SUCCESS);
-  Launch fine = launch(f, k, 64, 16);
-  CHECK(fine.status == CL_SUCCESS);
-  CHECK(fine.report.empty());
+  expectClean(f, k, 64, 16);
   std::vector<cl_int> got = f.readInts(out, 64);
   for (size_t i = 0; i < 64; ++i)
     CHECK(got[i] == 3 * (15 - int(i % 16)));
 
   step = 1;
   REQUIRE(clSetKernelArg(k, 2, sizeof step, &step) == CL_SUCCESS);
-  Launch variable = launch(f, k, 64, 16);
-  INFO(variable.report);
-  CHECK(variable.status == CL_INVALID_OPERATION);
-  CHECK(contains(variable.report, "wrote 4 bytes"));
-  CHECK(contains(variable.report, "of a __local variable (64 bytes"));
+  expectCaught(f, k, 64, 16,
+               {"wrote 4 bytes", "of a __local variable (64 bytes"});
 
   step = 2;
   REQUIRE(clSetKernelArg(k, 2, sizeof step, &step) == CL_SUCCESS);
-  Launch argument = launch(f, k, 64, 16);
-  INFO(argument.report);
-  CHECK(argument.status == CL_INVALID_OPERATION);
-  CHECK(contains(argument.report, "argument 1 'scratch' (64 bytes"));
-  CHECK(contains(argument.report, "4 bytes past its end"));
+  expectCaught(f, k, 64, 16,
+               {"argument 1 'scratch' (64 bytes", "4 bytes past its end"});
   clReleaseMemObject(out);
   clReleaseKernel(k);
 }
@@ -210,10 +208,7 @@ TEST_CASE("a private array indexed past its end is caught", "[memory-check]") {
   CHECK(launch(f, k, 4, 0).status == CL_SUCCESS);
   n = 3;
   REQUIRE(clSetKernelArg(k, 1, sizeof n, &n) == CL_SUCCESS);
-  Launch run = launch(f, k, 4, 0);
-  INFO(run.report);
-  CHECK(run.status == CL_INVALID_OPERATION);
-  CHECK(contains(run.report, "of a private variable of 16 bytes"));
+  expectCaught(f, k, 4, 0, {"of a private variable of 16 bytes"});
   clReleaseMemObject(out);
   clReleaseKernel(k);
 }
@@ -248,27 +243,18 @@ TEST_CASE("stale SVM pointers are caught, live ones pass", "[memory-check]") {
   REQUIRE(clSetKernelArg(k, 1, sizeof out, &out) == CL_SUCCESS);
   REQUIRE(clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_SVM_PTRS, sizeof data,
                               &data) == CL_SUCCESS);
-  Launch live = launch(f, k, 16, 0);
-  CHECK(live.status == CL_SUCCESS);
-  CHECK(live.report.empty());
+  expectClean(f, k, 16, 0);
   CHECK(f.readInts(out, 16)[15] == 15);
   // An SVM pointer into the middle of its allocation reaches all of it.
   REQUIRE(clSetKernelArgSVMPointer(direct, 0, data + 8) == CL_SUCCESS);
-  Launch middle = launch(f, direct, 8, 0);
-  CHECK(middle.status == CL_SUCCESS);
-  CHECK(middle.report.empty());
+  expectClean(f, direct, 8, 0);
 
   clSVMFree(f.context, data);
-  Launch through_table = launch(f, k, 16, 0);
-  INFO(through_table.report);
-  CHECK(through_table.status == CL_INVALID_OPERATION);
-  CHECK(contains(through_table.report,
-                 "inside an SVM allocation freed before the launch"));
-  Launch as_argument = launch(f, direct, 8, 0);
-  INFO(as_argument.report);
-  CHECK(as_argument.status == CL_INVALID_OPERATION);
-  CHECK(contains(as_argument.report, "argument 0 'p', which points at no "
-                                     "object (into an SVM allocation freed"));
+  expectCaught(f, k, 16, 0,
+               {"inside an SVM allocation freed before the launch"});
+  expectCaught(f, direct, 8, 0,
+               {"argument 0 'p', which points at no object (into an SVM "
+                "allocation freed"});
   clSVMFree(f.context, table);
   clReleaseMemObject(out);
   clReleaseKernel(k);
@@ -298,17 +284,12 @@ TEST_CASE("an async copy past its buffer is caught, not made",
   REQUIRE(clSetKernelArg(k, 1, sizeof out, &out) == CL_SUCCESS);
   REQUIRE(clSetKernelArg(k, 2, 17 * sizeof(cl_int), nullptr) == CL_SUCCESS);
   REQUIRE(clSetKernelArg(k, 3, sizeof count, &count) == CL_SUCCESS);
-  Launch fine = launch(f, k, 64, 16);
-  CHECK(fine.status == CL_SUCCESS);
-  CHECK(fine.report.empty());
+  expectClean(f, k, 64, 16);
   CHECK(f.readInts(out, 64)[63] == 63);
   count = 17;
   REQUIRE(clSetKernelArg(k, 3, sizeof count, &count) == CL_SUCCESS);
-  Launch past = launch(f, k, 64, 16);
-  INFO(past.report);
-  CHECK(past.status == CL_INVALID_OPERATION);
-  CHECK(contains(past.report, "read 68 bytes"));
-  CHECK(contains(past.report, "outside every object the launch may reach"));
+  expectCaught(f, k, 64, 16,
+               {"read 68 bytes", "outside every object the launch may reach"});
   clReleaseMemObject(in);
   clReleaseMemObject(out);
   clReleaseKernel(k);
