@@ -178,28 +178,23 @@ FrontendResult compileOpenCLC(const std::string &source,
   instance->createDiagnostics(
       new clang::TextDiagnosticPrinter(log, &instance->getDiagnosticOpts()),
       /*ShouldOwnClient=*/true);
-  instance->getPreprocessorOpts().addRemappedFile(
-      kInputName, llvm::MemoryBuffer::getMemBufferCopy(source).release());
-  instance->getPreprocessorOpts().addRemappedFile(
-      kDeclarationsName,
-      llvm::MemoryBuffer::getMemBuffer(kExtensionDeclarations).release());
-
   if (mayUseMacros(source, options)) {
     // On an instance of its own, whose diagnostics go nowhere: the build
-    // below reports the program's errors once.
-    clang::CompilerInstance checker;
+    // below reports the program's errors once. Its files are this scope's
+    // (the build's are added after, so a refused program leaks none).
+    std::unique_ptr<llvm::MemoryBuffer> input =
+        llvm::MemoryBuffer::getMemBufferCopy(source);
+    std::unique_ptr<llvm::MemoryBuffer> declarations =
+        llvm::MemoryBuffer::getMemBuffer(kExtensionDeclarations);
+    clang::CompilerInstance checker; // destroyed before the buffers
     checker.setInvocation(
         std::make_shared<clang::CompilerInvocation>(instance->getInvocation()));
     checker.createDiagnostics(new clang::IgnoringDiagConsumer(),
                               /*ShouldOwnClient=*/true);
-    // The copied options name the build's own buffers, which the checker
-    // would free: it gets copies of its own.
-    checker.getPreprocessorOpts().clearRemappedFiles();
-    checker.getPreprocessorOpts().addRemappedFile(
-        kInputName, llvm::MemoryBuffer::getMemBufferCopy(source).release());
-    checker.getPreprocessorOpts().addRemappedFile(
-        kDeclarationsName,
-        llvm::MemoryBuffer::getMemBuffer(kExtensionDeclarations).release());
+    checker.getPreprocessorOpts().RetainRemappedFileBuffers = true;
+    checker.getPreprocessorOpts().addRemappedFile(kInputName, input.get());
+    checker.getPreprocessorOpts().addRemappedFile(kDeclarationsName,
+                                                  declarations.get());
     ExpandedNestingCheck check;
     checker.ExecuteAction(check);
     if (!check.error.empty()) {
@@ -208,6 +203,12 @@ FrontendResult compileOpenCLC(const std::string &source,
       return result;
     }
   }
+  instance->getPreprocessorOpts().addRemappedFile(
+      kInputName, llvm::MemoryBuffer::getMemBufferCopy(source).release());
+  instance->getPreprocessorOpts().addRemappedFile(
+      kDeclarationsName,
+      llvm::MemoryBuffer::getMemBuffer(kExtensionDeclarations).release());
+
   clang::EmitLLVMOnlyAction action(&context);
   bool ok = instance->ExecuteAction(action);
   log.flush();
