@@ -467,7 +467,8 @@ void runGroups(void *opaque, uint64_t first, uint64_t last) {
     context.pipe_group.deferred = 0;
     if (context.async_copy_check)
       check.begin(context);
-    memory_violation.found = 0;
+    if (launch.memory_objects)
+      memory_violation.found = 0;
     context.status = kWorkGroupCompleted;
     trap.in_kernel = 1;
     FiberRunStatus status = runGroup(launch, context, items);

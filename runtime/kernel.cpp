@@ -608,6 +608,7 @@ Kernel::memoryCheckObjects(const unsigned char *arguments) const {
   objects->arguments.assign(count, MemoryRange{0, 0});
   objects->argument_names.resize(count);
   SvmRegistry &svm = program_->context().svm();
+  const std::vector<SvmAllocation> freed = svm.recentlyFreed();
   for (size_t i = 0; i < count; ++i) {
     const compiler::KernelArgument &argument = description_.arguments[i];
     objects->argument_names[i] = argument.name;
@@ -653,8 +654,8 @@ Kernel::memoryCheckObjects(const unsigned char *arguments) const {
       // Fine-grained system SVM lets any host pointer in; its extent is the
       // application's to know. A stale one keeps no object.
       bool stale = false;
-      for (const SvmAllocation &freed : svm.recentlyFreed())
-        stale |= freed.contains(pointer);
+      for (const SvmAllocation &allocation : freed)
+        stale |= allocation.contains(pointer);
       if (!stale) {
         objects->arguments[i] = {address, UINT64_MAX};
         objects->any_host_memory = true;
@@ -664,7 +665,7 @@ Kernel::memoryCheckObjects(const unsigned char *arguments) const {
   for (const SvmAllocation &allocation : svm.live())
     objects->reachable.push_back(
         {reinterpret_cast<uint64_t>(allocation.base), allocation.size});
-  for (const SvmAllocation &allocation : svm.recentlyFreed())
+  for (const SvmAllocation &allocation : freed)
     objects->freed.push_back(
         {reinterpret_cast<uint64_t>(allocation.base), allocation.size});
   const KernelLibrary &library = executable_->libraryOf(index_);

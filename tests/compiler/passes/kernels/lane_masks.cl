@@ -14,6 +14,8 @@
 // RUN: FileCheck %s --check-prefix=SKIP < %t.ll
 // RUN: FileCheck %s --check-prefix=DIVIDE < %t.ll
 // RUN: FileCheck %s --check-prefix=STRIDED < %t.ll
+// RUN: %weft-cl %s --target-cpu=znver3 -weft-lanes=16 -passes=weft-kernel-pipeline | FileCheck %s --check-prefix=WHOLE
+// RUN: FileCheck %s --check-prefix=AVX512WHOLE < %t.ll
 
 // PLAN: kernel branch_on_id: widened
 // PLAN: kernel join: widened
@@ -206,4 +208,28 @@ kernel void strided_rows(global const float *a, global float *out, int n) {
   for (int k = 0; k < n; ++k)
     sum += a[i * 17 + k];
   out[i] = sum;
+}
+
+// Without AVX-512 a masked store is microcoded (AMD) or slow (Intel): when
+// every work-item of the chunk is on it stores whole, masked otherwise. On
+// AVX-512, where masked stores are cheap, one masked store.
+// WHOLE-LABEL: define {{.*}} @__weft_body_guarded_store.simd(
+// WHOLE: [[ALL:%[0-9]+]] = icmp eq i16 {{%[0-9]+}}, -1
+// WHOLE-NEXT: br i1 [[ALL]], label %wi.store_whole, label %wi.store_masked
+// WHOLE: wi.store_whole:
+// WHOLE-NEXT: store <16 x float>
+// WHOLE: wi.store_masked:
+// WHOLE-NEXT: call void @llvm.masked.store.v16f32
+// AVX512WHOLE-LABEL: define {{.*}} @__weft_body_guarded_store.simd(
+// AVX512WHOLE-NOT: wi.store_whole
+// AVX512WHOLE: call void @llvm.masked.store.v16f32
+// AVX512WHOLE-NOT: wi.store_whole
+// AVX512WHOLE: ret void
+kernel void guarded_store(global const float *in, global float *out, int n) {
+  size_t i = get_global_id(0);
+  float s = i;
+  for (int j = 0; j < n; ++j)
+    s = s * in[j] + 1.0f;
+  if (s > 0.0f)
+    out[i] = s;
 }
