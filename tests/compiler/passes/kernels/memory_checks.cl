@@ -106,6 +106,15 @@ kernel void loaded(global ulong *table, global int *out) {
 // CHECK: [[JOIN]]:
 // CHECK-NEXT: %inside_loop = phi i1 [ true, %for.body ], [ %inside, %[[OWN]] ]
 // CHECK-NEXT: br i1 %inside_loop
+// Widened, the access's own check is a side the widener jumps over when no
+// work-item needs it (!weft.skippable_side), short as it is.
+// WIDE-LABEL: define {{.*}} @__weft_body_looped.simd(
+// WIDE: wi.round:
+// WIDE: [[ANY:%[0-9]+]] = icmp ne i{{[0-9]+}} {{%[0-9]+}}, 0
+// WIDE-NEXT: br i1 [[ANY]], label %wi.some, label %wi.joined
+// WIDE: wi.some:
+// WIDE-NEXT: sub <{{[0-9]+}} x i64>
+// WIDE-NEXT: icmp ule <{{[0-9]+}} x i64>
 kernel void looped(global const float *in, global float *out, int n) {
   float s = 0;
   for (int j = 0; j < n; ++j)
