@@ -7,6 +7,8 @@
 #include "compiler/passes/kernels/async_copy_followers.h"
 #include "compiler/passes/kernels/async_copy_read_through.h"
 #include "compiler/passes/kernels/barrier_regions.h"
+#include "compiler/passes/kernels/demanded_id_bits.h"
+#include "compiler/passes/kernels/element_wise_vectors.h"
 #include "compiler/passes/kernels/fiber_barriers.h"
 #include "compiler/passes/kernels/group_entries.h"
 #include "compiler/passes/kernels/image_format_variants.h"
@@ -24,6 +26,7 @@
 #include "compiler/passes/optimizer/split_work_item_ranges.h"
 #include "compiler/passes/prepare/inline_into_kernels.h"
 #include "compiler/passes/prepare/printf_lowering.h"
+#include "compiler/passes/prepare/private_volatiles.h"
 #include "compiler/support/analysis_managers.h"
 
 #include <llvm/IR/DiagnosticHandler.h>

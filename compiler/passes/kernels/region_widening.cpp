@@ -37,6 +37,10 @@ llvm::cl::opt<bool> widen_regions(
 // private copy of each per lane would be copied in and out at every run.
 constexpr uint64_t kMostVariableBytes = 1024;
 
+// A region without a loop of its own is widened when its group's required
+// x extent is at least this (narrower rows gain little from lanes).
+constexpr uint64_t kShortestWidenedRow = 4;
+
 // Whether some instruction of `blocks` may write memory through `alloca`
 // (anything but a load of it, or an address computed from it that only
 // loads use, counts).
@@ -299,11 +303,19 @@ WidenedRegion widenRegion(const RegionKernel &kernel, unsigned r,
     return result;
   const std::vector<BasicBlock *> &blocks = regions.blocks[r];
   llvm::SmallPtrSet<BasicBlock *, 32> in_region(blocks.begin(), blocks.end());
+  bool without_loops = false;
   {
     llvm::DominatorTree dominators(work);
     llvm::LoopInfo loops(dominators);
-    if (!hasLoop(loops, in_region))
-      return result; // no why: LLVM's loop vectorizer covers it
+    if (!hasLoop(loops, in_region)) {
+      // LLVM's loop vectorizer covers the loop over the row's work-items,
+      // unless the row is a required width: it leaves rows of 8 scalar
+      // (CLBlast's Xgemm loading its tiles, 8 work-items wide: half its
+      // time on a Zen 3 went there), and the widener fits the row exactly.
+      if (required_size[0] < kShortestWidenedRow)
+        return result; // no why: LLVM's loop vectorizer covers it
+      without_loops = true;
+    }
   }
   if (makesAsyncCopies(blocks) || asksLastInGroup(blocks)) {
     why = "async copies or a work-group collective";
@@ -351,6 +363,7 @@ WidenedRegion widenRegion(const RegionKernel &kernel, unsigned r,
     limits.most_lanes =
         static_cast<unsigned>(llvm::PowerOf2Ceil(required_size[0]));
   limits.gathers_pay = true;
+  limits.without_loops = without_loops;
   llvm::Function *f = outline.write({});
   result.simd = vectorizeWorkItems(*f, why, how, limits);
   result.narrow_simd = narrowOf(*f);

@@ -4,6 +4,8 @@
 #include "compiler/passes/kernels/widening_checks.h"
 
 #include "compiler/analysis/builtin_identity.h"
+#include "compiler/passes/kernels/demanded_id_bits.h"
+#include "compiler/passes/kernels/element_wise_vectors.h"
 #include "compiler/support/analysis_managers.h"
 
 #include <llvm/ADT/DenseMap.h>
@@ -121,6 +123,19 @@ void prepareForWidening(llvm::Function &f, bool whole_vectors) {
   passes.addPass(llvm::LCSSAPass());
   passes.run(f, analyses.functions);
   unrollLoopsIndexingPrivateArrays(f, true);
+  // Ids taken apart into bit fields (`tid % 8`, `tid / 8`) read the field
+  // they need, and InstCombine folds what is left; vectors computed element
+  // by element become whole again, their broadcasts merged.
+  bool fields = readDemandedIdBits(f);
+  bool rebuilt = whole_vectors && rebuildElementWiseVectors(f);
+  if (fields || rebuilt) {
+    llvm::FunctionPassManager tidy;
+    if (fields)
+      tidy.addPass(llvm::InstCombinePass());
+    tidy.addPass(llvm::EarlyCSEPass());
+    tidy.addPass(llvm::LCSSAPass());
+    tidy.run(f, analyses.functions);
+  }
 }
 
 namespace {

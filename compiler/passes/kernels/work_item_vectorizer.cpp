@@ -90,7 +90,8 @@ llvm::Function *vectorizeWorkItems(llvm::Function &body, std::string &why,
   llvm::DominatorTree dominators(*scalar);
   llvm::LoopInfo loops(dominators);
   bool ok = true;
-  if (loops.empty() && !storesToOneAddressConditionally(
+  if (loops.empty() && !limits.without_loops &&
+      !storesToOneAddressConditionally(
                            *scalar, scalar->getArg(body.arg_size() - 3))) {
     why = "no loop in the work-item (LLVM's loop vectorizer covers it)";
     ok = false;

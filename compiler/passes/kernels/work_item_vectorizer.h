@@ -33,6 +33,9 @@ struct WideningLimits {
   // Widen even when uniform loops would then gather without AVX-512's fast
   // gathers: the alternative is scalar code, not LLVM's loop vectorizer.
   bool gathers_pay = false;
+  // Widen a body with no loop of its own too: the loop over work-items it
+  // would otherwise run in is one LLVM's loop vectorizer leaves scalar.
+  bool without_loops = false;
 };
 llvm::Function *vectorizeWorkItems(llvm::Function &body, std::string &why,
                                    std::string &how,

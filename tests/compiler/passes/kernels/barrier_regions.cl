@@ -134,6 +134,7 @@ kernel void copy_after_barrier(global const float *in, global float *out,
 
 // With a reqd_work_group_size, the group's size is bounded by it (a umin
 // that changes nothing at run time), and the region loops use the bound.
+// Its rows are known 16 wide: the regions, loops or not, are widened.
 // IR-LABEL: define void @__weft_group_bounded(
 // IR: %local_size_bound = call i64 @llvm.umin.i64(i64 %{{[0-9]+}}, i64 16)
 // IR-NEXT: %local_size_bound1 = call i64 @llvm.umin.i64(i64 %{{[0-9]+}}, i64 4)
@@ -141,7 +142,7 @@ kernel void copy_after_barrier(global const float *in, global float *out,
 // IR-NEXT: %[[XY:[0-9]+]] = mul i64 %local_size_bound, %local_size_bound1
 // IR-NEXT: %items = mul i64 %[[XY]], %local_size_bound2
 // IR: store i64 %local_size_bound, ptr %last,
-// PLAN: kernel bounded: regions, work-item entry
+// PLAN: kernel bounded: regions, region 0 widened, 16 work-items at once; region 1 widened, 16 work-items at once, work-item entry
 kernel __attribute__((reqd_work_group_size(16, 4, 1)))
 void bounded(global float *out, local float *tmp) {
   size_t l = get_local_id(1) * 16 + get_local_id(0);

@@ -5,15 +5,19 @@
 // RUN: %weft-cl %s --target-cpu=znver3 -passes='weft-kernel-pipeline,print<weft-kernels>' -o %t.ll > %t.plan
 // RUN: FileCheck %s --check-prefix=PLAN < %t.plan
 // RUN: FileCheck %s --check-prefix=IR < %t.ll
-// RUN: %weft-cl %s --target-cpu=znver3 -passes='weft-kernel-pipeline,weft-separate-local-memory,weft-internalize-entries' --optimize -o - | FileCheck %s --check-prefix=VECTOR
+// RUN: %weft-cl %s --target-cpu=znver3 -passes='weft-kernel-pipeline,weft-separate-local-memory,weft-internalize-entries' --optimize -o %t.opt.ll
+// RUN: FileCheck %s --check-prefix=VECTOR < %t.opt.ll
+// RUN: FileCheck %s --check-prefix=XGEMM < %t.opt.ll
 
 // CLBlast's XgemmDirect shape: a 2x2 register tile per work-item kept across
 // the barriers (registers once its loops unroll: no private memory), the k
 // steps between them widened 8 work-items at once (the required group's
 // rows), each work-item's two neighbouring A elements one masked load of
 // the whole span and a shuffle rather than gathers, B's elements one value
-// for the row, the FMAs vectors of 8.
-// PLAN-LABEL: kernel tile2x2: regions, region 1 widened, 8 work-items at once (16 bytes carried per work-item, as wide as the group), work-item entry
+// for the row, the FMAs vectors of 8. The regions without a loop (the tile
+// loads, the stores of C) are widened too: the group's rows are a required
+// 8 wide, which LLVM's loop vectorizer leaves scalar.
+// PLAN-LABEL: kernel tile2x2: regions, region 0 widened, 8 work-items at once (as wide as the group); region 1 widened, 8 work-items at once (16 bytes carried per work-item, as wide as the group); region 2 widened, 8 work-items at once (as wide as the group), work-item entry
 // PLAN: private_memory: 0
 // VECTOR-LABEL: define void @__weft_group_tile2x2(
 // VECTOR-NOT: masked.gather
@@ -55,6 +59,68 @@ void tile2x2(global const float *a, global const float *b, global float *c,
     for (int j = 0; j < 2; ++j)
       c[(get_group_id(1) * TS + ly * 2 + j) * n + get_group_id(0) * TS +
         lx * 2 + m] = acc[m][j];
+}
+
+// CLBlast's Xgemm shape (its default tuning): a volatile `tid` numbering
+// the group's work-items, tiles loaded by `tid / 8` and `tid % 8`, float4
+// accumulators updated one component at a time. The volatile goes (nothing
+// else can see a private variable), the tile loads read x and y out of tid
+// (contiguous rows, no gathers) and are widened though they have no loop,
+// and the components' FMAs become whole float4 FMAs, eight work-items side
+// by side in one <32 x float>.
+// PLAN-LABEL: kernel xgemm_shape: regions, region 0 widened, 8 work-items at once (as wide as the group), vectors kept whole; region 1 widened, 8 work-items at once (32 bytes carried per work-item, as wide as the group), vectors kept whole; region 2 widened, 8 work-items at once (as wide as the group), vectors kept whole, work-item entry
+// PLAN: private_memory: 0
+// XGEMM-LABEL: define void @__weft_group_xgemm_shape(
+// XGEMM-NOT: masked.{{gather|scatter}}
+// XGEMM: load <32 x float>, ptr addrspace(1)
+// XGEMM-NOT: masked.{{gather|scatter}}
+// XGEMM: call <32 x float> @llvm.fma.v32f32
+// XGEMM-NOT: masked.{{gather|scatter}}
+// XGEMM: {{^}}}
+#define MWG 32
+#define NWG 32
+#define KWG 32
+#define MDIMC 8
+#define NDIMC 16
+kernel __attribute__((reqd_work_group_size(MDIMC, NDIMC, 1)))
+void xgemm_shape(int m, int k_size, const global float4 *a,
+                 const global float2 *b, global float4 *c) {
+  local float4 as[KWG * MWG / 4];
+  local float2 bs[KWG * NWG / 2];
+  volatile int tid = get_local_id(0) + MDIMC * get_local_id(1);
+  float4 acc0 = (float4)(0.0f), acc1 = (float4)(0.0f);
+  for (int kwg = 0; kwg < k_size; kwg += KWG) {
+    // Tile loads: work-item tid takes row tid / 8 (2 rows each), column
+    // tid % 8 of A, and row tid / 16, column tid % 16 of B.
+    for (int r = 0; r < 2; ++r) {
+      int row = (tid / 8) * 2 + r;
+      as[row * (MWG / 4) + tid % 8] =
+          a[(kwg + row) * (m / 4) + get_group_id(0) * (MWG / 4) + tid % 8];
+    }
+    for (int r = 0; r < 4; ++r) {
+      int row = (tid / 16) * 4 + r;
+      bs[row * (NWG / 2) + tid % 16] =
+          b[(kwg + row) * (m / 2) + get_group_id(1) * (NWG / 2) + tid % 16];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int k = 0; k < KWG; ++k) {
+      float4 av = as[k * (MWG / 4) + get_local_id(0)];
+      float2 bv = bs[k * (NWG / 2) + get_local_id(1)];
+      // Per component, as CLBlast writes it (USE_VECTOR_MAD 0).
+      acc0.x = mad(av.x, bv.x, acc0.x);
+      acc0.y = mad(av.y, bv.x, acc0.y);
+      acc0.z = mad(av.z, bv.x, acc0.z);
+      acc0.w = mad(av.w, bv.x, acc0.w);
+      acc1.x = mad(av.x, bv.y, acc1.x);
+      acc1.y = mad(av.y, bv.y, acc1.y);
+      acc1.z = mad(av.z, bv.y, acc1.z);
+      acc1.w = mad(av.w, bv.y, acc1.w);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  int col = get_group_id(1) * NWG + get_local_id(1) * 2;
+  c[col * (m / 4) + get_group_id(0) * (MWG / 4) + get_local_id(0)] = acc0;
+  c[(col + 1) * (m / 4) + get_group_id(0) * (MWG / 4) + get_local_id(0)] = acc1;
 }
 
 // A guard on an index computed from the local id that every work-item of a
