@@ -6,6 +6,7 @@
 #include "compiler/analysis/builtin_identity.h"
 #include "compiler/passes/kernels/demanded_id_bits.h"
 #include "compiler/passes/kernels/element_wise_vectors.h"
+#include "compiler/passes/kernels/varying_values.h"
 #include "compiler/support/analysis_managers.h"
 
 #include <llvm/ADT/DenseMap.h>
@@ -129,12 +130,16 @@ void prepareForWidening(llvm::Function &f, bool whole_vectors) {
   bool fields = readDemandedIdBits(f);
   bool rebuilt = whole_vectors && rebuildElementWiseVectors(f);
   if (fields || rebuilt) {
+    // Fresh analyses: the unrolling and these rewrites left the ones above
+    // stale.
+    llvm::PassBuilder tidy_builder;
+    AnalysisManagers tidy_analyses(tidy_builder);
     llvm::FunctionPassManager tidy;
     if (fields)
       tidy.addPass(llvm::InstCombinePass());
     tidy.addPass(llvm::EarlyCSEPass());
     tidy.addPass(llvm::LCSSAPass());
-    tidy.run(f, analyses.functions);
+    tidy.run(f, tidy_analyses.functions);
   }
 }
 
@@ -284,9 +289,10 @@ bool supportedInstruction(const Instruction &inst, std::string &why,
 // where the time goes: a vector op done element by element costs the same
 // whole as split; an element taken out of or put into a vector, or a
 // shuffle, is free split and a shuffle whole. Splats are cheap either way.
-bool keepsVectorsWhole(llvm::Function &f, std::string &why) {
+bool keepsVectorsWhole(llvm::Function &f, llvm::Value *x, std::string &why) {
   llvm::DominatorTree dominators(f);
   llvm::LoopInfo loops(dominators);
+  VaryingValues varying(f, loops, x);
   unsigned elementwise = 0, crossing = 0;
   bool has_vectors = false;
   for (Instruction &inst : llvm::instructions(f)) {
@@ -311,10 +317,15 @@ bool keepsVectorsWhole(llvm::Function &f, std::string &why) {
       continue;
     if (llvm::isa<llvm::ExtractElementInst>(inst) ||
         llvm::isa<llvm::InsertElementInst>(inst) ||
-        llvm::isa<llvm::ShuffleVectorInst>(inst))
-      ++crossing;
-    else
+        llvm::isa<llvm::ShuffleVectorInst>(inst)) {
+      // Taking apart a vector every work-item holds alike (CLBlast's B
+      // values, the same for a row of work-items) is done once, on
+      // scalars, either way.
+      if (varying.varies(&inst))
+        ++crossing;
+    } else {
       ++elementwise;
+    }
   }
   if (!has_vectors)
     return false;

@@ -39,8 +39,10 @@ bool supportedInstruction(const llvm::Instruction &inst, std::string &why,
 // whole, side by side: a vector load then stays one load, and a float16
 // work-item needs only 4 of AVX2's registers per value at 2 work-items. A
 // body that mostly takes its vectors apart (an n-body step's .x, .y, .z)
-// is better split into elements; `why` says which.
-bool keepsVectorsWhole(llvm::Function &f, std::string &why);
+// is better split into elements; `why` says which. Elements taken out of
+// vectors that do not vary between work-items (`x`: the body's x id) are
+// not counted: those are scalars either way.
+bool keepsVectorsWhole(llvm::Function &f, llvm::Value *x, std::string &why);
 
 // Whether every loop has the shape the widener runs under a mask.
 bool supportedLoops(llvm::LoopInfo &loops, std::string &why);

@@ -80,7 +80,8 @@ llvm::Function *vectorizeWorkItems(llvm::Function &body, std::string &why,
   llvm::Function *scalar = llvm::CloneFunction(&body, map);
   prepareForWidening(*scalar, true);
   std::string split_why;
-  bool whole_vectors = keepsVectorsWhole(*scalar, split_why);
+  bool whole_vectors = keepsVectorsWhole(
+      *scalar, scalar->getArg(body.arg_size() - 3), split_why);
   if (!whole_vectors) {
     scalar->eraseFromParent();
     map.clear();
