@@ -115,6 +115,50 @@ void tile_gemm_tt_8x8(ARGS) {
 kernel __attribute__((reqd_work_group_size(8, 8, 1)))
 void tile_gemm_8x8(ARGS) { tile_gemm_body(inf, ini, out, n, scratch); }
 
+// CLBlast's Xgemm shape (its default tuning): a volatile tid numbering the
+// group's work-items, tiles loaded by tid % 8 and tid / 8 in regions
+// without a loop of their own (widened since the group's rows are a
+// required 8 wide), float4 accumulators updated one component at a time
+// (kept whole when widened).
+kernel __attribute__((reqd_work_group_size(8, 16, 1)))
+void xgemm_8x16(ARGS) {
+  local float4 as[32 * 8];
+  local float2 bs[32 * 16];
+  volatile int tid = get_local_id(0) + 8 * get_local_id(1);
+  float4 acc0 = (float4)(0.0f), acc1 = (float4)(0.0f);
+  for (int t = 0; t < 3; ++t) {
+    SCALAR_ONLY;
+    for (int r = 0; r < 2; ++r) {
+      int row = (tid / 8) * 2 + r;
+      as[row * 8 + tid % 8] =
+          vload4((t * 256 + row * 8 + tid % 8) % (n / 4), inf);
+    }
+    for (int r = 0; r < 4; ++r) {
+      int row = (tid / 16) * 4 + r;
+      bs[row * 16 + tid % 16] =
+          vload2((t * 512 + row * 16 + tid % 16) % (n / 2), inf);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int k = 0; k < 32; ++k) {
+      SCALAR_ONLY;
+      float4 a = as[k * 8 + get_local_id(0)];
+      float2 b = bs[k * 16 + get_local_id(1)];
+      acc0.x = mad(a.x, b.x, acc0.x);
+      acc0.y = mad(a.y, b.x, acc0.y);
+      acc0.z = mad(a.z, b.x, acc0.z);
+      acc0.w = mad(a.w, b.x, acc0.w);
+      acc1.x = mad(a.x, b.y, acc1.x);
+      acc1.y = mad(a.y, b.y, acc1.y);
+      acc1.z = mad(a.z, b.y, acc1.z);
+      acc1.w = mad(a.w, b.y, acc1.w);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  vstore4(acc0, 0, MINE(float));
+  vstore4(acc1, 1, MINE(float));
+  MINE(int)[8] = tid;
+}
+
 // Loops that work-items leave at different times between barriers, a
 // float4 accumulator and an int carried across them, neighbours read from
 // local memory, and a second pass over the first pass's results.
@@ -301,6 +345,13 @@ TEST_CASE_METHOD(RegionFixture,
   check("tile_gemm");
   check("tile_gemm_8x8", {{64, 16, 8, 8}, {40, 24, 8, 8}});
   check("tile_gemm_tt_8x8", {{64, 16, 8, 8}, {40, 24, 8, 8}});
+}
+
+TEST_CASE_METHOD(RegionFixture,
+                 "CLBlast's Xgemm: a volatile id taken apart, per-component "
+                 "FMAs on float4 accumulators",
+                 "[region-widening]") {
+  check("xgemm_8x16", {{64, 32, 8, 16}, {40, 48, 8, 16}, {8, 16, 8, 16}});
 }
 
 TEST_CASE_METHOD(RegionFixture,
