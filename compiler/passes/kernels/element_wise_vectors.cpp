@@ -18,15 +18,6 @@ using llvm::ArrayRef;
 using llvm::Instruction;
 using llvm::Value;
 
-namespace {
-
-// A number (not a pointer, not a vector): what a vector's element may be.
-bool numberType(const llvm::Type *t) {
-  return t->isIntegerTy() || t->isFloatingPointTy();
-}
-
-// Intrinsics whose vector form is the same intrinsic overloaded on the
-// vector type (their other operands, if any, are immediates).
 bool elementWiseIntrinsic(llvm::Intrinsic::ID id) {
   switch (id) {
   case llvm::Intrinsic::fmuladd:
@@ -65,6 +56,13 @@ bool elementWiseIntrinsic(llvm::Intrinsic::ID id) {
   default:
     return false;
   }
+}
+
+namespace {
+
+// A number (not a pointer, not a vector): what a vector's element may be.
+bool numberType(const llvm::Type *t) {
+  return t->isIntegerTy() || t->isFloatingPointTy();
 }
 
 // Builds, before one insert, the vector whose element i is lanes[i]; what it

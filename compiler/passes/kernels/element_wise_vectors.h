@@ -6,6 +6,7 @@
 // into a shuffle per element. Rebuilt, it is one vector FMA that stays whole
 // per work-item: its loads and stores stay single vector accesses.
 #pragma once
+#include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/PassManager.h>
 
 namespace llvm {
@@ -13,6 +14,11 @@ class Function;
 } // namespace llvm
 
 namespace weft::compiler {
+
+// Intrinsics whose vector form is the same intrinsic on vector types,
+// overloaded on their result type only (their other operands, if any, are
+// immediates): what is rebuilt whole here, and what the widener widens.
+bool elementWiseIntrinsic(llvm::Intrinsic::ID id);
 
 // Replaces each vector built element by element (a chain of inserts that
 // sets every element) whose elements are the same operation on the same

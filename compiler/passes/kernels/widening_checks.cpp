@@ -168,48 +168,6 @@ bool splatShuffle(const llvm::Instruction &inst) {
   return shuffle && shuffle->isZeroEltSplat();
 }
 
-// Intrinsics whose vector form is the same intrinsic on vector types,
-// overloaded on their result type only.
-bool widenableIntrinsic(llvm::Intrinsic::ID id) {
-  switch (id) {
-  case llvm::Intrinsic::fmuladd:
-  case llvm::Intrinsic::fma:
-  case llvm::Intrinsic::fabs:
-  case llvm::Intrinsic::sqrt:
-  case llvm::Intrinsic::floor:
-  case llvm::Intrinsic::ceil:
-  case llvm::Intrinsic::trunc:
-  case llvm::Intrinsic::rint:
-  case llvm::Intrinsic::nearbyint:
-  case llvm::Intrinsic::round:
-  case llvm::Intrinsic::roundeven:
-  case llvm::Intrinsic::minnum:
-  case llvm::Intrinsic::maxnum:
-  case llvm::Intrinsic::minimum:
-  case llvm::Intrinsic::maximum:
-  case llvm::Intrinsic::copysign:
-  case llvm::Intrinsic::smin:
-  case llvm::Intrinsic::smax:
-  case llvm::Intrinsic::umin:
-  case llvm::Intrinsic::umax:
-  case llvm::Intrinsic::abs:
-  case llvm::Intrinsic::ctpop:
-  case llvm::Intrinsic::ctlz:
-  case llvm::Intrinsic::cttz:
-  case llvm::Intrinsic::bitreverse:
-  case llvm::Intrinsic::bswap:
-  case llvm::Intrinsic::fshl:
-  case llvm::Intrinsic::fshr:
-  case llvm::Intrinsic::sadd_sat:
-  case llvm::Intrinsic::uadd_sat:
-  case llvm::Intrinsic::ssub_sat:
-  case llvm::Intrinsic::usub_sat:
-    return true;
-  default:
-    return false;
-  }
-}
-
 } // namespace
 
 // Dropped from the vector body: they only inform the optimizer.
@@ -271,7 +229,7 @@ bool supportedInstruction(const Instruction &inst, std::string &why,
     return false;
   }
   if (const auto *call = llvm::dyn_cast<llvm::CallInst>(&inst)) {
-    if (widenableIntrinsic(call->getIntrinsicID()))
+    if (elementWiseIntrinsic(call->getIntrinsicID()))
       return true;
     if (familyOf(calledBuiltin(inst)) == BuiltinFamily::Printf) {
       // Kept whole for the message: each record is reserved and written by
