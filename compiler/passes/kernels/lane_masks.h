@@ -126,6 +126,9 @@ private:
   // `mask` spread over `spacing` elements per work-item, on at each
   // work-item's own element only.
   llvm::Value *spacedMask(llvm::Value *mask, unsigned spacing);
+  // How many elements the accesses of all lanes `spacing` apart span, from
+  // the first lane's to the last one's.
+  unsigned spannedElements(unsigned spacing) const;
   llvm::Value *elementPointers(llvm::Type *element, llvm::Value *pointers);
 
   llvm::IRBuilder<> &b_;
