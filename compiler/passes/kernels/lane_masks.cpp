@@ -155,12 +155,7 @@ Value *LaneMasks::load(llvm::Type *element, Value *pointers, unsigned spacing,
         b_.CreateMaskedLoad(vectorOf(element, lanes_ * spacing),
                             firstLane(pointers), align, spread),
         own);
-    b_.CreateBr(after);
-    b_.SetInsertPoint(after);
-    llvm::PHINode *value = b_.CreatePHI(type, 2);
-    value->addIncoming(plain, whole);
-    value->addIncoming(some, masked);
-    return value;
+    return joinLoads(plain, whole, some, masked, after);
   }
   if (element->isVectorTy())
     align = std::min(align, llvm::Align(element->getScalarSizeInBits() / 8));
@@ -280,9 +275,16 @@ Value *LaneMasks::loadWholeWhenAllOn(llvm::Type *type, Value *pointer,
   b_.CreateBr(after);
   b_.SetInsertPoint(masked);
   Value *some = b_.CreateMaskedLoad(type, pointer, align, mask);
+  return joinLoads(plain, whole, some, masked, after);
+}
+
+// Ends the masked side (the builder's block) at `after`, where the value
+// loaded whole and the one loaded masked meet.
+Value *LaneMasks::joinLoads(Value *plain, BasicBlock *whole, Value *some,
+                            BasicBlock *masked, BasicBlock *after) {
   b_.CreateBr(after);
   b_.SetInsertPoint(after);
-  llvm::PHINode *value = b_.CreatePHI(type, 2);
+  llvm::PHINode *value = b_.CreatePHI(plain->getType(), 2);
   value->addIncoming(plain, whole);
   value->addIncoming(some, masked);
   return value;

@@ -129,6 +129,10 @@ private:
   // How many elements the accesses of all lanes `spacing` apart span, from
   // the first lane's to the last one's.
   unsigned spannedElements(unsigned spacing) const;
+  // Joins a load made whole and the same made masked (branchOnAllLanes).
+  llvm::Value *joinLoads(llvm::Value *plain, llvm::BasicBlock *whole,
+                         llvm::Value *some, llvm::BasicBlock *masked,
+                         llvm::BasicBlock *after);
   llvm::Value *elementPointers(llvm::Type *element, llvm::Value *pointers);
 
   llvm::IRBuilder<> &b_;
