@@ -111,3 +111,31 @@ kernel void box_filter(global const float4 *in, global float4 *out,
     }
   out[y * width + x] = sum * 0.125f;
 }
+
+// CLBlast's Xgemm as it tunes it for the Xeon: B's float4 is the same for
+// every work-item of a row (indexed by the group alone), and each of its
+// elements is taken out to scale A's float4, one component at a time. The
+// elements of a vector every work-item holds alike are scalars either way:
+// they do not count as taking vectors apart, and the accumulators stay
+// whole.
+// PLAN-AVX2: kernel uniform_b: widened, 8 work-items at once (64 bytes carried per work-item), vectors kept whole
+// PLAN-AVX512: kernel uniform_b: widened, 32 work-items at once (64 bytes carried per work-item), vectors kept whole
+kernel void uniform_b(global const float4 *a, global const float4 *b,
+                      global float4 *c, int k_size) {
+  float4 acc0 = (float4)(0.0f), acc1 = (float4)(0.0f);
+  float4 acc2 = (float4)(0.0f), acc3 = (float4)(0.0f);
+  for (int k = 0; k < k_size; ++k) {
+    float4 av = a[k * get_global_size(0) + get_global_id(0)];
+    float4 bv = b[k * 4 + get_group_id(1)];
+#define MAD4(acc, s)                                                           \
+  acc.x = mad(av.x, s, acc.x);                                                 \
+  acc.y = mad(av.y, s, acc.y);                                                 \
+  acc.z = mad(av.z, s, acc.z);                                                 \
+  acc.w = mad(av.w, s, acc.w);
+    MAD4(acc0, bv.x)
+    MAD4(acc1, bv.y)
+    MAD4(acc2, bv.z)
+    MAD4(acc3, bv.w)
+  }
+  c[get_global_id(0)] = acc0 + acc1 + acc2 + acc3;
+}
