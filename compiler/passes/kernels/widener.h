@@ -62,6 +62,8 @@ private:
   // A run of steps one side of a branch leads to, skipped when none of the
   // work-items goes that way (skippableRun, emitSkippable).
   using BlockSet = llvm::SmallPtrSet<llvm::BasicBlock *, 16>;
+  void emitSteps(const std::vector<llvm::BasicBlock *> &order, size_t start,
+                 size_t end, llvm::Loop *loop, llvm::BasicBlock *header);
   size_t skippableRun(const std::vector<llvm::BasicBlock *> &order,
                       size_t start, llvm::Loop *loop, llvm::BasicBlock *header,
                       BlockSet &blocks);

@@ -76,12 +76,19 @@ std::vector<BasicBlock *> Widener::regionOrder(Loop *loop, BasicBlock *header) {
 
 void Widener::emitRegion(Loop *loop, BasicBlock *header) {
   std::vector<BasicBlock *> order = regionOrder(loop, header);
-  for (size_t i = 0; i < order.size();) {
+  emitSteps(order, 0, order.size(), loop, header);
+}
+
+// Steps `start` .. `end` of `order`, each run that can be skipped behind
+// its test; runs nest (the sides of a branch inside a side).
+void Widener::emitSteps(const std::vector<BasicBlock *> &order, size_t start,
+                        size_t end, Loop *loop, BasicBlock *header) {
+  for (size_t i = start; i < end;) {
     BlockSet blocks;
-    size_t end = skippableRun(order, i, loop, header, blocks);
-    if (end > i) {
-      emitSkippable(order, i, end, loop, header, blocks);
-      i = end;
+    size_t run_end = skippableRun(order, i, loop, header, blocks);
+    if (run_end > i) {
+      emitSkippable(order, i, run_end, loop, header, blocks);
+      i = run_end;
     } else {
       emitStep(loop, header, order[i++]);
     }
@@ -103,22 +110,32 @@ void Widener::emitStep(Loop *loop, BasicBlock *header, BasicBlock *step) {
 // mask: CLBlast's GEMM kernels went through the masked loads and stores of
 // their result tile (and of the partial tiles at the matrix edges) at
 // every k tile with no work-item on. The steps of one side (those that
-// `order[start]`, entered only from the branch, dominates) are skipped
+// `order[start]`, entered only from branches, dominates) are skipped
 // when no work-item goes that way, where they are enough work to pay for
 // the test. Returns the end of the run (`start` when there is none) and
 // puts its blocks, inner loops' included, in `blocks`.
+//
+// A side may be entered from several branches: the `else` of `a && b`
+// (CLBlast's `a_ld % VWM == 0 && a_offset % VWM == 0`, whose element-wise
+// tile loads had run masked off at every k tile of its direct GEMM).
 size_t Widener::skippableRun(const std::vector<BasicBlock *> &order,
                              size_t start, Loop *loop, BasicBlock *header,
                              BlockSet &blocks) {
   constexpr unsigned kLeastWorth = 16; // instructions worth a test
   BasicBlock *first = order[start];
+  if (first == header || llvm::pred_empty(first))
+    return start;
+  for (BasicBlock *from : llvm::predecessors(first)) {
+    auto *branch = llvm::dyn_cast<llvm::BranchInst>(from->getTerminator());
+    if (!branch || !branch->isConditional() ||
+        branch->getSuccessor(0) == branch->getSuccessor(1) ||
+        loops_.getLoopFor(from) != loop || // a loop's exit: its lanes left it
+        dominators_.dominates(first, from))
+      return start;
+  }
   BasicBlock *from = first->getSinglePredecessor();
   auto *branch =
-      from ? llvm::dyn_cast<llvm::BranchInst>(from->getTerminator()) : nullptr;
-  if (first == header || !branch || !branch->isConditional() ||
-      branch->getSuccessor(0) == branch->getSuccessor(1) ||
-      loops_.getLoopFor(from) != loop) // a loop's exit: its lanes left it
-    return start;
+      from ? llvm::cast<llvm::BranchInst>(from->getTerminator()) : nullptr;
   size_t end = start;
   while (end < order.size() && dominators_.dominates(first, order[end]))
     ++end;
@@ -126,7 +143,7 @@ size_t Widener::skippableRun(const std::vector<BasicBlock *> &order,
     if (dominators_.dominates(first, order[i]))
       return start; // the side's steps are not one run
   // an inner loop is, and a side the memory checks mark as rarely taken
-  bool worth = branch->getSuccessor(0) == first &&
+  bool worth = branch && branch->getSuccessor(0) == first &&
                branch->getMetadata(kSkippableSideMetadata);
   unsigned instructions = 0;
   for (size_t i = start; i < end; ++i) {
@@ -173,8 +190,8 @@ void Widener::emitSkippable(const std::vector<BasicBlock *> &order,
   BasicBlock *joined = BasicBlock::Create(ctx, "wi.joined", &vector_fn_);
   b_.CreateCondBr(masks_.anyLane(masks_.block(first)), some, joined);
   b_.SetInsertPoint(some);
-  for (size_t i = start; i < end; ++i)
-    emitStep(loop, header, order[i]);
+  emitStep(loop, header, first);
+  emitSteps(order, start + 1, end, loop, header);
   BasicBlock *ran = b_.GetInsertBlock();
   b_.CreateBr(joined);
   b_.SetInsertPoint(joined);

@@ -12,6 +12,7 @@
 // RUN: FileCheck %s --check-prefix=TOGETHER < %t.ll
 // RUN: FileCheck %s --check-prefix=ONE < %t.ll
 // RUN: FileCheck %s --check-prefix=SKIP < %t.ll
+// RUN: FileCheck %s --check-prefix=NESTED < %t.ll
 // RUN: FileCheck %s --check-prefix=DIVIDE < %t.ll
 // RUN: FileCheck %s --check-prefix=STRIDED < %t.ll
 // RUN: %weft-cl %s --target-cpu=znver3 -weft-lanes=16 -passes=weft-kernel-pipeline | FileCheck %s --check-prefix=WHOLE
@@ -22,6 +23,7 @@
 // PLAN: kernel together: widened
 // PLAN: kernel one_address: widened
 // PLAN: kernel skipped_side: widened
+// PLAN: kernel nested_sides: widened
 // PLAN: kernel constant_divisor: widened
 // PLAN: kernel strided_rows: widened
 
@@ -172,6 +174,40 @@ kernel void skipped_side(global const float *a, global float *out, int n) {
     v += a[k * n + i];
   if (v > 0.0f)
     v = a[i + n] * a[i + 2 * n] + a[i + 3 * n] * a[i + 4 * n];
+  out[i] = v;
+}
+
+// Sides nest: inside a side that is jumped over, each side of an inner
+// branch is jumped over in turn, the `else` of `a && b` too, which two
+// branches enter (its mask the join of both edges). CLBlast's direct GEMM
+// ran its element-wise tile loads (the `else` of `a_ld % 2 == 0 &&
+// a_offset % 2 == 0`, inside its full-tile side) masked off at every k tile.
+// NESTED-LABEL: define internal void @__weft_body_nested_sides.simd(
+// NESTED: br i1 %{{[0-9]+}}, label %wi.some, label %wi.joined
+// NESTED: wi.some:
+// NESTED: wi.loaded:
+// NESTED: [[ELSE:%[0-9]+]] = or <16 x i1> %{{[0-9]+}}, %{{[0-9]+}}
+// NESTED-NEXT: [[ELSE_BITS:%[0-9]+]] = bitcast <16 x i1> [[ELSE]] to i16
+// NESTED-NEXT: [[ELSE_ANY:%[0-9]+]] = icmp ne i16 [[ELSE_BITS]], 0
+// NESTED-NEXT: br i1 [[ELSE_ANY]], label %[[ELSE_SIDE:wi.some[0-9]+]], label %[[ELSE_JOIN:wi.joined[0-9]+]]
+// NESTED: [[ELSE_SIDE]]:
+// NESTED-COUNT-4: call <16 x float> @llvm.masked.load.v16f32.p1({{.*}}, <16 x i1> [[ELSE]],
+// NESTED: [[ELSE_JOIN]]:
+// NESTED: br i1 %{{[0-9]+}}, label %[[THEN_SIDE:wi.some[0-9]+]], label %wi.joined{{[0-9]+}}
+// NESTED: [[THEN_SIDE]]:
+// NESTED-COUNT-4: call <16 x float> @llvm.masked.load.v16f32.p1(
+kernel void nested_sides(global const float *a, global float *out, int n,
+                         int ld) {
+  int i = get_global_id(0);
+  float v = 0.0f;
+  for (int k = 0; k < n; ++k)
+    v += a[k * n + i];
+  if (v > 0.0f) {
+    if (ld % 2 == 0 && a[ld] > 0.0f)
+      v = a[i + n] * a[i + 2 * n] + a[i + 3 * n] * a[i + 4 * n];
+    else
+      v = a[i + 5 * n] * a[i + 6 * n] + a[i + 7 * n] * a[i + 8 * n];
+  }
   out[i] = v;
 }
 
