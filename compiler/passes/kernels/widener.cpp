@@ -215,6 +215,8 @@ void Widener::emitInstruction(Instruction &inst, Value *mask) {
     else if (spacing == 0 && rows_)
       result = loadRows(*load, mask);
     if (!result)
+      result = loadInterleaved(*load, spacing, mask);
+    if (!result)
       result = masks_.load(t, accessPointers(pointer, spacing), spacing,
                            load->getAlign(), mask);
   } else if (auto *store = llvm::dyn_cast<llvm::StoreInst>(&inst)) {
@@ -227,8 +229,10 @@ void Widener::emitInstruction(Instruction &inst, Value *mask) {
                                mask);
       return;
     }
-    Value *values = widened(value);
     unsigned spacing = varying_.spacing(pointer, value->getType());
+    if (storeInterleaved(*store, spacing, mask))
+      return;
+    Value *values = widened(value);
     masks_.store(values, value->getType(), accessPointers(pointer, spacing),
                  spacing, store->getAlign(), mask);
     return;

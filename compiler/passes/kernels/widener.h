@@ -9,6 +9,7 @@
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/IRBuilder.h>
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -50,6 +51,16 @@ private:
   // distance from the next work-item's, loaded at once.
   llvm::Value *loadRows(llvm::LoadInst &first, llvm::Value *mask);
   std::optional<int64_t> byteDistance(llvm::Value *from, llvm::Value *to);
+
+  // widener_interleaved.cpp: each work-item's run of neighbouring elements,
+  // read or written one element at a time, the runs of neighbouring
+  // work-items side by side: one access for all.
+  std::map<int64_t, llvm::Instruction *>
+  interleavedSiblings(llvm::Instruction &first, unsigned spacing);
+  llvm::Value *loadInterleaved(llvm::LoadInst &first, unsigned spacing,
+                               llvm::Value *mask);
+  bool storeInterleaved(llvm::StoreInst &store, unsigned spacing,
+                        llvm::Value *mask);
 
   // widener_loops.cpp: regions of blocks, and loops.
   std::vector<llvm::BasicBlock *> regionOrder(llvm::Loop *loop,
@@ -94,6 +105,10 @@ private:
   // Rows: the later loads of a run, already loaded with its first.
   bool rows_;
   llvm::DenseMap<llvm::Instruction *, llvm::Value *> row_loads_;
+  // Interleaved stores waiting for the last of their run.
+  llvm::DenseMap<llvm::Instruction *,
+                 std::shared_ptr<std::map<int64_t, llvm::Instruction *>>>
+      interleaved_stores_;
   struct Distances; // ScalarEvolution over the scalar body, made on demand
   std::unique_ptr<Distances> distances_;
 };

@@ -15,7 +15,10 @@
 // RUN: FileCheck %s --check-prefix=NESTED < %t.ll
 // RUN: FileCheck %s --check-prefix=DIVIDE < %t.ll
 // RUN: FileCheck %s --check-prefix=STRIDED < %t.ll
-// RUN: %weft-cl %s --target-cpu=znver3 -weft-lanes=16 -passes=weft-kernel-pipeline | FileCheck %s --check-prefix=WHOLE
+// RUN: FileCheck %s --check-prefix=INTERLEAVED < %t.ll
+// RUN: %weft-cl %s --target-cpu=znver3 -weft-lanes=16 -passes=weft-kernel-pipeline -o %t.znver3.ll
+// RUN: FileCheck %s --check-prefix=WHOLE < %t.znver3.ll
+// RUN: FileCheck %s --check-prefix=INTERLEAVED_AVX2 < %t.znver3.ll
 // RUN: FileCheck %s --check-prefix=AVX512WHOLE < %t.ll
 
 // PLAN: kernel branch_on_id: widened
@@ -24,6 +27,7 @@
 // PLAN: kernel one_address: widened
 // PLAN: kernel skipped_side: widened
 // PLAN: kernel nested_sides: widened
+// PLAN: kernel interleaved_pairs: widened
 // PLAN: kernel constant_divisor: widened
 // PLAN: kernel strided_rows: widened
 
@@ -209,6 +213,43 @@ kernel void nested_sides(global const float *a, global float *out, int n,
       v = a[i + 5 * n] * a[i + 6 * n] + a[i + 7 * n] * a[i + 8 * n];
   }
   out[i] = v;
+}
+
+// A work-item's two neighbouring elements, read (or written) one at a
+// time, next to its neighbours' (a float2 taken apart: CLBlast's tiles
+// staged as .x and .y): one load of all 32 elements and shuffles that deal
+// them out, and one store of both values woven together (in either order
+// of the stores), not two accesses of every second element (masked with
+// holes, or on AMD's cores a span merged with what memory holds).
+// INTERLEAVED-LABEL: define internal void @__weft_body_interleaved_pairs.simd(
+// INTERLEAVED: wi.exit:
+// INTERLEAVED: [[BOTH:%[0-9]+]] = shufflevector <16 x float> %b.0, <16 x float> %a.0, <32 x i32> <i32 0, i32 1,
+// INTERLEAVED-NEXT: [[WOVEN:%[0-9]+]] = shufflevector <32 x float> [[BOTH]], <32 x float> poison, <32 x i32> <i32 0, i32 16, i32 1, i32 17,
+// INTERLEAVED: call void @llvm.masked.store.v32f32.p1(<32 x float> [[WOVEN]],
+// INTERLEAVED-NEXT: ret void
+// INTERLEAVED: wi.round:
+// INTERLEAVED: [[PAIRS:%[0-9]+]] = shufflevector <16 x i1> %wi.mask, <16 x i1> poison, <32 x i32> <i32 0, i32 0, i32 1, i32 1,
+// INTERLEAVED-NEXT: [[ALL:%[0-9]+]] = call <32 x float> @llvm.masked.load.v32f32.p1(ptr addrspace(1) %{{[0-9]+}}, i32 4, <32 x i1> [[PAIRS]],
+// INTERLEAVED-NEXT: shufflevector <32 x float> [[ALL]], <32 x float> poison, <16 x i32> <i32 0, i32 2, i32 4,
+// INTERLEAVED-NEXT: shufflevector <32 x float> [[ALL]], <32 x float> poison, <16 x i32> <i32 1, i32 3, i32 5,
+// INTERLEAVED-NOT: masked.load
+// INTERLEAVED: br label %wi.loop
+// With AVX2, whole when every work-item is on:
+// INTERLEAVED_AVX2-LABEL: define internal void @__weft_body_interleaved_pairs.simd(
+// INTERLEAVED_AVX2: wi.load_whole:
+// INTERLEAVED_AVX2-NEXT: load <32 x float>, ptr addrspace(1) %{{[0-9]+}}, align 4
+// INTERLEAVED_AVX2: wi.store_whole:
+// INTERLEAVED_AVX2-NEXT: store <32 x float> %{{[0-9]+}}, ptr addrspace(1) %{{[0-9]+}}, align 4
+kernel void interleaved_pairs(global const float *in, global float *out,
+                              int n) {
+  int i = get_global_id(0);
+  float a = 0.0f, b = 0.0f;
+  for (int k = 0; k < n; ++k) {
+    a += in[2 * i + 64 * k];
+    b += in[2 * i + 64 * k + 1];
+  }
+  out[2 * i + 1] = a;
+  out[2 * i] = b;
 }
 
 // A division by a constant that cannot trap (not 0, not -1) needs no
