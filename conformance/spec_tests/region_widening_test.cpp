@@ -265,6 +265,44 @@ kernel void table(ARGS) {
   }
   MINE(int)[0] = picked;
 }
+
+// CLBlast's XgemmDirect staging: a float2 per work-item taken apart into
+// .x and .y and stored next to its neighbours' (one load and one store for
+// the row: widener_interleaved.cpp), inside a side that some work-items
+// skip, with an element-wise else that two branches enter (a && b), taken
+// in some rounds (jumped over when no work-item takes it:
+// widener_loops.cpp).
+kernel __attribute__((reqd_work_group_size(8, 8, 1)))
+void staged_pairs_8x8(ARGS) {
+  local float *as = scratch;
+  int lx = get_local_id(0), ly = get_local_id(1);
+  float acc = 0.0f;
+  for (int t = 0; t < 4; ++t) {
+    SCALAR_ONLY;
+    if (lx + t < 9) {
+      if (n % 2 == 0 && ini[t] > 0) {
+        global const float2 *pairs = (global const float2 *)inf;
+        float2 v = pairs[(t * 64 + ly * 8 + lx + get_group_id(0)) % (n / 2)];
+        as[ly * 17 + lx * 2 + 1] = v.x;
+        as[ly * 17 + lx * 2] = v.y;
+      } else {
+        as[ly * 17 + lx * 2] = inf[(t + lx) % n];
+        as[ly * 17 + lx * 2 + 1] = inf[(t + ly * 3) % n];
+      }
+    } else {
+      as[ly * 17 + lx * 2] = 0.5f;
+      as[ly * 17 + lx * 2 + 1] = -1.0f;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int k = 0; k < 16; ++k) {
+      SCALAR_ONLY;
+      acc += as[((ly + k) % 8) * 17 + (lx * 2 + k) % 16] * (float)(k + 1);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  MINE(float)[0] = acc;
+  MINE(int)[1] = ini[0] > 0;
+}
 )CLC";
 
 struct RegionFixture : WeftFixture {
@@ -352,6 +390,13 @@ TEST_CASE_METHOD(RegionFixture,
                  "FMAs on float4 accumulators",
                  "[region-widening]") {
   check("xgemm_8x16", {{64, 32, 8, 16}, {40, 48, 8, 16}, {8, 16, 8, 16}});
+}
+
+TEST_CASE_METHOD(RegionFixture,
+                 "CLBlast's XgemmDirect staging: float2 pairs stored as .x "
+                 "and .y, element-wise sides nested in skipped sides",
+                 "[region-widening]") {
+  check("staged_pairs_8x8", {{64, 16, 8, 8}, {40, 24, 8, 8}, {8, 8, 8, 8}});
 }
 
 TEST_CASE_METHOD(RegionFixture,
