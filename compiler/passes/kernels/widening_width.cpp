@@ -50,6 +50,46 @@ VectorRegisters registersOf(const llvm::Function &f) {
   return {16, 16, false};
 }
 
+// Loops that mostly stream memory, about one operation per element they
+// load (clpeak's bandwidth kernels: 16 float8 loads per work-item from 16
+// places far apart, an add each), are paced by the memory system, which
+// copes worse with long bursts from many places at once: a widened load of
+// a vector per work-item reads lanes x its size from each place. On a Zen 3
+// core clpeak's float8 kernel read 7.8-10.3 GB/s at 8 work-items (256 bytes
+// a place) and 13-14 GB/s at 4 (128 bytes; PoCL, a work-item's 32 bytes at
+// a time, 10.9-14.6); float16 at 4 and 2 work-items, two cores, 11.8 and
+// 14.9-16.2. The bytes of the widest vector such loops load per work-item,
+// else 0.
+uint64_t streamedVectorBytes(llvm::LoopInfo &loops,
+                             const VaryingValues &varying,
+                             const llvm::DataLayout &layout) {
+  uint64_t loaded = 0, operated = 0, widest = 0;
+  for (llvm::Loop *loop : loops.getLoopsInPreorder()) {
+    if (!loop->isInnermost())
+      continue;
+    for (llvm::BasicBlock *block : loop->blocks())
+      for (llvm::Instruction &inst : *block) {
+        unsigned elements = 1;
+        if (auto *v = llvm::dyn_cast<llvm::FixedVectorType>(inst.getType()))
+          elements = v->getNumElements();
+        if (auto *load = llvm::dyn_cast<llvm::LoadInst>(&inst)) {
+          if (!varying.varies(load->getPointerOperand()))
+            continue;
+          loaded += elements;
+          if (load->getType()->isVectorTy())
+            widest = std::max<uint64_t>(
+                widest, layout.getTypeStoreSize(load->getType()));
+        } else if ((llvm::isa<llvm::BinaryOperator>(inst) ||
+                    llvm::isa<llvm::CallInst>(inst)) &&
+                   (inst.getType()->isFPOrFPVectorTy() ||
+                    inst.getType()->isVectorTy())) {
+          operated += elements; // the data's arithmetic, not addresses'
+        }
+      }
+  }
+  return loaded != 0 && operated <= loaded ? widest : 0;
+}
+
 unsigned powerOfTwoAtMost(unsigned n) {
   unsigned p = 1;
   while (p * 2 <= n)
@@ -98,6 +138,13 @@ unsigned chooseLanes(llvm::Function &scalar, llvm::LoopInfo &loops,
   unsigned most = uniform_loops_only ? kMostLanes : kDefaultLanes;
   unsigned lanes = std::clamp(fit, std::min(least, most), most);
   why = std::to_string(carried) + " bytes carried per work-item";
+  constexpr uint64_t kStreamBurst = 128; // bytes a place, a widened load
+  if (uint64_t streamed = streamedVectorBytes(loops, varying, layout);
+      streamed != 0 && lanes * streamed > kStreamBurst) {
+    lanes = std::max(1u, powerOfTwoAtMost(unsigned(kStreamBurst / streamed)));
+    why += ", " + std::to_string(lanes * streamed) +
+           " bytes of each streamed load at once";
+  }
   return lanes;
 }
 
