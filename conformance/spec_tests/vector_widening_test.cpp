@@ -49,6 +49,21 @@ void sum4_body(ARGS) {
 }
 KERNEL(sum4)
 
+// The same in float16, which a loop that streams memory widens over few
+// work-items, perhaps one (widening_width.cpp).
+void sum16_body(ARGS) {
+  global const float16 *a = (global const float16 *)inf;
+  int id = get_group_id(0) * get_local_size(0) * 4 + get_local_id(0) +
+           get_group_id(1) * 1024;
+  float16 sum = 0;
+  for (int i = 0; i < 4; ++i) {
+    sum += a[id % (n / 16)];
+    id += get_local_size(0);
+  }
+  vstore16(sum, 0, MINE(float));
+}
+KERNEL(sum16)
+
 // clpeak's compute shape: float16 FMA chains round a loop every work-item
 // goes round as often.
 void chain16_body(ARGS) {
@@ -251,6 +266,11 @@ struct VectorFixture : WeftFixture {
 TEST_CASE_METHOD(VectorFixture, "float4 sums of neighbouring vector loads",
                  "[vector-widening]") {
   check("sum4");
+}
+
+TEST_CASE_METHOD(VectorFixture, "float16 sums of neighbouring vector loads",
+                 "[vector-widening]") {
+  check("sum16");
 }
 
 TEST_CASE_METHOD(VectorFixture, "float16 FMA chains round a shared loop",

@@ -58,8 +58,10 @@ VectorRegisters registersOf(const llvm::Function &f) {
 // core clpeak's float8 kernel read 7.8-10.3 GB/s at 8 work-items (256 bytes
 // a place) and 13-14 GB/s at 4 (128 bytes; PoCL, a work-item's 32 bytes at
 // a time, 10.9-14.6); float16 at 4 and 2 work-items, two cores, 11.8 and
-// 14.9-16.2. The bytes of the widest vector such loops load per work-item,
-// else 0.
+// 14.9-16.2; with 64 bytes a place (float8 at 2, float16 at 1) clpeak's
+// float16 row ran 20.6-22.4 GB/s against 16.7-19.4 at 128 (PoCL
+// 19.5-22.2), float8 15.5-24.1 against 17.8-18.0. The bytes of the widest
+// vector such loops load per work-item, else 0.
 uint64_t streamedVectorBytes(llvm::LoopInfo &loops,
                              const VaryingValues &varying,
                              const llvm::DataLayout &layout) {
@@ -138,7 +140,7 @@ unsigned chooseLanes(llvm::Function &scalar, llvm::LoopInfo &loops,
   unsigned most = uniform_loops_only ? kMostLanes : kDefaultLanes;
   unsigned lanes = std::clamp(fit, std::min(least, most), most);
   why = std::to_string(carried) + " bytes carried per work-item";
-  constexpr uint64_t kStreamBurst = 128; // bytes a place, a widened load
+  constexpr uint64_t kStreamBurst = 64; // bytes a place, a widened load
   if (uint64_t streamed = streamedVectorBytes(loops, varying, layout);
       streamed != 0 && lanes * streamed > kStreamBurst) {
     lanes = std::max(1u, powerOfTwoAtMost(unsigned(kStreamBurst / streamed)));

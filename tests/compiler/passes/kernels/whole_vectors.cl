@@ -11,11 +11,11 @@
 // RUN: %weft-cl %s --target-cpu=skylake-avx512 -passes='weft-kernel-pipeline,weft-separate-local-memory,weft-internalize-entries' --optimize -o - | FileCheck %s --check-prefix=AVX512
 
 // PLAN-AVX2: kernel chain16: widened, 4 work-items at once (128 bytes carried per work-item), vectors kept whole
-// PLAN-AVX2: kernel sum4: widened, 8 work-items at once (24 bytes carried per work-item, 128 bytes of each streamed load at once), vectors kept whole
+// PLAN-AVX2: kernel sum4: widened, 4 work-items at once (24 bytes carried per work-item, 64 bytes of each streamed load at once), vectors kept whole
 // PLAN-AVX2: kernel forces: widened, 32 work-items at once (12 bytes carried per work-item), vectors split into elements (its vectors are taken apart more than computed on whole); 16 for a row's last 31 or fewer
 // PLAN-AVX2: kernel escape8: widened, 8 work-items at once (36 bytes carried per work-item), vectors kept whole
 // PLAN-AVX512: kernel chain16: widened, 16 work-items at once (128 bytes carried per work-item), vectors kept whole
-// PLAN-AVX512: kernel sum4: widened, 8 work-items at once (24 bytes carried per work-item, 128 bytes of each streamed load at once), vectors kept whole
+// PLAN-AVX512: kernel sum4: widened, 4 work-items at once (24 bytes carried per work-item, 64 bytes of each streamed load at once), vectors kept whole
 // PLAN-AVX512: kernel forces: widened, 128 work-items at once
 // PLAN-AVX512: kernel escape8: widened, 16 work-items at once (36 bytes carried per work-item), vectors kept whole
 
@@ -41,13 +41,13 @@ kernel void chain16(global float *out, float a) {
 }
 
 // clpeak's global_bandwidth_v4: neighbouring work-items read neighbouring
-// float4s, stepping together round the loop: one load of 8 work-items'
+// float4s, stepping together round the loop: one load of 4 work-items'
 // float4s, never a gather. A loop that streams memory (an add per element
-// loaded) reads 128 bytes of each place at once, not more
+// loaded) reads 64 bytes of each place at once, not more
 // (widening_width.cpp: longer bursts from 16 places ran slower).
 // AVX2-LABEL: define void @__weft_group_sum4(
 // AVX2-NOT: gather
-// AVX2: load <32 x float>
+// AVX2: load <16 x float>
 // AVX2-NOT: gather
 // AVX2: ret void
 kernel void sum4(global const float4 *in, global float *out) {
