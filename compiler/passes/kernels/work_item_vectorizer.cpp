@@ -134,7 +134,8 @@ llvm::Function *vectorizeWorkItems(llvm::Function &body, std::string &why,
       lanes = limits.most_lanes;
       how += std::string(how.empty() ? "" : ", ") + "as wide as the group";
     }
-    how = std::to_string(lanes) + " work-items at once" +
+    how = std::to_string(lanes) +
+          (lanes == 1 ? " work-item at once" : " work-items at once") +
           (how.empty() ? "" : " (" + how + ")") +
           (whole_vectors ? ", vectors kept whole"
            : split_why.empty()
