@@ -12,10 +12,12 @@
 
 // PLAN-AVX2: kernel chain16: widened, 4 work-items at once (128 bytes carried per work-item), vectors kept whole
 // PLAN-AVX2: kernel sum4: widened, 4 work-items at once (24 bytes carried per work-item, 64 bytes of each streamed load at once), vectors kept whole
+// PLAN-AVX2: kernel sum16: widened, 1 work-item at once (72 bytes carried per work-item, 64 bytes of each streamed load at once), vectors kept whole
 // PLAN-AVX2: kernel forces: widened, 32 work-items at once (12 bytes carried per work-item), vectors split into elements (its vectors are taken apart more than computed on whole); 16 for a row's last 31 or fewer
 // PLAN-AVX2: kernel escape8: widened, 8 work-items at once (36 bytes carried per work-item), vectors kept whole
 // PLAN-AVX512: kernel chain16: widened, 16 work-items at once (128 bytes carried per work-item), vectors kept whole
 // PLAN-AVX512: kernel sum4: widened, 4 work-items at once (24 bytes carried per work-item, 64 bytes of each streamed load at once), vectors kept whole
+// PLAN-AVX512: kernel sum16: widened, 1 work-item at once (72 bytes carried per work-item, 64 bytes of each streamed load at once), vectors kept whole
 // PLAN-AVX512: kernel forces: widened, 128 work-items at once
 // PLAN-AVX512: kernel escape8: widened, 16 work-items at once (36 bytes carried per work-item), vectors kept whole
 
@@ -58,6 +60,18 @@ kernel void sum4(global const float4 *in, global float *out) {
     id += get_local_size(0);
   }
   out[get_global_id(0)] = sum.s0 + sum.s1 + sum.s2 + sum.s3;
+}
+
+// The same in float16 (clpeak's global_bandwidth_v16): 64 bytes of each
+// place at once is one work-item's float16 (the plan lines above).
+kernel void sum16(global const float16 *in, global float *out) {
+  int id = get_group_id(0) * get_local_size(0) * 16 + get_local_id(0);
+  float16 sum = 0;
+  for (int i = 0; i < 16; i++) {
+    sum += in[id];
+    id += get_local_size(0);
+  }
+  out[get_global_id(0)] = sum.s0 + sum.sf;
 }
 
 // An n-body step takes its float4s apart (.x, .y, .z): split into elements.
