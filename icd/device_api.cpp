@@ -326,6 +326,32 @@ cl_int deviceInfo(Device &device, cl_device_info param, InfoWriter &out) {
   case CL_DEVICE_HALF_FP_ATOMIC_CAPABILITIES_EXT: // no half atomics
     return out.value<cl_bitfield>(0);
 
+  // cl_khr_device_uuid. The driver's UUID changes with its version; no
+  // LUID (a Windows adapter's identifier).
+  case CL_DEVICE_UUID_KHR:
+    return out.value(device.uuid());
+  case CL_DRIVER_UUID_KHR:
+    return out.value(
+        weft::nameBasedUuid(std::string("weft driver|") + kDriverVersion));
+  case CL_DEVICE_LUID_VALID_KHR:
+    return out.value<cl_bool>(CL_FALSE);
+  case CL_DEVICE_LUID_KHR:
+    return out.value(std::array<cl_uchar, CL_LUID_SIZE_KHR>{});
+  case CL_DEVICE_NODE_MASK_KHR:
+    return out.value<cl_uint>(0);
+
+  // cl_khr_integer_dot_product: both input forms. No form is "accelerated"
+  // (the extension's word for faster than the same arithmetic written out):
+  // the builtins are that arithmetic, which LLVM vectorizes.
+  case CL_DEVICE_INTEGER_DOT_PRODUCT_CAPABILITIES_KHR:
+    return out.value<cl_device_integer_dot_product_capabilities_khr>(
+        CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_PACKED_KHR |
+        CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_KHR);
+  case CL_DEVICE_INTEGER_DOT_PRODUCT_ACCELERATION_PROPERTIES_8BIT_KHR:
+  case CL_DEVICE_INTEGER_DOT_PRODUCT_ACCELERATION_PROPERTIES_4x8BIT_PACKED_KHR:
+    return out.value(
+        cl_device_integer_dot_product_acceleration_properties_khr{});
+
   // Partitioning: a compute unit is a CPU.
   case CL_DEVICE_PARTITION_PROPERTIES:
     return out.array(partitionProperties(device));

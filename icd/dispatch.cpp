@@ -6,6 +6,7 @@
 #include "runtime/object.h"
 #include "runtime/platform.h"
 
+#include <CL/cl_ext.h>
 #include <CL/cl_gl.h>
 
 #include <cstddef>
@@ -327,6 +328,18 @@ clGetExtensionFunctionAddress(const char *name) {
   if (std::strcmp(name, "clCreateProgramWithILKHR") == 0 &&
       weft::spirvProgramsSupported())
     return reinterpret_cast<void *>(&Guarded<&clCreateProgramWithIL>::call);
+  struct ExtensionFunction {
+    const char *name;
+    void *function;
+  };
+  static const ExtensionFunction kExtensionFunctions[] = {
+      {"clGetKernelSuggestedLocalWorkSizeKHR",
+       reinterpret_cast<void *>(
+           &Guarded<&clGetKernelSuggestedLocalWorkSizeKHR>::call)},
+  };
+  for (const ExtensionFunction &entry : kExtensionFunctions)
+    if (std::strcmp(name, entry.name) == 0)
+      return entry.function;
   return weft::icd::commandBufferFunction(name); // or null
 }
 

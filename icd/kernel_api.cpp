@@ -7,6 +7,9 @@
 #include "runtime/program.h"
 #include "runtime/queue.h"
 
+#include <CL/cl_ext.h>
+
+#include <algorithm>
 #include <new>
 #include <optional>
 
@@ -324,6 +327,47 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(
   return icd::ndRangeKernel(target, kernel_handle, work_dim, global_work_offset,
                             global_work_size, local_work_size, num_events,
                             events, event);
+}
+
+// cl_khr_suggested_local_work_size: the local size clEnqueueNDRangeKernel
+// would choose for this launch without one (Kernel::chooseLocalSize), after
+// the same checks, except that a missing or zero global size is an error
+// here.
+CL_API_ENTRY cl_int CL_API_CALL clGetKernelSuggestedLocalWorkSizeKHR(
+    cl_command_queue queue_handle, cl_kernel kernel_handle, cl_uint work_dim,
+    const size_t *global_work_offset, const size_t *global_work_size,
+    size_t *suggested_local_work_size) {
+  Queue *queue = Queue::fromHandle(queue_handle);
+  if (!queue)
+    return CL_INVALID_COMMAND_QUEUE;
+  Kernel *kernel = Kernel::fromHandle(kernel_handle);
+  if (!kernel)
+    return CL_INVALID_KERNEL;
+  if (&kernel->program().context() != &queue->context())
+    return CL_INVALID_CONTEXT;
+  if (!kernel->allArgumentsSet())
+    return CL_INVALID_KERNEL_ARGS;
+  if (work_dim < 1 || work_dim > 3)
+    return CL_INVALID_WORK_DIMENSION;
+  if (!global_work_size)
+    return CL_INVALID_GLOBAL_WORK_SIZE;
+  for (cl_uint d = 0; d < work_dim; ++d) {
+    if (global_work_size[d] == 0)
+      return CL_INVALID_GLOBAL_WORK_SIZE;
+    if (global_work_offset &&
+        global_work_offset[d] > SIZE_MAX - global_work_size[d])
+      return CL_INVALID_GLOBAL_OFFSET;
+  }
+  if (!suggested_local_work_size)
+    return CL_INVALID_VALUE;
+  if (kernel->localMemorySize() >
+      queue->device().properties().local_mem_launch_limit)
+    return CL_OUT_OF_RESOURCES;
+  size_t local[3] = {1, 1, 1};
+  kernel->chooseLocalSize(work_dim, global_work_size, local,
+                          queue->device().properties().compute_units);
+  std::copy(local, local + work_dim, suggested_local_work_size);
+  return CL_SUCCESS;
 }
 
 CL_API_ENTRY cl_kernel CL_API_CALL clCloneKernel(cl_kernel source_kernel,

@@ -8,6 +8,7 @@
 #include "device/thread_pool.h"
 #include "runtime/compiler_loader.h"
 #include "runtime/device_features.h"
+#include "runtime/hash.h"
 #include "runtime/platform.h"
 
 #include <algorithm>
@@ -167,6 +168,28 @@ std::string Device::codeTarget() const {
   if (settings().check_memory)
     target += "|checked-memory";
   return target;
+}
+
+std::array<unsigned char, 16> nameBasedUuid(const std::string &name) {
+  Hash128 hash;
+  hash.add(name);
+  std::array<unsigned char, 16> uuid{};
+  const uint64_t halves[2] = {hash.high(), hash.low()};
+  std::memcpy(uuid.data(), halves, sizeof(halves));
+  uuid[6] = (uuid[6] & 0x0f) | 0x80; // version 8
+  uuid[8] = (uuid[8] & 0x3f) | 0x80; // the RFC's variant
+  return uuid;
+}
+
+Device::Uuid Device::uuid() const {
+  const CpuInfo &cpu = hostCpuInfo();
+  std::string identity = "weft device|" + cpu.vendor + "|" + cpu.brand;
+  // The root device is the same device whichever CPUs the process may run
+  // on; a sub-device is its CPUs.
+  if (!isRoot())
+    for (int number : cpus_)
+      identity += "|" + std::to_string(number);
+  return nameBasedUuid(identity);
 }
 
 compiler::DeviceDescription Device::compilerDescription() const {

@@ -8,6 +8,7 @@
 #include "device/cpu_topology.h"
 #include "runtime/object.h"
 
+#include <array>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -44,6 +45,10 @@ struct DeviceProperties {
   std::vector<std::string> opencl_c_features; // __opencl_c_*
 };
 
+// A name-based UUID (RFC 9562's version 8, "custom") from `name`'s 128-bit
+// hash: the same name gives the same UUID in every process.
+std::array<unsigned char, 16> nameBasedUuid(const std::string &name);
+
 class Device : public Object<_cl_device_id, ObjectKind::Device> {
 public:
   static Device &instance(); // the root device
@@ -76,6 +81,11 @@ public:
   // Identifies the CPU native code is generated for; program binaries and
   // cache entries carry it and load only where it matches.
   std::string codeTarget() const;
+  // cl_khr_device_uuid: the same for this device (the host CPU's vendor and
+  // model, and the CPUs a sub-device covers) in every process and driver
+  // version.
+  using Uuid = std::array<unsigned char, 16>;
+  Uuid uuid() const;
   // The pool is created on first use, so queries never start threads.
   ThreadPool &pool();
 

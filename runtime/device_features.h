@@ -61,6 +61,16 @@ inline constexpr ExtensionEntry kDeviceExtensions[] = {
     // Launches in a finalized command buffer updated in place: arguments,
     // SVM arguments, exec info, offsets and sizes (icd/command_buffer_api.cpp).
     {"cl_khr_command_buffer_mutable_dispatch", CL_MAKE_VERSION(0, 9, 5), false},
+    // clGetKernelSuggestedLocalWorkSizeKHR (icd/kernel_api.cpp).
+    {"cl_khr_suggested_local_work_size", CL_MAKE_VERSION(1, 0, 0), false},
+    // The device's and the driver's UUIDs (runtime/device.h); no LUID.
+    {"cl_khr_device_uuid", CL_MAKE_VERSION(1, 0, 0), false},
+    // Bitfield insert and extract, bit reverse
+    // (builtins/extended_bit_ops.cl).
+    {"cl_khr_extended_bit_ops", CL_MAKE_VERSION(1, 0, 0), true},
+    // Dot products of four 8-bit integers, as vectors and packed
+    // (builtins/integer_dot_product.cl); both input forms are features.
+    {"cl_khr_integer_dot_product", CL_MAKE_VERSION(2, 0, 0), true},
 };
 
 inline constexpr FeatureEntry kOpenClCFeatures[] = {
@@ -103,6 +113,11 @@ inline constexpr FeatureEntry kOpenClCFeatures[] = {
     {"__opencl_c_3d_image_writes", CL_MAKE_VERSION(3, 0, 0)},
     // builtins/work_group_collectives.cl, on every execution path.
     {"__opencl_c_work_group_collective_functions", CL_MAKE_VERSION(3, 0, 0)},
+    // cl_khr_integer_dot_product's two input forms
+    // (CL_DEVICE_INTEGER_DOT_PRODUCT_CAPABILITIES_KHR reports both).
+    {"__opencl_c_integer_dot_product_input_4x8bit", CL_MAKE_VERSION(2, 0, 0)},
+    {"__opencl_c_integer_dot_product_input_4x8bit_packed",
+     CL_MAKE_VERSION(2, 0, 0)},
 };
 
 // Pipes (device/pipe_abi.h, builtins/pipe_engine.c).

@@ -24,6 +24,7 @@ public:
     add(text.data(), text.size());
   }
   uint64_t low() const { return low_; }
+  uint64_t high() const { return high_; }
   std::string hex() const {
     char text[33];
     std::snprintf(text, sizeof(text), "%016llx%016llx",
