@@ -67,6 +67,15 @@ constexpr cl_device_atomic_capabilities kAtomicFenceCapabilities =
 #define CL_DEVICE_SPIRV_CAPABILITIES_KHR 0x12BB
 #endif
 // cl_ext_float_atomics (its constants are newer than Debian's headers).
+// cl_khr_kernel_clock, newer than Debian's headers.
+#ifndef CL_DEVICE_KERNEL_CLOCK_CAPABILITIES_KHR
+#define CL_DEVICE_KERNEL_CLOCK_CAPABILITIES_KHR 0x1076
+#define CL_DEVICE_KERNEL_CLOCK_SCOPE_DEVICE_KHR (1 << 0)
+#define CL_DEVICE_KERNEL_CLOCK_SCOPE_WORK_GROUP_KHR (1 << 1)
+#define CL_DEVICE_KERNEL_CLOCK_SCOPE_SUB_GROUP_KHR (1 << 2)
+typedef cl_bitfield cl_device_kernel_clock_capabilities_khr;
+#endif
+
 #ifndef CL_DEVICE_SINGLE_FP_ATOMIC_CAPABILITIES_EXT
 #define CL_DEVICE_SINGLE_FP_ATOMIC_CAPABILITIES_EXT 0x4231
 #define CL_DEVICE_DOUBLE_FP_ATOMIC_CAPABILITIES_EXT 0x4232
@@ -339,6 +348,14 @@ cl_int deviceInfo(Device &device, cl_device_info param, InfoWriter &out) {
     return out.value(std::array<cl_uchar, CL_LUID_SIZE_KHR>{});
   case CL_DEVICE_NODE_MASK_KHR:
     return out.value<cl_uint>(0);
+
+  // cl_khr_kernel_clock: one counter for every scope
+  // (builtins/kernel_clock.cl).
+  case CL_DEVICE_KERNEL_CLOCK_CAPABILITIES_KHR:
+    return out.value<cl_device_kernel_clock_capabilities_khr>(
+        CL_DEVICE_KERNEL_CLOCK_SCOPE_DEVICE_KHR |
+        CL_DEVICE_KERNEL_CLOCK_SCOPE_WORK_GROUP_KHR |
+        CL_DEVICE_KERNEL_CLOCK_SCOPE_SUB_GROUP_KHR);
 
   // cl_khr_integer_dot_product: both input forms. No form is "accelerated"
   // (the extension's word for faster than the same arithmetic written out):

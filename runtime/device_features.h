@@ -65,6 +65,9 @@ inline constexpr ExtensionEntry kDeviceExtensions[] = {
     {"cl_khr_suggested_local_work_size", CL_MAKE_VERSION(1, 0, 0), false},
     // The device's and the driver's UUIDs (runtime/device.h); no LUID.
     {"cl_khr_device_uuid", CL_MAKE_VERSION(1, 0, 0), false},
+    // Clocks of every scope, all the CPU's cycle counter
+    // (builtins/kernel_clock.cl).
+    {"cl_khr_kernel_clock", CL_MAKE_VERSION(1, 0, 0), true},
     // Bitfield insert and extract, bit reverse
     // (builtins/extended_bit_ops.cl).
     {"cl_khr_extended_bit_ops", CL_MAKE_VERSION(1, 0, 0), true},
@@ -113,6 +116,10 @@ inline constexpr FeatureEntry kOpenClCFeatures[] = {
     {"__opencl_c_3d_image_writes", CL_MAKE_VERSION(3, 0, 0)},
     // builtins/work_group_collectives.cl, on every execution path.
     {"__opencl_c_work_group_collective_functions", CL_MAKE_VERSION(3, 0, 0)},
+    // cl_khr_kernel_clock's scopes (CL_DEVICE_KERNEL_CLOCK_CAPABILITIES_KHR).
+    {"__opencl_c_kernel_clock_scope_device", CL_MAKE_VERSION(1, 0, 0)},
+    {"__opencl_c_kernel_clock_scope_work_group", CL_MAKE_VERSION(1, 0, 0)},
+    {"__opencl_c_kernel_clock_scope_sub_group", CL_MAKE_VERSION(1, 0, 0)},
     // cl_khr_integer_dot_product's two input forms
     // (CL_DEVICE_INTEGER_DOT_PRODUCT_CAPABILITIES_KHR reports both).
     {"__opencl_c_integer_dot_product_input_4x8bit", CL_MAKE_VERSION(2, 0, 0)},

@@ -3,8 +3,9 @@
 // count of 0 at the element's end and the whole element),
 // cl_khr_integer_dot_product (every signedness, saturation at both ends,
 // the packed forms' byte order), cl_khr_suggested_local_work_size (the
-// size an unsized launch uses, and the entry point's errors) and
-// cl_khr_device_uuid (stable, version-8 UUIDs; sub-devices apart).
+// size an unsized launch uses, and the entry point's errors),
+// cl_khr_device_uuid (stable, version-8 UUIDs; sub-devices apart) and
+// cl_khr_kernel_clock (every scope's readings in program order).
 #include "api_fixture.h"
 
 #include <CL/cl_ext.h>
@@ -472,4 +473,65 @@ TEST_CASE_METHOD(WeftFixture,
   CHECK(uuidOf(again[0], CL_DEVICE_UUID_KHR) == first);
   for (cl_device_id d : {parts[0], parts[1], again[0], again[1]})
     clReleaseDevice(d);
+}
+
+TEST_CASE_METHOD(WeftFixture,
+                 "cl_khr_kernel_clock: every scope, readings in order",
+                 "[extensions]") {
+  REQUIRE(deviceHasExtension(device, "cl_khr_kernel_clock"));
+  cl_bitfield scopes = 0;
+  REQUIRE(clGetDeviceInfo(device, 0x1076 /* KERNEL_CLOCK_CAPABILITIES */,
+                          sizeof scopes, &scopes, nullptr) == CL_SUCCESS);
+  CHECK(scopes == 7); // device, work-group and sub-group
+  // Each work-item reads each scope's clock, some work between readings;
+  // the 64-bit readings around a hi/lo reading bound it.
+  const char *source = R"CLC(
+kernel void clocks(global ulong *out, global float *sink) {
+  size_t i = get_global_id(0);
+  global ulong *o = out + 8 * i;
+  float x = i;
+  o[0] = clock_read_device();
+  for (int k = 0; k < 100; ++k)
+    x = x * 0.999f + 1.0f;
+  uint2 hilo = clock_read_hilo_device();
+  o[1] = as_ulong(hilo);
+  o[2] = clock_read_work_group();
+  uint2 wg = clock_read_hilo_work_group();
+  o[3] = as_ulong(wg);
+  o[4] = clock_read_sub_group();
+  uint2 sg = clock_read_hilo_sub_group();
+  o[5] = as_ulong(sg);
+  o[6] = clock_read_device();
+  sink[i] = x;
+}
+)CLC";
+  cl_kernel k = kernel(source, "clocks");
+  const size_t items = 256;
+  cl_mem out = buffer(items * 64), sink = buffer(items * 4);
+  clSetKernelArg(k, 0, sizeof(cl_mem), &out);
+  clSetKernelArg(k, 1, sizeof(cl_mem), &sink);
+  size_t local = 64;
+  REQUIRE(runAndWait(k, 1, &items, &local) == CL_SUCCESS);
+  std::vector<cl_ulong> got(items * 8);
+  REQUIRE(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, items * 64, got.data(), 0,
+                              nullptr, nullptr) == CL_SUCCESS);
+  size_t wrong = 0;
+  for (size_t i = 0; i < items; ++i) {
+    const cl_ulong *o = &got[8 * i];
+    // Element 0 of a uint2 is the low half: as_ulong reads it back whole.
+    bool ordered = o[0] <= o[1] && o[1] <= o[2] && o[2] <= o[3] &&
+                   o[3] <= o[4] && o[4] <= o[5] && o[5] <= o[6];
+    bool advanced = o[6] > o[0];
+    if ((!ordered || !advanced) && wrong++ < 4) {
+      INFO("work-item " << i << ": " << o[0] << " " << o[1] << " " << o[2]
+                        << " " << o[3] << " " << o[4] << " " << o[5] << " "
+                        << o[6]);
+      CHECK(ordered);
+      CHECK(advanced);
+    }
+  }
+  CHECK(wrong == 0);
+  clReleaseMemObject(out);
+  clReleaseMemObject(sink);
+  clReleaseKernel(k);
 }
