@@ -349,6 +349,11 @@ cl_int deviceInfo(Device &device, cl_device_info param, InfoWriter &out) {
   case CL_DEVICE_NODE_MASK_KHR:
     return out.value<cl_uint>(0);
 
+  // cl_ext_cxx_for_opencl: the version -cl-std=CLC++ compiles (1.0, whose
+  // __OPENCL_CPP_VERSION__ is 100); CLC++2021 is accepted too.
+  case CL_DEVICE_CXX_FOR_OPENCL_NUMERIC_VERSION_EXT:
+    return out.value<cl_version>(CL_MAKE_VERSION(1, 0, 0));
+
   // cl_khr_kernel_clock: one counter for every scope
   // (builtins/kernel_clock.cl).
   case CL_DEVICE_KERNEL_CLOCK_CAPABILITIES_KHR:

@@ -65,6 +65,9 @@ inline constexpr ExtensionEntry kDeviceExtensions[] = {
     {"cl_khr_suggested_local_work_size", CL_MAKE_VERSION(1, 0, 0), false},
     // The device's and the driver's UUIDs (runtime/device.h); no LUID.
     {"cl_khr_device_uuid", CL_MAKE_VERSION(1, 0, 0), false},
+    // C++ for OpenCL 1.0 and 2021 sources (-cl-std=CLC++, CLC++1.0,
+    // CLC++2021; compiler/frontend/build_options.h), compiled by Clang.
+    {"cl_ext_cxx_for_opencl", CL_MAKE_VERSION(1, 0, 0), false},
     // Clocks of every scope, all the CPU's cycle counter
     // (builtins/kernel_clock.cl).
     {"cl_khr_kernel_clock", CL_MAKE_VERSION(1, 0, 0), true},

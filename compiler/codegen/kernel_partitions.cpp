@@ -74,6 +74,10 @@ size_t instructionsOf(const Reached &reached) {
 bool splittable(const llvm::Module &module) {
   if (!module.alias_empty() || !module.ifunc_empty())
     return false;
+  // Constructors of program-scope objects run once, with the whole program
+  // (compiler/passes/prepare/program_constructors.h).
+  if (module.getNamedGlobal("llvm.global_ctors"))
+    return false;
   for (const llvm::GlobalObject &global : module.global_objects())
     if (global.hasComdat())
       return false;

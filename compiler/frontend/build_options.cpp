@@ -67,6 +67,10 @@ const std::set<std::string> kIgnoredOptions = {"-cl-strict-aliasing",
 // use what 2.0 has and Weft lacks fail with a build log naming it.
 const std::set<std::string> kLanguageVersions = {"CL1.0", "CL1.1", "CL1.2",
                                                  "CL2.0", "CL3.0"};
+// C++ for OpenCL (cl_ext_cxx_for_opencl), in Clang's spellings: CLC++ is
+// version 1.0, built on OpenCL C 2.0; 2021 is built on OpenCL C 3.0.
+const std::set<std::string> kCxxForOpenClVersions = {
+    "CLC++", "CLC++1.0", "CLC++2021", "clc++", "clc++1.0", "clc++2021"};
 
 } // namespace
 
@@ -89,9 +93,11 @@ bool parseBuildOptions(const std::string &options, BuildOptions &result,
       result.frontend_arguments.push_back(token);
     } else if (token.rfind("-cl-std=", 0) == 0) {
       std::string version = token.substr(8);
-      if (!kLanguageVersions.count(version)) {
-        error = "unsupported OpenCL C version in '" + token +
-                "' (Weft supports CL1.0, CL1.1, CL1.2, CL2.0 and CL3.0)";
+      result.cxx_for_opencl = kCxxForOpenClVersions.count(version) != 0;
+      if (!kLanguageVersions.count(version) && !result.cxx_for_opencl) {
+        error = "unsupported language version in '" + token +
+                "' (Weft supports CL1.0, CL1.1, CL1.2, CL2.0 and CL3.0, and "
+                "C++ for OpenCL as CLC++, CLC++1.0 and CLC++2021)";
         return false;
       }
       result.language_standard = version;

@@ -11,6 +11,9 @@ struct BuildOptions {
   std::string language_standard = "CL1.2";     // spec: highest 1.x by default
   bool optimize = true;                        // false with -cl-opt-disable
   bool uniform_work_group_size = false;
+  // C++ for OpenCL (cl_ext_cxx_for_opencl): -cl-std=CLC++, CLC++1.0 or
+  // CLC++2021; language_standard then names Clang's spelling of it.
+  bool cxx_for_opencl = false;
 };
 
 // Returns false and explains in `error` when an option is not valid.

@@ -68,10 +68,14 @@ frontendArguments(const BuildOptions &options,
     args.push_back("-D__IMAGE_SUPPORT__=1");
   args.push_back("-include");
   args.push_back(kDeclarationsName);
+  // Program-scope objects are not destroyed: their storage goes with the
+  // program (compiler/passes/prepare/program_constructors.h).
+  if (options.cxx_for_opencl)
+    args.push_back("-fno-c++-static-destructors");
   for (const std::string &arg : options.frontend_arguments)
     args.push_back(arg);
   args.push_back("-x");
-  args.push_back("cl");
+  args.push_back(options.cxx_for_opencl ? "clcpp" : "cl");
   args.push_back(kInputName);
   return args;
 }

@@ -21,8 +21,11 @@ InternalizeEntriesPass::run(llvm::Module &module,
   for (llvm::Function &f : module)
     if (!f.isDeclaration() && !entries.count(f.getName().str()))
       f.setLinkage(llvm::GlobalValue::InternalLinkage);
+  // LLVM's own lists (llvm.global_ctors: C++ for OpenCL's constructors of
+  // program-scope objects, program_constructors.h) keep their meaning only
+  // under their appending linkage.
   for (llvm::GlobalVariable &g : module.globals())
-    if (!g.isDeclaration())
+    if (!g.isDeclaration() && !g.getName().starts_with("llvm."))
       g.setLinkage(llvm::GlobalValue::InternalLinkage);
   return llvm::PreservedAnalyses::none();
 }
