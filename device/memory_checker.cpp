@@ -116,7 +116,7 @@ std::string describeMemoryViolation(const MemoryViolation &violation,
   std::string object = objectName(violation, objects);
   if (object.empty()) {
     where = objects.stale(violation.address)
-                ? "inside an SVM allocation freed before the launch"
+                ? "inside an SVM or USM allocation freed before the launch"
                 : "outside every object the launch may reach";
   } else if (violation.address >= violation.object_begin &&
              violation.address - violation.object_begin <=
@@ -136,7 +136,7 @@ std::string describeMemoryViolation(const MemoryViolation &violation,
   if (violation.object_kind == kMemoryArgument && violation.object_bytes == 0)
     where = "through " + object + ", which points at no object" +
             (objects.stale(violation.address)
-                 ? " (into an SVM allocation freed before the launch)"
+                 ? " (into an SVM or USM allocation freed before the launch)"
                  : "");
   return "memory check: kernel '" + std::string(kernel_name) + "' " + who +
          " " + what + ", " + where + "; the access was not made";

@@ -92,10 +92,14 @@ cl_int copyImageAndBuffer(CommandTarget &target, cl_mem image, cl_mem buffer,
                           size_t offset, bool to_buffer, cl_event *event);
 cl_int fillImage(CommandTarget &target, cl_mem image, const void *fill_color,
                  const size_t *origin, const size_t *region, cl_event *event);
+// `type`: also USM's CL_COMMAND_MEMCPY_INTEL and CL_COMMAND_MEMFILL_INTEL
+// (icd/usm_api.cpp), the same commands.
 cl_int svmMemcpy(CommandTarget &target, bool blocking, void *dst,
-                 const void *src, size_t size, cl_event *event);
+                 const void *src, size_t size, cl_event *event,
+                 cl_command_type type = CL_COMMAND_SVM_MEMCPY);
 cl_int svmMemFill(CommandTarget &target, void *svm_ptr, const void *pattern,
-                  size_t pattern_size, size_t size, cl_event *event);
+                  size_t pattern_size, size_t size, cl_event *event,
+                  cl_command_type type = CL_COMMAND_SVM_MEMFILL);
 // Checks the kernel and the NDRange against target.queue, and collects the
 // wait list itself (after those checks, as clEnqueueNDRangeKernel orders
 // its errors).

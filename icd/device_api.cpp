@@ -9,6 +9,7 @@
 #include "runtime/device_partition.h"
 #include "runtime/platform.h"
 #include "runtime/spirv_module.h"
+#include "runtime/usm.h"
 
 #include <CL/cl_ext.h>
 
@@ -348,6 +349,16 @@ cl_int deviceInfo(Device &device, cl_device_info param, InfoWriter &out) {
     return out.value(std::array<cl_uchar, CL_LUID_SIZE_KHR>{});
   case CL_DEVICE_NODE_MASK_KHR:
     return out.value<cl_uint>(0);
+
+  // cl_intel_unified_shared_memory: every kind of allocation is host
+  // memory every device and the host use at once (runtime/usm.h).
+  case CL_DEVICE_HOST_MEM_CAPABILITIES_INTEL:
+  case CL_DEVICE_DEVICE_MEM_CAPABILITIES_INTEL:
+  case CL_DEVICE_SINGLE_DEVICE_SHARED_MEM_CAPABILITIES_INTEL:
+  case CL_DEVICE_CROSS_DEVICE_SHARED_MEM_CAPABILITIES_INTEL:
+  case CL_DEVICE_SHARED_SYSTEM_MEM_CAPABILITIES_INTEL:
+    return out.value<cl_device_unified_shared_memory_capabilities_intel>(
+        weft::kUsmCapabilities);
 
   // cl_ext_cxx_for_opencl: the version -cl-std=CLC++ compiles (1.0, whose
   // __OPENCL_CPP_VERSION__ is 100); CLC++2021 is accepted too.

@@ -336,6 +336,32 @@ clGetExtensionFunctionAddress(const char *name) {
       {"clGetKernelSuggestedLocalWorkSizeKHR",
        reinterpret_cast<void *>(
            &Guarded<&clGetKernelSuggestedLocalWorkSizeKHR>::call)},
+      // cl_intel_unified_shared_memory (icd/usm_api.cpp).
+      {"clHostMemAllocINTEL",
+       reinterpret_cast<void *>(&Guarded<&clHostMemAllocINTEL>::call)},
+      {"clDeviceMemAllocINTEL",
+       reinterpret_cast<void *>(&Guarded<&clDeviceMemAllocINTEL>::call)},
+      {"clSharedMemAllocINTEL",
+       reinterpret_cast<void *>(&Guarded<&clSharedMemAllocINTEL>::call)},
+      {"clMemFreeINTEL",
+       reinterpret_cast<void *>(&Guarded<&clMemFreeINTEL>::call)},
+      {"clMemBlockingFreeINTEL",
+       reinterpret_cast<void *>(&Guarded<&clMemBlockingFreeINTEL>::call)},
+      {"clGetMemAllocInfoINTEL",
+       reinterpret_cast<void *>(&Guarded<&clGetMemAllocInfoINTEL>::call)},
+      {"clSetKernelArgMemPointerINTEL",
+       reinterpret_cast<void *>(
+           &Guarded<&clSetKernelArgMemPointerINTEL>::call)},
+      {"clEnqueueMemFillINTEL",
+       reinterpret_cast<void *>(&Guarded<&clEnqueueMemFillINTEL>::call)},
+      {"clEnqueueMemsetINTEL",
+       reinterpret_cast<void *>(&Guarded<&clEnqueueMemsetINTEL>::call)},
+      {"clEnqueueMemcpyINTEL",
+       reinterpret_cast<void *>(&Guarded<&clEnqueueMemcpyINTEL>::call)},
+      {"clEnqueueMigrateMemINTEL",
+       reinterpret_cast<void *>(&Guarded<&clEnqueueMigrateMemINTEL>::call)},
+      {"clEnqueueMemAdviseINTEL",
+       reinterpret_cast<void *>(&Guarded<&clEnqueueMemAdviseINTEL>::call)},
   };
   for (const ExtensionFunction &entry : kExtensionFunctions)
     if (std::strcmp(name, entry.name) == 0)

@@ -1,6 +1,7 @@
 // Kernel entry points: creation, arguments, queries, and launching.
 #include "icd/command_target.h"
 #include "icd/info_query.h"
+#include "icd/usm_api.h"
 #include "icd/validation.h"
 #include "runtime/device.h"
 #include "runtime/kernel.h"
@@ -497,7 +498,7 @@ CL_API_ENTRY cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel handle,
       return CL_INVALID_VALUE;
     kernel->setExecFineGrainSystem(*static_cast<const cl_bool *>(value));
     return CL_SUCCESS;
-  default:
-    return CL_INVALID_VALUE;
+  default: // cl_intel_unified_shared_memory's, or none
+    return icd::setKernelUsmExecInfo(*kernel, name, size, value);
   }
 }

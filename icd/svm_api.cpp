@@ -96,7 +96,8 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMFree(
 }
 
 cl_int icd::svmMemcpy(CommandTarget &target, bool blocking, void *dst_ptr,
-                      const void *src_ptr, size_t size, cl_event *event) {
+                      const void *src_ptr, size_t size, cl_event *event,
+                      cl_command_type type) {
   if (!dst_ptr || !src_ptr || wrapsAround(dst_ptr, size) ||
       wrapsAround(src_ptr, size))
     return CL_INVALID_VALUE;
@@ -104,8 +105,8 @@ cl_int icd::svmMemcpy(CommandTarget &target, bool blocking, void *dst_ptr,
   auto src = reinterpret_cast<uintptr_t>(src_ptr);
   if (size && dst < src + size && src < dst + size)
     return CL_MEM_COPY_OVERLAP;
-  return submit(target, svmMemcpyCommand(dst_ptr, src_ptr, size), blocking,
-                event);
+  return submit(target, svmMemcpyCommand(dst_ptr, src_ptr, size, type),
+                blocking, event);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL
@@ -120,13 +121,14 @@ clEnqueueSVMMemcpy(cl_command_queue queue, cl_bool blocking_copy, void *dst_ptr,
 
 cl_int icd::svmMemFill(CommandTarget &target, void *svm_ptr,
                        const void *pattern, size_t pattern_size, size_t size,
-                       cl_event *event) {
+                       cl_event *event, cl_command_type type) {
   if (!svm_ptr || !pattern || !isPowerOfTwo(pattern_size) ||
       pattern_size > 128 ||
       reinterpret_cast<uintptr_t>(svm_ptr) % pattern_size ||
       size % pattern_size || wrapsAround(svm_ptr, size))
     return CL_INVALID_VALUE;
-  return submit(target, svmFillCommand(svm_ptr, pattern, pattern_size, size),
+  return submit(target,
+                svmFillCommand(svm_ptr, pattern, pattern_size, size, type),
                 false, event);
 }
 

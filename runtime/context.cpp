@@ -2,9 +2,11 @@
 
 #include "runtime/device.h"
 #include "runtime/device_features.h"
+#include "runtime/queue.h"
 
 #include <CL/cl_ext.h>
 
+#include <algorithm>
 #include <cstdio>
 
 namespace weft {
@@ -67,6 +69,28 @@ void Context::destroy() {
   for (auto it = destructors_.rbegin(); it != destructors_.rend(); ++it)
     it->first(this, it->second);
   Object::destroy();
+}
+
+void Context::addQueue(Queue *queue) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  queues_.push_back(queue);
+}
+
+void Context::removeQueue(Queue *queue) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  queues_.erase(std::remove(queues_.begin(), queues_.end(), queue),
+                queues_.end());
+}
+
+std::vector<Ref<Queue>> Context::liveQueues() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<Ref<Queue>> live;
+  // A queue whose last reference went is on its way out (its destroy()
+  // waits for this lock to take itself out): skipped.
+  for (Queue *queue : queues_)
+    if (queue->tryRetain())
+      live.emplace_back(queue, /*adopt=*/true);
+  return live;
 }
 
 void Context::markLost(const std::string &why) {

@@ -13,6 +13,7 @@
 namespace weft {
 
 class Device;
+class Queue;
 
 class Context : public Object<_cl_context, ObjectKind::Context> {
 public:
@@ -59,8 +60,16 @@ public:
   void deliverPrintfOutput(const std::string &text, uint64_t dropped,
                            const char *kernel) const;
 
-  // The allocations clSVMAlloc made in this context (runtime/svm.h).
+  // The allocations clSVMAlloc and the USM allocators made in this context
+  // (runtime/svm.h, runtime/usm.h).
   SvmRegistry &svm() { return svm_; }
+
+  // The queues on this context that are still alive, for what must wait
+  // for all of its work (clMemBlockingFreeINTEL). A queue adds itself when
+  // made and takes itself out as it goes.
+  void addQueue(Queue *queue);
+  void removeQueue(Queue *queue);
+  std::vector<Ref<Queue>> liveQueues();
 
 protected:
   void destroy() override;
@@ -77,7 +86,8 @@ private:
   std::mutex mutex_;
   // Run in reverse order of registration when the context goes.
   std::vector<std::pair<DestructorCallback, void *>>
-      destructors_; // guarded by mutex_
+      destructors_;             // guarded by mutex_
+  std::vector<Queue *> queues_; // guarded by mutex_
 };
 
 } // namespace weft

@@ -65,6 +65,10 @@ inline constexpr ExtensionEntry kDeviceExtensions[] = {
     {"cl_khr_suggested_local_work_size", CL_MAKE_VERSION(1, 0, 0), false},
     // The device's and the driver's UUIDs (runtime/device.h); no LUID.
     {"cl_khr_device_uuid", CL_MAKE_VERSION(1, 0, 0), false},
+    // Unified shared memory: host, device and shared allocations, all host
+    // memory in the context's SVM registry (runtime/usm.h,
+    // icd/usm_api.cpp).
+    {"cl_intel_unified_shared_memory", CL_MAKE_VERSION(1, 1, 0), false},
     // C++ for OpenCL 1.0 and 2021 sources (-cl-std=CLC++, CLC++1.0,
     // CLC++2021; compiler/frontend/build_options.h), compiled by Clang.
     {"cl_ext_cxx_for_opencl", CL_MAKE_VERSION(1, 0, 0), false},

@@ -193,6 +193,8 @@ Kernel *Kernel::clone() const {
   copy->buffers_ = buffers_;
   copy->svm_arguments_ = svm_arguments_;
   copy->exec_svm_pointers_ = exec_svm_pointers_;
+  copy->exec_usm_pointers_ = exec_usm_pointers_;
+  copy->exec_indirect_usm_ = exec_indirect_usm_;
   copy->exec_fine_grain_system_ = exec_fine_grain_system_;
   return copy;
 }
@@ -314,6 +316,17 @@ void Kernel::setExecSvmPointers(std::vector<void *> pointers) {
 void Kernel::setExecFineGrainSystem(bool enabled) {
   std::lock_guard<std::mutex> lock(mutex_);
   exec_fine_grain_system_ = enabled;
+}
+
+void Kernel::setExecUsmPointers(std::vector<void *> pointers) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  exec_usm_pointers_ = std::move(pointers);
+}
+
+void Kernel::setExecIndirectUsmAccess(unsigned kind_bit, bool enabled) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  exec_indirect_usm_ =
+      enabled ? exec_indirect_usm_ | kind_bit : exec_indirect_usm_ & ~kind_bit;
 }
 
 bool Kernel::allArgumentsSet() const {
@@ -558,7 +571,8 @@ cl_int Kernel::makeLaunch(Queue &queue, cl_uint work_dim, const size_t *offset,
     // Through SVM pointers a kernel reaches memory no argument names: the
     // allocations linked from the one it was given, any host memory with
     // fine-grained system SVM.
-    bool uses_svm = exec_fine_grain_system_ || !exec_svm_pointers_.empty();
+    bool uses_svm = exec_fine_grain_system_ || !exec_svm_pointers_.empty() ||
+                    !exec_usm_pointers_.empty() || exec_indirect_usm_ != 0;
     size_t accesses = 0;
     for (size_t i = 0; i < buffers_.size(); ++i) {
       uses_svm = uses_svm || svm_arguments_[i];
@@ -588,8 +602,8 @@ cl_int Kernel::makeLaunch(Queue &queue, cl_uint work_dim, const size_t *offset,
     }
     // The memory checking mode checks copies in the copy engine.
     if (description_.read_through_entry && !uses_svm &&
-        !settings().check_memory &&
-        copiedBuffersUnwritten() && readThroughCovers(launch))
+        !settings().check_memory && copiedBuffersUnwritten() &&
+        readThroughCovers(launch))
       launch.group_entry = description_.read_through_entry;
     if (settings().check_memory) {
       queued->memory_objects = memoryCheckObjects(queued->arguments());

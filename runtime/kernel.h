@@ -80,6 +80,12 @@ public:
   // touching all host memory (Command::writesAnyHostMemory).
   void setExecSvmPointers(std::vector<void *> pointers);
   void setExecFineGrainSystem(bool enabled);
+  // cl_intel_unified_shared_memory: the USM pointers the kernel may reach
+  // through memory, and whether it may reach any allocation of a kind
+  // (CL_KERNEL_EXEC_INFO_INDIRECT_*_ACCESS_INTEL, one bit per kind). Either
+  // makes its launches order against all host memory, as SVM pointers do.
+  void setExecUsmPointers(std::vector<void *> pointers);
+  void setExecIndirectUsmAccess(unsigned kind_bit, bool enabled);
   bool allArgumentsSet() const;
   // Bytes of local memory a launch needs: static variables plus arguments.
   uint64_t localMemorySize() const;
@@ -159,6 +165,8 @@ private:
   std::vector<bool> svm_arguments_;       // by mutex_
   std::vector<void *> exec_svm_pointers_; // by mutex_
   bool exec_fine_grain_system_ = false;   // by mutex_
+  std::vector<void *> exec_usm_pointers_; // by mutex_
+  unsigned exec_indirect_usm_ = 0;        // by mutex_: kind bits
 
   // The blocks of its queued launches (kernel.cpp's QueuedLaunch).
   BlockPool launch_blocks_;

@@ -14,7 +14,14 @@ Queue::Queue(Context &context, Device &device,
              cl_command_queue_properties flags,
              std::vector<cl_queue_properties> properties)
     : context_(&context), device_(device), flags_(flags),
-      properties_(std::move(properties)) {}
+      properties_(std::move(properties)) {
+  context.addQueue(this);
+}
+
+void Queue::destroy() {
+  context_->removeQueue(this);
+  Object::destroy();
+}
 
 cl_int Queue::submit(Command command, std::vector<Ref<Event>> wait_list,
                      bool blocking, Ref<Event> &event) {

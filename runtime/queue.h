@@ -60,6 +60,9 @@ public:
   // thread already runs them.
   void runHere();
 
+protected:
+  void destroy() override; // leaves the context's list of queues
+
 private:
   struct Pending {
     Command command;

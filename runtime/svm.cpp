@@ -14,13 +14,21 @@ SvmRegistry::~SvmRegistry() {
 
 void *SvmRegistry::allocate(cl_svm_mem_flags flags, size_t size,
                             size_t alignment) {
+  SvmAllocation made;
+  made.size = size;
+  made.flags = flags;
+  return allocate(made, alignment);
+}
+
+void *SvmRegistry::allocate(SvmAllocation made, size_t alignment) {
   // posix_memalign: unlike aligned_alloc, the size need not be a multiple of
   // the alignment.
   void *memory = nullptr;
-  if (posix_memalign(&memory, std::max(alignment, sizeof(void *)), size) != 0)
+  if (posix_memalign(&memory, std::max(alignment, sizeof(void *)), made.size) !=
+      0)
     return nullptr;
   std::lock_guard<std::mutex> lock(mutex_);
-  SvmAllocation made{static_cast<char *>(memory), size, flags};
+  made.base = static_cast<char *>(memory);
   allocations_[reinterpret_cast<uintptr_t>(memory)] = made;
   freed_.erase(std::remove_if(freed_.begin(), freed_.end(),
                               [&](const SvmAllocation &old) {
@@ -31,11 +39,12 @@ void *SvmRegistry::allocate(cl_svm_mem_flags flags, size_t size,
   return memory;
 }
 
-bool SvmRegistry::free(void *pointer) {
+bool SvmRegistry::free(void *pointer, bool usm) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     auto it = allocations_.find(reinterpret_cast<uintptr_t>(pointer));
-    if (it == allocations_.end())
+    if (it == allocations_.end() ||
+        (it->second.kind != AllocationKind::Svm) != usm)
       return false;
     freed_.push_back(it->second);
     if (freed_.size() > kFreedRemembered)

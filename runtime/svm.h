@@ -27,10 +27,20 @@ constexpr size_t kMaxSvmAlignment = size_t(2) << 20;
 // (128 bytes, the largest OpenCL C type, long16/double16).
 constexpr size_t kDefaultSvmAlignment = 128;
 
+class Device;
+
+// Who made an allocation: clSVMAlloc, or one of the three USM allocators of
+// cl_intel_unified_shared_memory (runtime/usm.h). All are the same host
+// memory; the kind is what clGetMemAllocInfoINTEL reports.
+enum class AllocationKind : uint8_t { Svm, UsmHost, UsmDevice, UsmShared };
+
 struct SvmAllocation {
   char *base = nullptr;
   size_t size = 0;
   cl_svm_mem_flags flags = 0;
+  AllocationKind kind = AllocationKind::Svm;
+  Device *device = nullptr;        // a USM device or shared allocation's
+  cl_bitfield usm_alloc_flags = 0; // CL_MEM_ALLOC_FLAGS_INTEL
 
   bool contains(const void *pointer, size_t bytes = 1) const {
     auto p = reinterpret_cast<uintptr_t>(pointer);
@@ -51,9 +61,12 @@ public:
   // Allocates `size` bytes at `alignment` (a power of two; the caller checked
   // flags, size and alignment). Returns null when memory is exhausted.
   void *allocate(cl_svm_mem_flags flags, size_t size, size_t alignment);
-  // Frees the allocation that starts at `pointer`; false (and nothing freed)
-  // when no allocation of this registry starts there.
-  bool free(void *pointer);
+  // The same for an allocation described by `made` (all but its base).
+  void *allocate(SvmAllocation made, size_t alignment);
+  // Frees the allocation that starts at `pointer` if clSVMAlloc made it
+  // (`usm` false) or a USM allocator did (`usm` true); false (and nothing
+  // freed) when no such allocation of this registry starts there.
+  bool free(void *pointer, bool usm = false);
   // The allocation holding `bytes` bytes from `pointer` (bytes 0: holding
   // `pointer` itself), if any.
   std::optional<SvmAllocation> find(const void *pointer,

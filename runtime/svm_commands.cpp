@@ -1,5 +1,7 @@
 #include "runtime/svm_commands.h"
 
+#include <CL/cl_ext.h>
+
 #include "runtime/context.h"
 #include "runtime/memory_commands.h"
 #include "runtime/queue.h"
@@ -44,8 +46,9 @@ Command svmFreeCommand(Queue &queue, std::vector<void *> pointers,
   return command;
 }
 
-Command svmMemcpyCommand(void *dst, const void *src, size_t size) {
-  Command command(CL_COMMAND_SVM_MEMCPY, [dst, src, size] {
+Command svmMemcpyCommand(void *dst, const void *src, size_t size,
+                         cl_command_type type) {
+  Command command(type, [dst, src, size] {
     if (size)
       std::memcpy(dst, src, size);
     return CL_SUCCESS;
@@ -56,10 +59,10 @@ Command svmMemcpyCommand(void *dst, const void *src, size_t size) {
 }
 
 Command svmFillCommand(void *dst, const void *pattern, size_t pattern_size,
-                       size_t size) {
+                       size_t size, cl_command_type type) {
   std::array<unsigned char, 128> copy{};
   std::memcpy(copy.data(), pattern, pattern_size);
-  Command command(CL_COMMAND_SVM_MEMFILL, [dst, copy, pattern_size, size] {
+  Command command(type, [dst, copy, pattern_size, size] {
     fillPattern(static_cast<char *>(dst), size, copy.data(), pattern_size);
     return CL_SUCCESS;
   });
@@ -84,14 +87,20 @@ Command svmUnmapCommand(void *pointer, size_t size) {
 }
 
 Command svmMigrateCommand(const std::vector<SvmRange> &ranges,
-                          cl_mem_migration_flags flags) {
-  Command command(CL_COMMAND_SVM_MIGRATE_MEM);
+                          cl_mem_migration_flags flags, cl_command_type type) {
+  Command command(type);
   for (const SvmRange &range : ranges) {
     if (flags & CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED)
       command.writesHost(range.pointer, range.size);
     else
       command.readsHost(range.pointer, range.size);
   }
+  return command;
+}
+
+Command usmAdviseCommand(const void *pointer, size_t size) {
+  Command command(CL_COMMAND_MEMADVISE_INTEL);
+  command.readsHost(pointer, size);
   return command;
 }
 

@@ -22,10 +22,14 @@ using SvmFreeCallback = void(CL_CALLBACK *)(cl_command_queue, cl_uint, void *[],
 // copied: the application's array may be gone when the command runs.
 Command svmFreeCommand(Queue &queue, std::vector<void *> pointers,
                        SvmFreeCallback callback, void *user_data);
-Command svmMemcpyCommand(void *dst, const void *src, size_t size);
+// `type`: the SVM command's, or USM's (CL_COMMAND_MEMCPY_INTEL,
+// CL_COMMAND_MEMFILL_INTEL), which are the same commands.
+Command svmMemcpyCommand(void *dst, const void *src, size_t size,
+                         cl_command_type type = CL_COMMAND_SVM_MEMCPY);
 // The pattern is copied (at most 128 bytes).
 Command svmFillCommand(void *dst, const void *pattern, size_t pattern_size,
-                       size_t size);
+                       size_t size,
+                       cl_command_type type = CL_COMMAND_SVM_MEMFILL);
 Command svmMapCommand(void *pointer, size_t size, cl_map_flags flags);
 // `size`: the mapped allocation's extent from `pointer`, when known
 // (MemoryAccess::kToEnd when not: the unmap then orders against all memory
@@ -38,6 +42,10 @@ struct SvmRange {
   size_t size;
 };
 Command svmMigrateCommand(const std::vector<SvmRange> &ranges,
-                          cl_mem_migration_flags flags);
+                          cl_mem_migration_flags flags,
+                          cl_command_type type = CL_COMMAND_SVM_MIGRATE_MEM);
+// clEnqueueMemAdviseINTEL: advice changes nothing where host memory is
+// device memory; the command orders against the range like a read.
+Command usmAdviseCommand(const void *pointer, size_t size);
 
 } // namespace weft

@@ -5,6 +5,8 @@
 // WEFT_BARRIERS=fibers (kernels with barriers on work-item fibers).
 #include "api_fixture.h"
 
+#include <CL/cl_ext.h>
+
 #include <cstdio>
 #include <fcntl.h>
 #include <unistd.h>
@@ -251,13 +253,47 @@ TEST_CASE("stale SVM pointers are caught, live ones pass", "[memory-check]") {
 
   clSVMFree(f.context, data);
   expectCaught(f, k, 16, 0,
-               {"inside an SVM allocation freed before the launch"});
+               {"inside an SVM or USM allocation freed before the launch"});
   expectCaught(f, direct, 8, 0,
-               {"argument 0 'p', which points at no object (into an SVM "
-                "allocation freed"});
+               {"argument 0 'p', which points at no object (into an SVM or "
+                "USM allocation freed"});
   clSVMFree(f.context, table);
   clReleaseMemObject(out);
   clReleaseKernel(k);
+  clReleaseKernel(direct);
+}
+
+TEST_CASE("USM allocations are objects: overruns and stale pointers caught",
+          "[memory-check]") {
+  WeftFixture f;
+  auto device_alloc = reinterpret_cast<clDeviceMemAllocINTEL_fn>(
+      clGetExtensionFunctionAddressForPlatform(f.platform,
+                                               "clDeviceMemAllocINTEL"));
+  auto mem_free = reinterpret_cast<clMemFreeINTEL_fn>(
+      clGetExtensionFunctionAddressForPlatform(f.platform, "clMemFreeINTEL"));
+  auto set_arg = reinterpret_cast<clSetKernelArgMemPointerINTEL_fn>(
+      clGetExtensionFunctionAddressForPlatform(
+          f.platform, "clSetKernelArgMemPointerINTEL"));
+  REQUIRE(device_alloc);
+  REQUIRE(mem_free);
+  REQUIRE(set_arg);
+  cl_kernel direct = f.kernel("kernel void direct(global int *p) {\n"
+                              "  p[get_global_id(0)] += 1;\n"
+                              "}",
+                              "direct");
+  cl_int err = CL_SUCCESS;
+  auto *data = static_cast<cl_int *>(
+      device_alloc(f.context, f.device, nullptr, 16 * sizeof(cl_int), 0, &err));
+  REQUIRE(data);
+  for (int i = 0; i < 16; ++i)
+    data[i] = i;
+  REQUIRE(set_arg(direct, 0, data + 4) == CL_SUCCESS);
+  expectClean(f, direct, 12, 0);
+  CHECK(data[15] == 16);
+  expectCaught(f, direct, 13, 0, {"4 bytes past its end"});
+  REQUIRE(mem_free(f.context, data) == CL_SUCCESS);
+  expectCaught(f, direct, 1, 0,
+               {"(into an SVM or USM allocation freed before the launch)"});
   clReleaseKernel(direct);
 }
 
