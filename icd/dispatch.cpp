@@ -336,6 +336,9 @@ clGetExtensionFunctionAddress(const char *name) {
       {"clGetKernelSuggestedLocalWorkSizeKHR",
        reinterpret_cast<void *>(
            &Guarded<&clGetKernelSuggestedLocalWorkSizeKHR>::call)},
+      {"clSetKernelArgDevicePointerEXT",
+       reinterpret_cast<void *>(
+           &Guarded<&clSetKernelArgDevicePointerEXT>::call)},
       // cl_intel_unified_shared_memory (icd/usm_api.cpp).
       {"clHostMemAllocINTEL",
        reinterpret_cast<void *>(&Guarded<&clHostMemAllocINTEL>::call)},

@@ -1,10 +1,12 @@
 // Kernel entry points: creation, arguments, queries, and launching.
 #include "icd/command_target.h"
+#include "icd/entry_points.h"
 #include "icd/info_query.h"
 #include "icd/usm_api.h"
 #include "icd/validation.h"
 #include "runtime/device.h"
 #include "runtime/kernel.h"
+#include "runtime/memory.h"
 #include "runtime/program.h"
 #include "runtime/queue.h"
 
@@ -475,6 +477,21 @@ CL_API_ENTRY cl_int CL_API_CALL clSetKernelArgSVMPointer(
   return kernel->setSvmArgument(arg_index, arg_value);
 }
 
+// cl_ext_buffer_device_address: a device address (of a buffer made with
+// CL_MEM_DEVICE_PRIVATE_ADDRESS_EXT, or anywhere: the device reaches all
+// host memory) as a __global pointer argument.
+cl_int CL_API_CALL clSetKernelArgDevicePointerEXT(cl_kernel handle,
+                                                  cl_uint arg_index,
+                                                  cl_ulong arg_value) {
+  Kernel *kernel = Kernel::fromHandle(handle);
+  if (!kernel)
+    return CL_INVALID_KERNEL;
+  if (!kernel->isGlobalPointerArgument(arg_index))
+    return CL_INVALID_ARG_INDEX;
+  return kernel->setSvmArgument(
+      arg_index, reinterpret_cast<const void *>(uintptr_t(arg_value)));
+}
+
 CL_API_ENTRY cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel handle,
                                                     cl_kernel_exec_info name,
                                                     size_t size,
@@ -498,6 +515,16 @@ CL_API_ENTRY cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel handle,
       return CL_INVALID_VALUE;
     kernel->setExecFineGrainSystem(*static_cast<const cl_bool *>(value));
     return CL_SUCCESS;
+  case kExecDevicePointers: { // cl_ext_buffer_device_address
+    if (size % sizeof(cl_ulong) || (size && !value))
+      return CL_INVALID_VALUE;
+    auto *addresses = static_cast<const cl_ulong *>(value);
+    std::vector<void *> pointers;
+    for (size_t i = 0; i < size / sizeof(cl_ulong); ++i)
+      pointers.push_back(reinterpret_cast<void *>(uintptr_t(addresses[i])));
+    kernel->setExecDevicePointers(std::move(pointers));
+    return CL_SUCCESS;
+  }
   default: // cl_intel_unified_shared_memory's, or none
     return icd::setKernelUsmExecInfo(*kernel, name, size, value);
   }

@@ -88,10 +88,17 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateBufferWithProperties(
     size_t size, void *host_ptr, cl_int *errcode_ret) {
   std::vector<cl_mem_properties> list;
   if (properties) {
-    // No buffer property is defined by the core spec.
-    if (properties[0] != 0) {
-      setError(errcode_ret, CL_INVALID_PROPERTY);
-      return nullptr;
+    // The core spec defines no buffer property; cl_ext_buffer_device_address
+    // defines one, a cl_bool, given at most once.
+    for (size_t i = 0; properties[i] != 0; i += 2) {
+      bool repeated = i != 0 && list.front() == properties[i];
+      if (properties[i] != kDevicePrivateAddressProperty || repeated ||
+          (properties[i + 1] != CL_TRUE && properties[i + 1] != CL_FALSE)) {
+        setError(errcode_ret, CL_INVALID_PROPERTY);
+        return nullptr;
+      }
+      list.push_back(properties[i]);
+      list.push_back(properties[i + 1]);
     }
     list.push_back(0);
   }
@@ -217,6 +224,16 @@ CL_API_ENTRY cl_int CL_API_CALL clGetMemObjectInfo(
     return out.value(cl_bool(memory->usesSvmPointer() ? CL_TRUE : CL_FALSE));
   case CL_MEM_PROPERTIES:
     return out.array(memory->properties());
+  // cl_ext_buffer_device_address: the same address for every device of the
+  // context (they all run on this CPU's memory).
+  case kDeviceAddressQuery: {
+    if (!memory->hasDeviceAddress())
+      return CL_INVALID_OPERATION;
+    std::vector<cl_ulong> addresses(
+        memory->context().devices().size(),
+        static_cast<cl_ulong>(reinterpret_cast<uintptr_t>(memory->data())));
+    return out.array(addresses);
+  }
   default:
     return CL_INVALID_VALUE;
   }

@@ -170,7 +170,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetMemAllocInfoINTEL(
   std::optional<SvmAllocation> allocation;
   if (ptr)
     allocation = context->svm().find(ptr);
-  if (allocation && allocation->kind == AllocationKind::Svm)
+  if (allocation && usmTypeOf(*allocation) == CL_MEM_TYPE_UNKNOWN_INTEL)
     allocation.reset();
   icd::InfoWriter out(param_value_size, param_value, param_value_size_ret);
   switch (param_name) {

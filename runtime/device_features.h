@@ -69,6 +69,10 @@ inline constexpr ExtensionEntry kDeviceExtensions[] = {
     // memory in the context's SVM registry (runtime/usm.h,
     // icd/usm_api.cpp).
     {"cl_intel_unified_shared_memory", CL_MAKE_VERSION(1, 1, 0), false},
+    // Buffers with a fixed device address: their storage, which never
+    // moves (runtime/memory.h), passed as pointers
+    // (clSetKernelArgDevicePointerEXT) or reached through memory.
+    {"cl_ext_buffer_device_address", CL_MAKE_VERSION(1, 0, 2), false},
     // C++ for OpenCL 1.0 and 2021 sources (-cl-std=CLC++, CLC++1.0,
     // CLC++2021; compiler/frontend/build_options.h), compiled by Clang.
     {"cl_ext_cxx_for_opencl", CL_MAKE_VERSION(1, 0, 0), false},

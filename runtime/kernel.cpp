@@ -194,6 +194,7 @@ Kernel *Kernel::clone() const {
   copy->svm_arguments_ = svm_arguments_;
   copy->exec_svm_pointers_ = exec_svm_pointers_;
   copy->exec_usm_pointers_ = exec_usm_pointers_;
+  copy->exec_device_pointers_ = exec_device_pointers_;
   copy->exec_indirect_usm_ = exec_indirect_usm_;
   copy->exec_fine_grain_system_ = exec_fine_grain_system_;
   return copy;
@@ -321,6 +322,19 @@ void Kernel::setExecFineGrainSystem(bool enabled) {
 void Kernel::setExecUsmPointers(std::vector<void *> pointers) {
   std::lock_guard<std::mutex> lock(mutex_);
   exec_usm_pointers_ = std::move(pointers);
+}
+
+void Kernel::setExecDevicePointers(std::vector<void *> pointers) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  exec_device_pointers_ = std::move(pointers);
+}
+
+bool Kernel::isGlobalPointerArgument(cl_uint index) const {
+  if (index >= description_.arguments.size())
+    return false;
+  const compiler::KernelArgument &arg = description_.arguments[index];
+  return arg.kind == ArgumentKind::Buffer &&
+         arg.address_space == compiler::AddressSpace::Global;
 }
 
 void Kernel::setExecIndirectUsmAccess(unsigned kind_bit, bool enabled) {
@@ -572,7 +586,8 @@ cl_int Kernel::makeLaunch(Queue &queue, cl_uint work_dim, const size_t *offset,
     // allocations linked from the one it was given, any host memory with
     // fine-grained system SVM.
     bool uses_svm = exec_fine_grain_system_ || !exec_svm_pointers_.empty() ||
-                    !exec_usm_pointers_.empty() || exec_indirect_usm_ != 0;
+                    !exec_usm_pointers_.empty() || exec_indirect_usm_ != 0 ||
+                    !exec_device_pointers_.empty();
     size_t accesses = 0;
     for (size_t i = 0; i < buffers_.size(); ++i) {
       uses_svm = uses_svm || svm_arguments_[i];

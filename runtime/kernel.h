@@ -85,6 +85,12 @@ public:
   // (CL_KERNEL_EXEC_INFO_INDIRECT_*_ACCESS_INTEL, one bit per kind). Either
   // makes its launches order against all host memory, as SVM pointers do.
   void setExecUsmPointers(std::vector<void *> pointers);
+  // cl_ext_buffer_device_address: the device addresses the kernel reaches
+  // through memory (CL_KERNEL_EXEC_INFO_DEVICE_PTRS_EXT); the same effect.
+  void setExecDevicePointers(std::vector<void *> pointers);
+  // Whether argument `index` is a pointer to __global memory (what
+  // clSetKernelArgDevicePointerEXT may set).
+  bool isGlobalPointerArgument(cl_uint index) const;
   void setExecIndirectUsmAccess(unsigned kind_bit, bool enabled);
   bool allArgumentsSet() const;
   // Bytes of local memory a launch needs: static variables plus arguments.
@@ -162,11 +168,12 @@ private:
   // Buffer arguments. The spec does not let clSetKernelArg retain them.
   std::vector<ShellRef<Memory>> buffers_; // by mutex_
   // Pointer arguments set by clSetKernelArgSVMPointer (non-null ones).
-  std::vector<bool> svm_arguments_;       // by mutex_
-  std::vector<void *> exec_svm_pointers_; // by mutex_
-  bool exec_fine_grain_system_ = false;   // by mutex_
-  std::vector<void *> exec_usm_pointers_; // by mutex_
-  unsigned exec_indirect_usm_ = 0;        // by mutex_: kind bits
+  std::vector<bool> svm_arguments_;          // by mutex_
+  std::vector<void *> exec_svm_pointers_;    // by mutex_
+  bool exec_fine_grain_system_ = false;      // by mutex_
+  std::vector<void *> exec_usm_pointers_;    // by mutex_
+  std::vector<void *> exec_device_pointers_; // by mutex_
+  unsigned exec_indirect_usm_ = 0;           // by mutex_: kind bits
 
   // The blocks of its queued launches (kernel.cpp's QueuedLaunch).
   BlockPool launch_blocks_;

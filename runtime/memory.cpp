@@ -27,11 +27,15 @@ Memory *Memory::createBuffer(Context &context, cl_mem_flags flags, size_t size,
   if (!memory)
     return nullptr;
   memory->properties_ = std::move(properties);
+  for (size_t i = 0; i + 1 < memory->properties_.size(); i += 2)
+    if (memory->properties_[i] == kDevicePrivateAddressProperty)
+      memory->device_address_ = memory->properties_[i + 1] != CL_FALSE;
   if (flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR))
     memory->host_ptr_ = host_ptr;
   if (flags & CL_MEM_USE_HOST_PTR) {
     memory->data_ = static_cast<char *>(host_ptr);
     memory->uses_svm_pointer_ = context.svm().find(host_ptr).has_value();
+    memory->listDeviceAddress();
     return memory;
   }
   size_t rounded = (size + kBufferAlignment - 1) & ~(kBufferAlignment - 1);
@@ -44,7 +48,20 @@ Memory *Memory::createBuffer(Context &context, cl_mem_flags flags, size_t size,
   memory->owns_data_ = true;
   if (flags & CL_MEM_COPY_HOST_PTR)
     std::memcpy(memory->data_, host_ptr, size);
+  memory->listDeviceAddress();
   return memory;
+}
+
+void Memory::listDeviceAddress() {
+  // Memory already listed (a buffer over SVM or USM memory) is known as it
+  // is.
+  if (!device_address_)
+    return;
+  SvmAllocation storage;
+  storage.base = data_;
+  storage.size = size_;
+  storage.kind = AllocationKind::BufferDeviceAddress;
+  listed_in_registry_ = context_->svm().adopt(storage);
 }
 
 Memory *Memory::createSubBuffer(Memory &parent, cl_mem_flags flags,
@@ -81,6 +98,9 @@ void Memory::destroy() {
     it->first(this, it->second);
   // A kernel may still hold a shell reference to this object; the storage
   // and the objects it holds go now.
+  if (listed_in_registry_)
+    context_->svm().forget(data_);
+  listed_in_registry_ = false;
   if (owns_data_)
     std::free(data_);
   owns_data_ = false;

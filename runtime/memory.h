@@ -20,6 +20,12 @@ struct ImageHostMemory {
   size_t slice_pitch = 0; // between slices or layers
 };
 
+// cl_ext_buffer_device_address's buffer property and memory query (newer
+// than Debian's headers).
+constexpr cl_mem_properties kDevicePrivateAddressProperty = 0x5000;
+constexpr cl_mem_info kDeviceAddressQuery = 0x5001;
+constexpr cl_kernel_exec_info kExecDevicePointers = 0x5002;
+
 class Memory : public Object<_cl_mem, ObjectKind::Memory> {
 public:
   using DestructorCallback = void(CL_CALLBACK *)(cl_mem, void *);
@@ -78,6 +84,12 @@ public:
   const std::vector<cl_mem_properties> &properties() const {
     return properties_;
   }
+  // cl_ext_buffer_device_address: made with
+  // CL_MEM_DEVICE_PRIVATE_ADDRESS_EXT (or a sub-buffer of such a buffer).
+  // Its storage never moves, so its address is data().
+  bool hasDeviceAddress() const {
+    return parent_ ? parent_->hasDeviceAddress() : device_address_;
+  }
   cl_uint mapCount() const { return map_count_.load(); }
   void addMapping() { ++map_count_; }
   bool removeMapping(); // false if nothing was mapped
@@ -88,6 +100,7 @@ protected:
 
 private:
   Memory(Context &context, cl_mem_flags flags, size_t size);
+  void listDeviceAddress(); // in the context's registry, if it has one
   ~Memory() override;
 
   Ref<Context> context_;
@@ -100,6 +113,8 @@ private:
   void *host_ptr_ = nullptr; // as given at creation (USE/COPY_HOST_PTR)
   bool owns_data_ = false;
   bool uses_svm_pointer_ = false;
+  bool device_address_ = false;
+  bool listed_in_registry_ = false; // its storage, for the memory checks
   Ref<Memory> parent_;
   size_t offset_ = 0;
   std::vector<cl_mem_properties> properties_;

@@ -4,12 +4,35 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <iterator>
 
 namespace weft {
 
 SvmRegistry::~SvmRegistry() {
   for (auto &[base, allocation] : allocations_)
-    std::free(allocation.base);
+    if (allocation.kind != AllocationKind::BufferDeviceAddress)
+      std::free(allocation.base);
+}
+
+bool SvmRegistry::adopt(const SvmAllocation &external) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto begin = reinterpret_cast<uintptr_t>(external.base);
+  // The first allocation past the start, and the one before it.
+  auto next = allocations_.upper_bound(begin);
+  if (next != allocations_.end() && next->first < begin + external.size)
+    return false;
+  if (next != allocations_.begin()) {
+    auto before = std::prev(next);
+    if (before->first + before->second.size > begin)
+      return false;
+  }
+  allocations_[begin] = external;
+  return true;
+}
+
+void SvmRegistry::forget(const void *base) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  allocations_.erase(reinterpret_cast<uintptr_t>(base));
 }
 
 void *SvmRegistry::allocate(cl_svm_mem_flags flags, size_t size,
@@ -44,6 +67,7 @@ bool SvmRegistry::free(void *pointer, bool usm) {
     std::lock_guard<std::mutex> lock(mutex_);
     auto it = allocations_.find(reinterpret_cast<uintptr_t>(pointer));
     if (it == allocations_.end() ||
+        it->second.kind == AllocationKind::BufferDeviceAddress ||
         (it->second.kind != AllocationKind::Svm) != usm)
       return false;
     freed_.push_back(it->second);

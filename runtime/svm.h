@@ -29,10 +29,19 @@ constexpr size_t kDefaultSvmAlignment = 128;
 
 class Device;
 
-// Who made an allocation: clSVMAlloc, or one of the three USM allocators of
-// cl_intel_unified_shared_memory (runtime/usm.h). All are the same host
-// memory; the kind is what clGetMemAllocInfoINTEL reports.
-enum class AllocationKind : uint8_t { Svm, UsmHost, UsmDevice, UsmShared };
+// Who made an allocation: clSVMAlloc, one of the three USM allocators of
+// cl_intel_unified_shared_memory (runtime/usm.h), or a buffer with a device
+// address (cl_ext_buffer_device_address), whose storage the buffer owns and
+// which is listed so kernels' pointers into it are known (the memory
+// checking mode). All are the same host memory; the kind is what
+// clGetMemAllocInfoINTEL reports.
+enum class AllocationKind : uint8_t {
+  Svm,
+  UsmHost,
+  UsmDevice,
+  UsmShared,
+  BufferDeviceAddress
+};
 
 struct SvmAllocation {
   char *base = nullptr;
@@ -63,6 +72,11 @@ public:
   void *allocate(cl_svm_mem_flags flags, size_t size, size_t alignment);
   // The same for an allocation described by `made` (all but its base).
   void *allocate(SvmAllocation made, size_t alignment);
+  // Lists memory someone else owns (a buffer with a device address) unless
+  // it overlaps a listed allocation; false then. forget() takes it out
+  // again; the registry never frees it.
+  bool adopt(const SvmAllocation &external);
+  void forget(const void *base);
   // Frees the allocation that starts at `pointer` if clSVMAlloc made it
   // (`usm` false) or a USM allocator did (`usm` true); false (and nothing
   // freed) when no such allocation of this registry starts there.

@@ -31,7 +31,7 @@ bool usmFree(Context &context, void *pointer) {
 bool usmBlockingFree(Context &context, void *pointer) {
   std::optional<SvmAllocation> allocation = context.svm().find(pointer);
   if (!allocation || allocation->base != pointer ||
-      allocation->kind == AllocationKind::Svm)
+      usmTypeOf(*allocation) == CL_MEM_TYPE_UNKNOWN_INTEL)
     return false;
   for (Ref<Queue> &queue : context.liveQueues())
     queue->finish();
@@ -47,6 +47,7 @@ cl_unified_shared_memory_type_intel usmTypeOf(const SvmAllocation &allocation) {
   case AllocationKind::UsmShared:
     return CL_MEM_TYPE_SHARED_INTEL;
   case AllocationKind::Svm:
+  case AllocationKind::BufferDeviceAddress:
     break;
   }
   return CL_MEM_TYPE_UNKNOWN_INTEL;
