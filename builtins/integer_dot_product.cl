@@ -58,3 +58,46 @@ OVERLOADABLE int dot_acc_sat_4x8packed_us_int(uint a, uint b, int acc) {
 OVERLOADABLE int dot_acc_sat_4x8packed_su_int(uint a, uint b, int acc) {
   return dot_acc_sat(as_char4(a), as_uchar4(b), acc);
 }
+
+// SPIR-V's OpUDot, OpSDot, OpSUDot and their AccSat forms
+// (SPV_KHR_integer_dot_product), as llvm-spirv-15 names them when it reads
+// a module: packed operands with their PackedVectorFormat (0, 4x8-bit, the
+// only one defined), or four-element 8-bit vectors, whose signedness the
+// instruction gives. 32-bit results.
+OVERLOADABLE uint __spirv_UDotKHR_Ruint(int a, int b, int format) {
+  return dot_4x8packed_uu_uint(a, b);
+}
+OVERLOADABLE int __spirv_SDotKHR_Rint(int a, int b, int format) {
+  return dot_4x8packed_ss_int(a, b);
+}
+OVERLOADABLE int __spirv_SUDotKHR_Rint(int a, int b, int format) {
+  return dot_4x8packed_su_int(a, b);
+}
+OVERLOADABLE uint __spirv_UDotAccSatKHR_Ruint(int a, int b, int acc,
+                                              int format) {
+  return dot_acc_sat_4x8packed_uu_uint(a, b, (uint)acc);
+}
+OVERLOADABLE int __spirv_SDotAccSatKHR_Rint(int a, int b, int acc,
+                                            int format) {
+  return dot_acc_sat_4x8packed_ss_int(a, b, acc);
+}
+OVERLOADABLE int __spirv_SUDotAccSatKHR_Rint(int a, int b, int acc,
+                                             int format) {
+  return dot_acc_sat_4x8packed_su_int(a, b, acc);
+}
+OVERLOADABLE uint __spirv_UDotKHR_Ruint(char4 a, char4 b) {
+  return dot(as_uchar4(a), as_uchar4(b));
+}
+OVERLOADABLE int __spirv_SDotKHR_Rint(char4 a, char4 b) { return dot(a, b); }
+OVERLOADABLE int __spirv_SUDotKHR_Rint(char4 a, char4 b) {
+  return dot(a, as_uchar4(b));
+}
+OVERLOADABLE uint __spirv_UDotAccSatKHR_Ruint(char4 a, char4 b, int acc) {
+  return dot_acc_sat(as_uchar4(a), as_uchar4(b), (uint)acc);
+}
+OVERLOADABLE int __spirv_SDotAccSatKHR_Rint(char4 a, char4 b, int acc) {
+  return dot_acc_sat(a, b, acc);
+}
+OVERLOADABLE int __spirv_SUDotAccSatKHR_Rint(char4 a, char4 b, int acc) {
+  return dot_acc_sat(a, as_uchar4(b), acc);
+}

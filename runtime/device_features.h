@@ -220,9 +220,17 @@ inline constexpr const char *kSpirvModuleExtensions[] = {
     "SPV_KHR_linkonce_odr",               // test_spirv_new
     // cl_khr_work_group_uniform_arithmetic, and cl_ext_float_atomics'
     // add, min and max (tests/api/spirv_program_test.cpp).
-    "SPV_KHR_uniform_group_instructions", "SPV_EXT_shader_atomic_float_add",
+    "SPV_KHR_uniform_group_instructions",
+    "SPV_EXT_shader_atomic_float_add",
     "SPV_EXT_shader_atomic_float_min_max",
     "SPV_KHR_expect_assume", // cl_khr_expect_assume (test_spirv_new)
+    // cl_khr_extended_bit_ops, cl_khr_integer_dot_product (the translator
+    // reads both) and cl_khr_kernel_clock (its clock reads rewritten first,
+    // compiler/frontend/spirv_legalize.h);
+    // conformance/spec_tests/spirv_test.cpp.
+    "SPV_KHR_bit_instructions",
+    "SPV_KHR_integer_dot_product",
+    "SPV_KHR_shader_clock",
 };
 // SPIR-V capability numbers (SPIR-V specification, 3.31).
 // clang-format off
@@ -242,6 +250,10 @@ inline constexpr cl_uint kSpirvCapabilities[] = {
     6033, 6034,  // AtomicFloat32AddEXT, AtomicFloat64AddEXT
     5612, 5613,  // AtomicFloat32MinMaxEXT, AtomicFloat64MinMaxEXT
     5629,        // ExpectAssumeKHR
+    6025,        // BitInstructions
+    6019, 6017, 6018, // DotProduct, DotProductInput4x8Bit(Packed)
+    5055,        // ShaderClockKHR
+    71,          // UniformDecoration (SPIR-V 1.6; a hint, dropped)
 };
 // clang-format on
 

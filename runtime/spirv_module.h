@@ -23,8 +23,9 @@ struct SpirvModuleInfo {
   std::map<uint32_t, SpirvSpecConstant> spec_constants; // by SpecId
 };
 
-// The newest SPIR-V version Weft reads (the translator's own limit).
-inline constexpr uint32_t kSpirvMaxMinor = 4; // SPIR-V 1.4
+// The newest SPIR-V version Weft reads: 1.5 and 1.6 modules are rewritten
+// into 1.4, the translator's own limit (compiler/frontend/spirv_legalize.h).
+inline constexpr uint32_t kSpirvMaxMinor = 6; // SPIR-V 1.6, read as 1.4
 
 // Reads the header and the specialization constants; false with `why` when
 // the bytes are no SPIR-V module Weft can take.

@@ -1,8 +1,10 @@
 #include "compiler/frontend/spirv_legalize.h"
 
 #include <algorithm>
+#include <cstring>
 #include <map>
 #include <optional>
+#include <string>
 
 namespace weft::compiler {
 namespace {
@@ -23,7 +25,20 @@ constexpr uint32_t kOpCapability = 17, kOpMemoryModel = 14,
                    kOpConvertPtrToU = 117, kOpSConvert = 114, kOpIEqual = 170,
                    kOpINotEqual = 171, kOpCopyLogical = 400, kOpPtrEqual = 401,
                    kOpPtrNotEqual = 402, kOpPtrDiff = 403,
-                   kOpDecorateString = 5632, kOpMemberDecorateString = 5633;
+                   kOpDecorateString = 5632, kOpMemberDecorateString = 5633,
+                   kOpConvertUToPtr = 120, kOpBitcast = 124,
+                   kOpDecorateId = 332, kOpImageWrite = 99, kOpExtension = 10,
+                   kOpTypeFunction = 33, kOpFunctionEnd = 56,
+                   kOpFunctionCall = 57, kOpReadClockKHR = 5056;
+constexpr uint32_t kCapabilityLinkage = 5, kCapabilityShaderClock = 5055;
+constexpr uint32_t kDecorationLinkageAttributes = 41, kLinkageImport = 1;
+// Memory scopes (SPIR-V 3.27).
+constexpr uint32_t kScopeWorkgroup = 2, kScopeSubgroup = 3;
+// SPIR-V 1.4, the newest version llvm-spirv-15 reads.
+constexpr uint32_t kVersion14 = 0x00010400;
+constexpr uint32_t kDecorationUniform = 26, kDecorationUniformId = 27;
+constexpr uint32_t kCapabilityUniformDecoration = 71;
+constexpr uint32_t kImageOperandNontemporal = 0x4000;
 constexpr uint32_t kDecorationSpecId = 1, kDecorationCPacked = 10,
                    kDecorationUserSemantic = 5635;
 constexpr uint32_t kCapabilityInt64 = 11;
@@ -146,6 +161,14 @@ private:
   bool rewriteCopyLogical(size_t at, size_t count);
   bool rewriteExecutionModeId(size_t at, size_t count);
   bool rewriteVectorShuffle(size_t at, size_t count);
+  bool rewritePointerBitcast(size_t at, size_t count);
+  bool rewriteReadClock(size_t at, size_t count);
+  uint32_t importedFunction(const std::string &name, uint32_t result_type);
+  void clearNontemporal(uint32_t opcode, size_t at, size_t count);
+  bool isPointerType(uint32_t type) const {
+    auto t = types_.find(type);
+    return t != types_.end() && t->second.opcode == kOpTypePointer;
+  }
   std::map<uint32_t, uint64_t> scalarConstants() const;
   std::optional<uint32_t> copyLogical(uint32_t to_type, uint32_t from_type,
                                       uint32_t value, uint32_t result,
@@ -161,7 +184,13 @@ private:
   std::vector<uint32_t> packed_;               // CPacked structs
   std::vector<uint32_t> declarations_;         // to insert
   std::optional<size_t> first_function_;       // where in out_
-  uint32_t addressing_ = 2;                    // Physical64
+  // Where the first type is in out_: imported functions' linkage
+  // decorations go before it, their declarations before the first function.
+  std::optional<size_t> first_type_;
+  std::vector<uint32_t> linkage_decorations_;
+  std::vector<uint32_t> function_declarations_;
+  std::map<std::string, uint32_t> imported_; // name -> function id
+  uint32_t addressing_ = 2;                  // Physical64
   bool has_int64_ = false;
 };
 
@@ -287,6 +316,8 @@ void Legalizer::learn(uint32_t opcode, size_t at, size_t count) {
   default:
     break;
   }
+  if (opcode >= 19 && opcode <= 39 && !first_type_) // OpTypeVoid..
+    first_type_ = out_.size();
   if (opcode >= kOpTypeBool && opcode <= kOpTypePointer && count >= 2) {
     types_[w[1]] = {opcode, std::vector<uint32_t>(w + 2, w + count)};
     if (opcode == kOpTypeInt && count >= 4 && w[3] == 0 &&
@@ -565,6 +596,128 @@ bool Legalizer::rewriteVectorShuffle(size_t at, size_t count) {
   return true;
 }
 
+// OpBitcast between a pointer and an integer scalar or vector (SPIR-V
+// 1.5), which the translator cannot read: OpConvertPtrToU / OpConvertUToPtr
+// with an integer of pointer width, bitcast to or from the vector.
+bool Legalizer::rewritePointerBitcast(size_t at, size_t count) {
+  if (count != 4)
+    return false;
+  uint32_t result_type = in_[at + 1], result = in_[at + 2],
+           operand = in_[at + 3];
+  auto operand_type = type_of_.find(operand);
+  if (operand_type == type_of_.end())
+    return false;
+  bool from_pointer = isPointerType(operand_type->second);
+  bool to_pointer = isPointerType(result_type);
+  if (from_pointer == to_pointer)
+    return false; // pointer to pointer, or no pointer: 1.4 has it
+  uint32_t other = from_pointer ? result_type : operand_type->second;
+  auto type = types_.find(other);
+  if (type == types_.end())
+    return false;
+  bool vector = type->second.opcode == kOpTypeVector;
+  if (!vector && type->second.opcode != kOpTypeInt)
+    return false;
+  uint32_t word = integerType(pointerBits());
+  if (from_pointer) {
+    uint32_t as_integer = vector ? newId() : result;
+    emit({opHeader(4, kOpConvertPtrToU), vector ? word : result_type,
+          as_integer, operand});
+    if (vector)
+      emit({opHeader(4, kOpBitcast), result_type, result, as_integer});
+  } else {
+    uint32_t as_integer = operand;
+    if (vector) {
+      as_integer = newId();
+      emit({opHeader(4, kOpBitcast), word, as_integer, operand});
+    }
+    emit({opHeader(4, kOpConvertUToPtr), result_type, result, as_integer});
+  }
+  return true;
+}
+
+// A function of the builtin library, declared with Import linkage under
+// its mangled name (once per name); its id.
+uint32_t Legalizer::importedFunction(const std::string &name,
+                                     uint32_t result_type) {
+  auto known = imported_.find(name);
+  if (known != imported_.end())
+    return known->second;
+  uint32_t function_type = newId(), function = newId();
+  declarations_.insert(declarations_.end(), {opHeader(3, kOpTypeFunction),
+                                             function_type, result_type});
+  // The name as a nul-terminated string packed four bytes to a word.
+  std::vector<uint32_t> literal((name.size() + 4) / 4, 0);
+  for (size_t i = 0; i < name.size(); ++i)
+    literal[i / 4] |= uint32_t(uint8_t(name[i])) << (8 * (i % 4));
+  linkage_decorations_.push_back(opHeader(4 + literal.size(), kOpDecorate));
+  linkage_decorations_.push_back(function);
+  linkage_decorations_.push_back(kDecorationLinkageAttributes);
+  linkage_decorations_.insert(linkage_decorations_.end(), literal.begin(),
+                              literal.end());
+  linkage_decorations_.push_back(kLinkageImport);
+  function_declarations_.insert(function_declarations_.end(),
+                                {opHeader(5, kOpFunction), result_type,
+                                 function, 0, function_type,
+                                 opHeader(1, kOpFunctionEnd)});
+  imported_[name] = function;
+  return function;
+}
+
+// OpReadClockKHR (SPV_KHR_shader_clock, which the translator does not
+// know): a call of cl_khr_kernel_clock's builtin of its scope, 64 bits or
+// the hi/lo pair as its result type says.
+bool Legalizer::rewriteReadClock(size_t at, size_t count) {
+  if (count != 4)
+    return false;
+  uint32_t result_type = in_[at + 1], result = in_[at + 2];
+  std::optional<uint32_t> scope = constantValue(in_[at + 3]);
+  auto type = types_.find(result_type);
+  if (!scope || type == types_.end())
+    return false;
+  std::string which = *scope == kScopeSubgroup    ? "sub_group"
+                      : *scope == kScopeWorkgroup ? "work_group"
+                                                  : "device";
+  std::string name = type->second.opcode == kOpTypeVector
+                         ? "clock_read_hilo_" + which
+                         : "clock_read_" + which;
+  std::string mangled = "_Z" + std::to_string(name.size()) + name + "v";
+  uint32_t function = importedFunction(mangled, result_type);
+  emit({opHeader(4, kOpFunctionCall), result_type, result, function});
+  return true;
+}
+
+// The Nontemporal image operand (SPIR-V 1.6), a hint without operands of
+// its own: cleared from an image instruction's operand mask.
+void Legalizer::clearNontemporal(uint32_t opcode, size_t at, size_t count) {
+  size_t mask_at = 0;
+  switch (opcode) {
+  case 87: // OpImageSampleImplicitLod
+  case 88: // OpImageSampleExplicitLod
+  case 91: // OpImageSampleProjImplicitLod
+  case 92: // OpImageSampleProjExplicitLod
+  case 95: // OpImageFetch
+  case 98: // OpImageRead
+    mask_at = 5;
+    break;
+  case 89: // OpImageSampleDrefImplicitLod
+  case 90: // OpImageSampleDrefExplicitLod
+  case 93: // OpImageSampleProjDrefImplicitLod
+  case 94: // OpImageSampleProjDrefExplicitLod
+  case 96: // OpImageGather
+  case 97: // OpImageDrefGather
+    mask_at = 6;
+    break;
+  case kOpImageWrite:
+    mask_at = 4;
+    break;
+  default:
+    return;
+  }
+  if (mask_at < count)
+    out_[out_.size() - count + mask_at] &= ~kImageOperandNontemporal;
+}
+
 // OpExecutionModeId as OpExecutionMode with the constants' values.
 bool Legalizer::rewriteExecutionModeId(size_t at, size_t count) {
   static const std::map<uint32_t, uint32_t> kLiteralModes = {
@@ -594,6 +747,10 @@ bool Legalizer::run(std::vector<uint32_t> &result) {
     return false;
   out_.assign(in_.begin(), in_.begin() + 5);
   out_.reserve(in_.size());
+  // SPIR-V 1.5 and 1.6 modules are read as 1.4 once what those versions
+  // added is rewritten (spirv_legalize.h).
+  if (out_[1] > kVersion14)
+    out_[1] = kVersion14;
   for (size_t at = 5; at < in_.size();) {
     uint32_t count = in_[at] >> 16, opcode = in_[at] & 0xffff;
     if (count == 0 || at + count > in_.size())
@@ -619,15 +776,49 @@ bool Legalizer::run(std::vector<uint32_t> &result) {
       rewritten = rewriteExecutionModeId(at, count);
     else if (opcode == kOpVectorShuffle)
       rewritten = rewriteVectorShuffle(at, count);
-    if (!rewritten)
+    else if (opcode == kOpBitcast)
+      rewritten = rewritePointerBitcast(at, count);
+    else if (opcode == kOpReadClockKHR)
+      rewritten = rewriteReadClock(at, count);
+    // SPV_KHR_shader_clock: its clock reads become calls of imported
+    // functions, which need Linkage.
+    else if (opcode == kOpCapability && count == 2 &&
+             in_[at + 1] == kCapabilityShaderClock) {
+      emit({opHeader(2, kOpCapability), kCapabilityLinkage});
+      rewritten = true;
+    } else if (opcode == kOpExtension &&
+               std::string(reinterpret_cast<const char *>(&in_[at + 1]),
+                           strnlen(reinterpret_cast<const char *>(&in_[at + 1]),
+                                   (count - 1) * 4)) == "SPV_KHR_shader_clock")
+      rewritten = true;
+    // Uniformity hints (SPIR-V 1.6's UniformDecoration, 1.5's UniformId):
+    // dropped with their capability.
+    else if ((opcode == kOpCapability && count == 2 &&
+              in_[at + 1] == kCapabilityUniformDecoration) ||
+             (opcode == kOpDecorate && count == 3 &&
+              in_[at + 2] == kDecorationUniform) ||
+             (opcode == kOpDecorateId && count == 4 &&
+              in_[at + 2] == kDecorationUniformId))
+      rewritten = true;
+    if (!rewritten) {
       out_.insert(out_.end(), in_.begin() + at, in_.begin() + end);
+      clearNontemporal(opcode, at, count);
+    }
     at = end;
   }
-  if (!declarations_.empty()) {
+  if (!declarations_.empty() || !function_declarations_.empty()) {
     if (!first_function_)
       return false; // rewrites happen in functions
+    declarations_.insert(declarations_.end(), function_declarations_.begin(),
+                         function_declarations_.end());
     out_.insert(out_.begin() + *first_function_, declarations_.begin(),
                 declarations_.end());
+  }
+  if (!linkage_decorations_.empty()) {
+    if (!first_type_)
+      return false;
+    out_.insert(out_.begin() + *first_type_, linkage_decorations_.begin(),
+                linkage_decorations_.end());
   }
   result.swap(out_);
   return true;

@@ -19,6 +19,16 @@
 //   LocalSize and LocalSizeHint, SubgroupsPerWorkgroupId as
 //   SubgroupsPerWorkgroup (which compiler/frontend/spirv_execution_modes.h
 //   reads).
+// - SPIR-V 1.5 and 1.6 modules are read as 1.4, with what those versions
+//   added rewritten: OpBitcast between a pointer and an integer scalar or
+//   vector as OpConvertPtrToU / OpConvertUToPtr (and a bitcast of the
+//   integer to or from the vector); the Nontemporal image operand cleared;
+//   the Uniform and UniformId decorations, hints, dropped with the
+//   UniformDecoration capability. Anything else new in them reaches the
+//   translator as written, which says what it cannot read.
+// - OpReadClockKHR (SPV_KHR_shader_clock, unknown to the translator): a
+//   call of cl_khr_kernel_clock's builtin of its scope, declared with Import
+//   linkage (the capability becomes Linkage, the extension is dropped).
 #pragma once
 #include "compiler/interface/compiler_interface.h"
 

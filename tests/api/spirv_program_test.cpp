@@ -4,7 +4,11 @@
 // linking with OpenCL C, the queries, and the errors for bad modules.
 #include "api_fixture.h"
 
+#include <CL/cl_ext.h>
+
 #include <algorithm>
+#include <climits>
+#include <cstdint>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -461,6 +465,154 @@ TEST_CASE_METHOD(SpirvFixture, "SPIR-V in a SYCL compiler's shape",
   CHECK(sum == want); // small integers: exact in any order
   CHECK(groups == int(kItems / kLocal));
   for (cl_mem m : {m_in, out, count})
+    clReleaseMemObject(m);
+  clReleaseKernel(k);
+  clReleaseProgram(program);
+}
+
+// The same SYCL-shaped module as a SYCL program with unified shared memory
+// runs it (DPC++'s OpenCL back end): its pointer arguments set with
+// clSetKernelArgMemPointerINTEL to device and shared allocations, filled
+// and read back with the USM commands.
+TEST_CASE_METHOD(SpirvFixture, "SPIR-V in a SYCL compiler's shape, on USM",
+                 "[api][spirv]") {
+  REQUIRE(supported());
+  auto get = [this](const char *name) {
+    void *f = clGetExtensionFunctionAddressForPlatform(platform, name);
+    REQUIRE(f != nullptr);
+    return f;
+  };
+  auto device_alloc =
+      reinterpret_cast<clDeviceMemAllocINTEL_fn>(get("clDeviceMemAllocINTEL"));
+  auto shared_alloc =
+      reinterpret_cast<clSharedMemAllocINTEL_fn>(get("clSharedMemAllocINTEL"));
+  auto set_pointer = reinterpret_cast<clSetKernelArgMemPointerINTEL_fn>(
+      get("clSetKernelArgMemPointerINTEL"));
+  auto memcpy_usm =
+      reinterpret_cast<clEnqueueMemcpyINTEL_fn>(get("clEnqueueMemcpyINTEL"));
+  auto fill_usm =
+      reinterpret_cast<clEnqueueMemFillINTEL_fn>(get("clEnqueueMemFillINTEL"));
+  auto free_usm = reinterpret_cast<clMemBlockingFreeINTEL_fn>(
+      get("clMemBlockingFreeINTEL"));
+  cl_program program = fromIl(readFixture("sycl_style.spv"));
+  REQUIRE(clBuildProgram(program, 1, &device, "", nullptr, nullptr) ==
+          CL_SUCCESS);
+  cl_int err;
+  cl_kernel k = clCreateKernel(
+      program, "_ZTSZZ4mainENKUlRN4sycl3_V17handlerEE_clES2_E9GroupSums", &err);
+  REQUIRE(err == CL_SUCCESS);
+  constexpr size_t kItems = 1024, kLocal = 128;
+  std::vector<cl_float> in(kItems);
+  for (size_t i = 0; i < kItems; ++i)
+    in[i] = float(i % 7);
+  auto *m_in = static_cast<cl_float *>(device_alloc(
+      context, device, nullptr, kItems * sizeof(cl_float), 0, &err));
+  REQUIRE(m_in);
+  auto *results = static_cast<cl_float *>(
+      shared_alloc(context, device, nullptr, 2 * sizeof(cl_float), 0, &err));
+  REQUIRE(results);
+  REQUIRE(memcpy_usm(queue, CL_FALSE, m_in, in.data(),
+                     kItems * sizeof(cl_float), 0, nullptr,
+                     nullptr) == CL_SUCCESS);
+  const cl_int zero = 0;
+  REQUIRE(fill_usm(queue, results, &zero, sizeof zero, 2 * sizeof(cl_float), 0,
+                   nullptr, nullptr) == CL_SUCCESS);
+  cl_ulong range = kItems, offset = 0;
+  REQUIRE(set_pointer(k, 0, m_in) == CL_SUCCESS);
+  clSetKernelArg(k, 1, sizeof range, &range);
+  clSetKernelArg(k, 2, sizeof range, &range);
+  clSetKernelArg(k, 3, sizeof offset, &offset);
+  clSetKernelArg(k, 4, sizeof(cl_float), nullptr);
+  REQUIRE(set_pointer(k, 5, results) == CL_SUCCESS);
+  REQUIRE(set_pointer(k, 6, results + 1) == CL_SUCCESS);
+  REQUIRE(runAndWait(k, 1, &kItems, &kLocal) == CL_SUCCESS);
+  float want = 0;
+  for (float v : in)
+    want += v;
+  CHECK(results[0] == want); // shared memory: read directly
+  cl_int groups = 0;
+  std::memcpy(&groups, &results[1], sizeof groups);
+  CHECK(groups == int(kItems / kLocal));
+  CHECK(free_usm(context, m_in) == CL_SUCCESS);
+  CHECK(free_usm(context, results) == CL_SUCCESS);
+  clReleaseKernel(k);
+  clReleaseProgram(program);
+}
+
+// SPIR-V 1.6 with SPV_KHR_bit_instructions, SPV_KHR_integer_dot_product and
+// SPV_KHR_shader_clock (new_instructions.spvasm), as cl_khr_spirv_queries
+// reports them: against the host's bitfields and dot products, clock
+// readings in order.
+TEST_CASE_METHOD(SpirvFixture,
+                 "SPIR-V 1.6, bit, dot product and clock "
+                 "instructions",
+                 "[api][spirv]") {
+  REQUIRE(supported());
+  cl_program program = fromIl(readFixture("new_instructions.spv"));
+  cl_int status = clBuildProgram(program, 1, &device, "", nullptr, nullptr);
+  INFO(buildLog(program));
+  REQUIRE(status == CL_SUCCESS);
+  cl_int err;
+  cl_kernel k = clCreateKernel(program, "new_instructions", &err);
+  REQUIRE(err == CL_SUCCESS);
+  constexpr size_t kItems = 64;
+  std::vector<cl_uint> data(2 * kItems);
+  for (size_t i = 0; i < data.size(); ++i)
+    data[i] = cl_uint(i * 0x9e3779b9u) ^ 0x80ff7f01u;
+  data[0] = data[1] = 0xffffffffu;
+  data[2] = 0x80808080u, data[3] = 0x7f7f7f7fu;
+  cl_mem m_data = buffer(data.size() * 4, data.data());
+  cl_mem out = buffer(kItems * 16 * 4), clocks = buffer(kItems * 3 * 8);
+  clSetKernelArg(k, 0, sizeof m_data, &m_data);
+  clSetKernelArg(k, 1, sizeof out, &out);
+  clSetKernelArg(k, 2, sizeof clocks, &clocks);
+  REQUIRE(runAndWait(k, 1, &kItems, nullptr) == CL_SUCCESS);
+  std::vector<cl_int> got = readInts(out, kItems * 16);
+  std::vector<cl_ulong> times(kItems * 3);
+  REQUIRE(clEnqueueReadBuffer(queue, clocks, CL_TRUE, 0, times.size() * 8,
+                              times.data(), 0, nullptr, nullptr) == CL_SUCCESS);
+  auto dot = [](uint32_t x, uint32_t y, bool sx, bool sy) {
+    int64_t sum = 0;
+    for (int byte = 0; byte < 4; ++byte) {
+      uint8_t xb = uint8_t(x >> 8 * byte), yb = uint8_t(y >> 8 * byte);
+      sum += int64_t(sx ? int8_t(xb) : xb) * int64_t(sy ? int8_t(yb) : yb);
+    }
+    return sum;
+  };
+  auto clamp = [](int64_t v, int64_t lo, int64_t hi) {
+    return v < lo ? lo : v > hi ? hi : v;
+  };
+  for (size_t i = 0; i < kItems; ++i) {
+    uint32_t a = data[2 * i], b = data[2 * i + 1];
+    uint32_t reversed = 0;
+    for (int bit = 0; bit < 32; ++bit)
+      reversed |= ((a >> bit) & 1u) << (31 - bit);
+    const int64_t uu = dot(a, b, false, false), ss = dot(a, b, true, true),
+                  su = dot(a, b, true, false);
+    const uint32_t expected[13] = {
+        (a & ~0xff0u) | ((b << 4) & 0xff0u),
+        (a >> 4) & 0xffu,
+        uint32_t(int32_t(a << 20) >> 24),
+        reversed,
+        uint32_t(uu),
+        uint32_t(ss),
+        uint32_t(su),
+        uint32_t(clamp(0xfffffff0ll + uu, 0, 0xffffffffll)),
+        uint32_t(clamp(0x7ffffff0ll + ss, INT32_MIN, INT32_MAX)),
+        uint32_t(
+            clamp(int64_t(int32_t(0x80000010u)) + su, INT32_MIN, INT32_MAX)),
+        uint32_t(uu),
+        uint32_t(ss),
+        uint32_t(su)};
+    for (int r = 0; r < 13; ++r) {
+      INFO("work-item " << i << ", result " << r);
+      CHECK(uint32_t(got[16 * i + r]) == expected[r]);
+    }
+    INFO("work-item " << i);
+    CHECK(times[3 * i] <= times[3 * i + 1]);
+    CHECK(times[3 * i + 1] <= times[3 * i + 2]);
+  }
+  for (cl_mem m : {m_data, out, clocks})
     clReleaseMemObject(m);
   clReleaseKernel(k);
   clReleaseProgram(program);

@@ -29,3 +29,4 @@ spirv-as --target-env opencl1.2 spec_constant.spvasm -o spec_constant.spv
 spirv-as --target-env opencl2.0 uniform_group.spvasm -o uniform_group.spv
 spirv-as --target-env spv1.2 sub_group_dispatch.spvasm -o sub_group_dispatch.spv
 spirv-as --target-env spv1.2 sub_group_size_two.spvasm -o sub_group_size_two.spv
+spirv-as --target-env spv1.6 new_instructions.spvasm -o new_instructions.spv

@@ -9,9 +9,10 @@ namespace {
 
 uint32_t op(uint32_t words, uint32_t opcode) { return words << 16 | opcode; }
 
-// Header: magic, version 1.4, generator, bound, schema.
-std::vector<uint32_t> module(std::vector<uint32_t> body, uint32_t bound = 20) {
-  std::vector<uint32_t> words = {0x07230203, 0x00010400, 0, bound, 0};
+// Header: magic, version (1.4 unless said), generator, bound, schema.
+std::vector<uint32_t> module(std::vector<uint32_t> body, uint32_t bound = 20,
+                             uint32_t version = 0x00010400) {
+  std::vector<uint32_t> words = {0x07230203, version, 0, bound, 0};
   words.insert(words.end(), body.begin(), body.end());
   return words;
 }
@@ -263,4 +264,67 @@ TEST_CASE("a shuffle of vectors of two lengths widens the shorter one",
   std::vector<uint32_t> kept = module(same, 20);
   REQUIRE(weft::compiler::legalizeSpirvForTranslator(kept));
   CHECK(kept == module(same, 20));
+}
+
+TEST_CASE("SPIR-V 1.5 and 1.6 modules are read as 1.4", "[spirv]") {
+  for (uint32_t version : {0x00010500u, 0x00010600u}) {
+    std::vector<uint32_t> words = module({op(3, 71), 2, 22}, 20, version);
+    REQUIRE(weft::compiler::legalizeSpirvForTranslator(words));
+    CHECK(words == module({op(3, 71), 2, 22}));
+  }
+}
+
+TEST_CASE("a bitcast between a pointer and integers converts the pointer",
+          "[spirv]") {
+  std::vector<uint32_t> types = {
+      op(4, 21), 1, 32, 0, // %1 = OpTypeInt 32 0
+      op(4, 21), 2, 64, 0, // %2 = OpTypeInt 64 0
+      op(4, 23), 3, 1,  2, // %3 = OpTypeVector %1 2
+      op(4, 32), 4, 7,  1, // %4 = OpTypePointer Function %1
+      op(4, 59), 4, 10, 7, // %10 = OpVariable %4 Function
+  };
+  std::vector<uint32_t> body = types;
+  body.insert(body.end(), {
+                              op(4, 124), 2, 11, 10, // %11 = bitcast ulong
+                              op(4, 124), 3, 12, 10, // %12 = bitcast uint2
+                              op(4, 124), 4, 13, 11, // %13 = ulong to ptr
+                              op(4, 124), 4, 14, 12, // %14 = uint2 to ptr
+                              op(4, 124), 1, 15, 1,  // not a pointer: kept
+                          });
+  std::vector<uint32_t> words = module(body, 20, 0x00010500);
+  REQUIRE(weft::compiler::legalizeSpirvForTranslator(words));
+  std::vector<uint32_t> expected = types;
+  expected.insert(expected.end(), {
+                                      op(4, 117), 2, 11, 10, // ConvertPtrToU
+                                      op(4, 117), 2, 20, 10, // to ulong...
+                                      op(4, 124), 3, 12, 20, // ...as uint2
+                                      op(4, 120), 4, 13, 11, // ConvertUToPtr
+                                      op(4, 124), 2, 21, 12, // uint2 as ulong
+                                      op(4, 120), 4, 14, 21, // ...to pointer
+                                      op(4, 124), 1, 15, 1,
+                                  });
+  CHECK(words == module(expected, 22));
+}
+
+TEST_CASE("Nontemporal image operands and uniformity hints are dropped",
+          "[spirv]") {
+  std::vector<uint32_t> words = module(
+      {
+          op(2, 17),  71,        // OpCapability UniformDecoration
+          op(2, 17),  6,         // OpCapability Kernel
+          op(3, 71),  5,  26,    // OpDecorate %5 Uniform
+          op(4, 332), 6,  27, 7, // OpDecorateId %6 UniformId %7
+          op(3, 71),  5,  22,    // OpDecorate %5 Constant: kept
+          op(7, 88),  1,  9,  2, 3,
+          0x4002,     4,                 // SampleExplicitLod Lod|NT %4
+          op(5, 99),  2,  3,  9, 0x4000, // ImageWrite ... Nontemporal
+          op(5, 98),  1,  10, 2, 3,      // ImageRead, no operands
+      },
+      20, 0x00010600);
+  REQUIRE(weft::compiler::legalizeSpirvForTranslator(words));
+  CHECK(words ==
+        module({
+            op(2, 17), 6, op(3, 71), 5, 22, op(7, 88), 1, 9,  2, 3, 0x2, 4,
+            op(5, 99), 2, 3,         9, 0,  op(5, 98), 1, 10, 2, 3,
+        }));
 }
