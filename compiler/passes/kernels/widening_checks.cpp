@@ -26,15 +26,15 @@
 #include <llvm/IR/Module.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/TargetParser/Triple.h>
-#include <llvm/Transforms/Scalar/Scalarizer.h>
-#include <llvm/Transforms/Utils/Cloning.h>
-#include <llvm/Transforms/Utils/PromoteMemToReg.h>
-#include <llvm/Transforms/Utils/LCSSA.h>
-#include <llvm/Transforms/Utils/LoopSimplify.h>
 #include <llvm/Transforms/Scalar/IndVarSimplify.h>
 #include <llvm/Transforms/Scalar/LoopPassManager.h>
 #include <llvm/Transforms/Scalar/LoopRotation.h>
 #include <llvm/Transforms/Scalar/LoopUnrollPass.h>
+#include <llvm/Transforms/Scalar/Scalarizer.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+#include <llvm/Transforms/Utils/LCSSA.h>
+#include <llvm/Transforms/Utils/LoopSimplify.h>
+#include <llvm/Transforms/Utils/PromoteMemToReg.h>
 
 #include <vector>
 
@@ -196,7 +196,8 @@ bool supportedInstruction(const Instruction &inst, std::string &why,
     }
   if (llvm::isa<llvm::ExtractElementInst>(inst) ||
       llvm::isa<llvm::InsertElementInst>(inst)) {
-    if (llvm::isa<llvm::ConstantInt>(inst.getOperand(inst.getNumOperands() - 1)))
+    if (llvm::isa<llvm::ConstantInt>(
+            inst.getOperand(inst.getNumOperands() - 1)))
       return true;
     why = "a vector element chosen at run time";
     return false;
@@ -243,6 +244,27 @@ bool supportedInstruction(const Instruction &inst, std::string &why,
   return false;
 }
 
+// An add (or other operation) of a vector and one of its elements moved
+// into element 0, the rest undefined: a step of a horizontal sum (how
+// InstCombine writes dot()'s and integer dot products' v.x + v.y + v.z +
+// v.w), which only element 0 of needs. Split, it is one scalar operation;
+// whole, a shuffle and a vector operation per step.
+bool reductionStep(const Instruction &inst) {
+  if (!llvm::isa<llvm::BinaryOperator>(inst))
+    return false;
+  for (const Value *operand : inst.operands()) {
+    const auto *shuffle = llvm::dyn_cast<llvm::ShuffleVectorInst>(operand);
+    if (!shuffle)
+      continue;
+    llvm::ArrayRef<int> mask = shuffle->getShuffleMask();
+    if (!mask.empty() && mask[0] != llvm::PoisonMaskElem &&
+        std::all_of(mask.begin() + 1, mask.end(),
+                    [](int m) { return m == llvm::PoisonMaskElem; }))
+      return true;
+  }
+  return false;
+}
+
 // Counted in the loops (the whole body when it has none), since that is
 // where the time goes: a vector op done element by element costs the same
 // whole as split; an element taken out of or put into a vector, or a
@@ -275,7 +297,7 @@ bool keepsVectorsWhole(llvm::Function &f, llvm::Value *x, std::string &why) {
       continue;
     if (llvm::isa<llvm::ExtractElementInst>(inst) ||
         llvm::isa<llvm::InsertElementInst>(inst) ||
-        llvm::isa<llvm::ShuffleVectorInst>(inst)) {
+        llvm::isa<llvm::ShuffleVectorInst>(inst) || reductionStep(inst)) {
       // Taking apart a vector every work-item holds alike (CLBlast's B
       // values, the same for a row of work-items) is done once, on
       // scalars, either way.
