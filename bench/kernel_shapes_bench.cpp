@@ -10,13 +10,17 @@
 //   - a GEMM whose work-items each keep a 4x4 tile of C in a private array
 //     (register tiling, as CLBlast's and MIOpen's kernels do);
 //   - a histogram of bytes in local memory with local atomics, merged with
-//     global atomics (the CUDA/OpenCL samples' histogram).
+//     global atomics (the CUDA/OpenCL samples' histogram);
+//   - an 8-bit quantized matrix-vector product with packed dot products
+//     (cl_khr_integer_dot_product; int8 inference kernels), the matrix laid
+//     out so neighbouring work-items read neighbouring words.
 // Inputs are small integers (or exactly representable fractions), so the
 // host's sums equal the kernels' whatever their order; the kernels that
 // multiply and add turn contraction off, and the host is built without it.
 #include "kernel_bench.h"
 
 #include <cmath>
+#include <cstdint>
 
 namespace {
 
@@ -96,6 +100,17 @@ kernel void histogram256(global const uchar *data, global uint *bins,
   barrier(CLK_LOCAL_MEM_FENCE);
   for (int i = lid; i < 256; i += size)
     atomic_add(&bins[i], counts[i]);
+}
+)CLC";
+
+const char *kDotShapes = R"CLC(
+kernel void int8_gemv(global const uint *a, global const uint *x,
+                      global int *y, int k_words) {
+  int row = get_global_id(0), rows = get_global_size(0);
+  int acc = 0;
+  for (int k = 0; k < k_words; ++k)
+    acc += dot_4x8packed_su_int(a[k * rows + row], x[k]);
+  y[row] = acc;
 }
 )CLC";
 
@@ -363,6 +378,55 @@ Benchmark histogram() {
   return bm;
 }
 
+constexpr int kGemvRows = 1 << 15, kGemvWords = 256; // 1024 int8 per row
+
+Benchmark int8Gemv() {
+  static std::vector<cl_uint> matrix(size_t(kGemvRows) * kGemvWords),
+      vector(kGemvWords);
+  static std::vector<cl_int> expected(kGemvRows);
+  uint32_t state = 12345;
+  auto next = [&state] { return state = state * 1664525u + 1013904223u; };
+  for (cl_uint &w : matrix)
+    w = next();
+  for (cl_uint &w : vector)
+    w = next();
+  for (int r = 0; r < kGemvRows; ++r) {
+    int64_t acc = 0;
+    for (int k = 0; k < kGemvWords; ++k)
+      for (int byte = 0; byte < 4; ++byte) {
+        uint32_t a = matrix[size_t(k) * kGemvRows + r], x = vector[k];
+        acc += int64_t(int8_t(a >> 8 * byte)) * int64_t(uint8_t(x >> 8 * byte));
+      }
+    expected[r] = cl_int(acc);
+  }
+  Benchmark bm;
+  bm.name = "int8 GEMV, packed dot products";
+  bm.unit = "Gdot4/s";
+  bm.work = double(kGemvRows) * kGemvWords;
+  bm.needs = "cl_khr_integer_dot_product";
+  bm.setup = [](const Driver &d, Instance &in, std::string &error) {
+    if (!prepare(d, in, kDotShapes, "int8_gemv", error))
+      return false;
+    cl_mem a = bufferWith(d, matrix);
+    cl_mem x = bufferWith(d, vector);
+    cl_mem y = bufferOf(d, expected.size() * 4);
+    in.buffers = {a, x, y};
+    int words = kGemvWords;
+    clSetKernelArg(in.kernel, 0, sizeof(cl_mem), &a);
+    clSetKernelArg(in.kernel, 1, sizeof(cl_mem), &x);
+    clSetKernelArg(in.kernel, 2, sizeof(cl_mem), &y);
+    clSetKernelArg(in.kernel, 3, sizeof words, &words);
+    in.global[0] = kGemvRows;
+    in.local[0] = 128;
+    in.verify = [&d, y](int) {
+      return compareExact(readBack<cl_int>(d, y, expected.size()), expected,
+                          "sums");
+    };
+    return true;
+  };
+  return bm;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -378,5 +442,6 @@ int main(int argc, char **argv) {
   runner.run(conv9Half());
   runner.run(gemmTile4());
   runner.run(histogram());
+  runner.run(int8Gemv());
   return runner.exitStatus("kernel_shapes_bench");
 }
