@@ -51,6 +51,8 @@ inline constexpr ExtensionEntry kDeviceExtensions[] = {
     // write, depth images, and 2-D images over buffers.
     {"cl_khr_3d_image_writes", CL_MAKE_VERSION(1, 0, 0), true},
     {"cl_khr_depth_images", CL_MAKE_VERSION(1, 0, 0), true},
+    // write_imagef to sRGB images, linear values converted to sRGB.
+    {"cl_khr_srgb_image_writes", CL_MAKE_VERSION(1, 0, 0), true},
     {"cl_khr_image2d_from_buffer", CL_MAKE_VERSION(1, 0, 0), false},
     // A context property for a callback that receives printf's output, and
     // one for the printf buffer's size (runtime/context.h).

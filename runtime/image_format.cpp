@@ -242,13 +242,9 @@ bool isSupportedImageFormat(const cl_image_format &format,
   if (order == CL_DEPTH && type != CL_MEM_OBJECT_IMAGE2D &&
       type != CL_MEM_OBJECT_IMAGE2D_ARRAY)
     return false;
-  // Kernels read sRGB images (converting to linear) but do not write them:
-  // that needs cl_khr_srgb_image_writes, which Weft does not report.
-  bool kernels_may_write =
-      (flags & (CL_MEM_WRITE_ONLY | CL_MEM_KERNEL_READ_AND_WRITE)) ||
-      !(flags & (CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY));
-  if (isSrgb(order) && kernels_may_write)
-    return false;
+  // Kernels read sRGB images converting to linear and write them converting
+  // back (cl_khr_srgb_image_writes; builtins/images.cl), with any access.
+  (void)flags;
   return true;
 }
 

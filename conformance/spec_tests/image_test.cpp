@@ -1955,6 +1955,75 @@ TEST_CASE_METHOD(ImageFixture,
   clReleaseProgram(p);
 }
 
+// cl_khr_srgb_image_writes: write_imagef converts linear values to sRGB
+// (clamped to [0, 1], NaN as 0) before rounding to the byte; alpha is
+// written as it is. Read back through the kernel, the value is what was
+// written within the byte's rounding.
+TEST_CASE_METHOD(ImageFixture,
+                 "sRGB images written from linear values (cl_khr_srgb_image_"
+                 "writes), and read back",
+                 "[images]") {
+  size_t size = 0;
+  clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, 0, nullptr, &size);
+  std::string extensions(size, '\0');
+  clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, size, extensions.data(),
+                  nullptr);
+  REQUIRE(extensions.find("cl_khr_srgb_image_writes") != std::string::npos);
+  for (cl_mem_flags flags :
+       {CL_MEM_WRITE_ONLY, CL_MEM_READ_WRITE, CL_MEM_KERNEL_READ_AND_WRITE})
+    for (cl_channel_order order : {CL_sRGBA, CL_sBGRA})
+      CHECK(listed(flags, CL_MEM_OBJECT_IMAGE2D, order, CL_UNORM_INT8));
+  constexpr int kValues = 256;
+  std::vector<Float4> linear(kValues);
+  for (int i = 0; i < kValues; ++i) {
+    float v = float(i) / 250.0f - 0.01f; // a little past both ends
+    linear[i] = {v, 1.0f - v, v * v, float(i) / 255.0f};
+  }
+  linear[5][0] = NAN;
+  cl_mem img = image2d(CL_MEM_READ_WRITE, CL_sRGBA, CL_UNORM_INT8, 16, 16);
+  cl_mem in = buffer(kValues * sizeof(Float4), linear.data());
+  cl_program p = program(kFormatKernels);
+  cl_kernel write = kernelOf(p, "write_f");
+  setArgs(write, img, in);
+  run(write, {16, 16});
+  std::vector<uint8_t> bytes(kValues * 4);
+  readImage(img, bytes.data(), 16, 16);
+  auto toByte = [](double linear_value) {
+    if (std::isnan(linear_value))
+      linear_value = 0.0;
+    linear_value = std::clamp(linear_value, 0.0, 1.0);
+    return 255.0 * linearToSrgb(linear_value);
+  };
+  for (int i = 0; i < kValues; ++i) {
+    INFO("texel " << i << ": linear " << show(linear[i]) << ", bytes "
+                  << int(bytes[4 * i]) << " " << int(bytes[4 * i + 1]) << " "
+                  << int(bytes[4 * i + 2]) << " " << int(bytes[4 * i + 3]));
+    for (int c = 0; c < 3; ++c)
+      CHECK(std::fabs(bytes[4 * i + c] - toByte(linear[i][c])) <= 0.6);
+    CHECK(std::fabs(bytes[4 * i + 3] - 255.0 * linear[i][3]) <= 0.6);
+  }
+  // Read back by a kernel: the linear value again, to the byte's step.
+  cl_kernel read = kernelOf(p, "read_f");
+  cl_mem out = buffer(kValues * sizeof(Float4));
+  setArgs(read, img, out);
+  run(read, {16, 16});
+  std::vector<Float4> got = readBuffer<Float4>(out, kValues);
+  for (int i = 0; i < kValues; ++i) {
+    double want = std::isnan(linear[i][0])
+                      ? 0.0
+                      : std::clamp(double(linear[i][0]), 0.0, 1.0);
+    double step = srgbToLinear(std::min(1.0, (toByte(want) + 0.6) / 255.0)) -
+                  srgbToLinear(std::max(0.0, (toByte(want) - 0.6) / 255.0));
+    INFO("texel " << i);
+    CHECK(std::fabs(got[i][0] - want) <= step + 1e-6);
+  }
+  for (cl_kernel k : {write, read})
+    clReleaseKernel(k);
+  for (cl_mem m : {img, in, out})
+    clReleaseMemObject(m);
+  clReleaseProgram(p);
+}
+
 // --- The image commands and queries. ---
 
 TEST_CASE_METHOD(ImageFixture,
