@@ -5,6 +5,12 @@
 // present, else AVX2). Nothing here is OpenCL: it is what the hardware does
 // when nothing stands in the way.
 //
+// A third row is half precision on CPUs without AVX-512 FP16: each FMA
+// done in float and rounded to half as OpenCL requires of every half
+// operation, with F16C's conversions (vcvtps2ph, then vcvtph2ps back), the
+// way Weft runs half arithmetic there. It bounds what any kernel computing
+// in half can reach on such a CPU.
+//
 //   fma_peak [threads]      (default: every hardware thread)
 #include <algorithm>
 #include <atomic>
@@ -13,6 +19,8 @@
 #include <cstdlib>
 #include <thread>
 #include <vector>
+
+#include <immintrin.h>
 
 namespace {
 
@@ -58,6 +66,23 @@ __attribute__((target("avx512f"))) double floatChainsAvx512(long rounds) {
 }
 __attribute__((target("avx512f"))) double doubleChainsAvx512(long rounds) {
   return chains<DoubleAvx512, double>(rounds);
+}
+
+// The chains of `chains`, each FMA's result rounded to half and back.
+__attribute__((target("avx2,fma,f16c"))) double halfChainsF16c(long rounds) {
+  __m256 acc[kChains];
+  for (int c = 0; c < kChains; ++c)
+    acc[c] = _mm256_set1_ps(1.0f + 0.001f * float(c));
+  const __m256 a = _mm256_set1_ps(0.999999f), b = _mm256_set1_ps(1e-7f);
+  for (long r = 0; r < rounds; ++r)
+#pragma GCC unroll 12
+    for (int c = 0; c < kChains; ++c)
+      acc[c] = _mm256_cvtph_ps(_mm256_cvtps_ph(
+          _mm256_fmadd_ps(acc[c], a, b), _MM_FROUND_TO_NEAREST_INT));
+  __m256 sum = acc[0];
+  for (int c = 1; c < kChains; ++c)
+    sum = _mm256_add_ps(sum, acc[c]);
+  return double(_mm256_cvtss_f32(sum));
 }
 
 struct Kind {
@@ -112,8 +137,11 @@ int main(int argc, char **argv) {
        avx512 ? floatChainsAvx512 : floatChainsAvx2, avx512 ? 16 : 8},
       {avx512 ? "double, AVX-512" : "double, AVX2",
        avx512 ? doubleChainsAvx512 : doubleChainsAvx2, avx512 ? 8 : 4},
+      {"half, F16C", halfChainsF16c, 8},
   };
   for (const Kind &kind : kinds) {
+    if (kind.chains == halfChainsF16c && !__builtin_cpu_supports("f16c"))
+      continue;
     // Best of 5: the peak is what the machine can do when left alone.
     double best = 0;
     for (int i = 0; i < 5; ++i)
