@@ -26,6 +26,7 @@ bool deviceHasExtension(cl_device_id device, const char *name) {
   clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, 0, nullptr, &size);
   std::string text(size, '\0');
   clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, size, text.data(), nullptr);
+  text.resize(text.find('\0')); // the terminator, not part of the last name
   return (" " + text + " ").find(std::string(" ") + name + " ") !=
          std::string::npos;
 }
@@ -457,22 +458,26 @@ TEST_CASE_METHOD(WeftFixture,
                   nullptr);
   if (units < 2)
     return; // no sub-device to compare
+  // One sub-device per CPU (as many as there are).
   const cl_device_partition_property equally[] = {CL_DEVICE_PARTITION_EQUALLY,
                                                   1, 0};
-  cl_device_id parts[2];
+  std::vector<cl_device_id> parts(units), again(units);
   cl_uint made = 0;
-  REQUIRE(clCreateSubDevices(device, equally, 2, parts, &made) == CL_SUCCESS);
+  REQUIRE(clCreateSubDevices(device, equally, units, parts.data(), &made) ==
+          CL_SUCCESS);
   REQUIRE(made >= 2);
   Uuid first = uuidOf(parts[0], CL_DEVICE_UUID_KHR);
   CHECK(first != device_id);
   CHECK(first != uuidOf(parts[1], CL_DEVICE_UUID_KHR));
   CHECK(uuidOf(parts[0], CL_DRIVER_UUID_KHR) == driver_id);
   // The same CPUs again: the same device.
-  cl_device_id again[2];
-  REQUIRE(clCreateSubDevices(device, equally, 2, again, nullptr) == CL_SUCCESS);
+  REQUIRE(clCreateSubDevices(device, equally, units, again.data(), nullptr) ==
+          CL_SUCCESS);
   CHECK(uuidOf(again[0], CL_DEVICE_UUID_KHR) == first);
-  for (cl_device_id d : {parts[0], parts[1], again[0], again[1]})
-    clReleaseDevice(d);
+  for (cl_uint i = 0; i < made; ++i) {
+    clReleaseDevice(parts[i]);
+    clReleaseDevice(again[i]);
+  }
 }
 
 TEST_CASE_METHOD(WeftFixture,
