@@ -50,6 +50,19 @@ inline cl_int checkMemoryOperands(const Queue &queue,
   return CL_SUCCESS;
 }
 
+// The queue and wait list of a command that takes host pointers, not
+// memory objects (SVM's and USM's commands).
+inline cl_int prepareHostPointerCommand(cl_command_queue queue_handle,
+                                        cl_uint num_events,
+                                        const cl_event *events,
+                                        CommandTarget &out) {
+  out.queue = Queue::fromHandle(queue_handle);
+  if (!out.queue)
+    return CL_INVALID_COMMAND_QUEUE;
+  return collectWaitList(out.queue->context(), num_events, events,
+                         out.wait_list);
+}
+
 // Queues `command` and hands out its event; a blocking command is waited
 // for.
 inline cl_int submit(CommandTarget &target, Command command, bool blocking,

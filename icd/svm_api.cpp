@@ -38,15 +38,6 @@ bool wrapsAround(const void *pointer, size_t size) {
   return size > UINTPTR_MAX - reinterpret_cast<uintptr_t>(pointer);
 }
 
-cl_int prepareCommand(cl_command_queue queue_handle, cl_uint num_events,
-                      const cl_event *events, CommandTarget &out) {
-  out.queue = Queue::fromHandle(queue_handle);
-  if (!out.queue)
-    return CL_INVALID_COMMAND_QUEUE;
-  return icd::collectWaitList(out.queue->context(), num_events, events,
-                              out.wait_list);
-}
-
 } // namespace
 
 CL_API_ENTRY void *CL_API_CALL clSVMAlloc(cl_context handle,
@@ -82,7 +73,8 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMFree(
     void *user_data, cl_uint num_events, const cl_event *events,
     cl_event *event) {
   CommandTarget target;
-  if (cl_int err = prepareCommand(queue, num_events, events, target))
+  if (cl_int err =
+          icd::prepareHostPointerCommand(queue, num_events, events, target))
     return err;
   // OpenCL 3.0: an empty list is allowed (the command frees nothing), a
   // count without a list or a list without a count is not.
@@ -114,7 +106,8 @@ clEnqueueSVMMemcpy(cl_command_queue queue, cl_bool blocking_copy, void *dst_ptr,
                    const void *src_ptr, size_t size, cl_uint num_events,
                    const cl_event *events, cl_event *event) {
   CommandTarget target;
-  if (cl_int err = prepareCommand(queue, num_events, events, target))
+  if (cl_int err =
+          icd::prepareHostPointerCommand(queue, num_events, events, target))
     return err;
   return icd::svmMemcpy(target, blocking_copy, dst_ptr, src_ptr, size, event);
 }
@@ -137,7 +130,8 @@ clEnqueueSVMMemFill(cl_command_queue queue, void *svm_ptr, const void *pattern,
                     size_t pattern_size, size_t size, cl_uint num_events,
                     const cl_event *events, cl_event *event) {
   CommandTarget target;
-  if (cl_int err = prepareCommand(queue, num_events, events, target))
+  if (cl_int err =
+          icd::prepareHostPointerCommand(queue, num_events, events, target))
     return err;
   return icd::svmMemFill(target, svm_ptr, pattern, pattern_size, size, event);
 }
@@ -147,7 +141,8 @@ clEnqueueSVMMap(cl_command_queue queue, cl_bool blocking_map,
                 cl_map_flags map_flags, void *svm_ptr, size_t size,
                 cl_uint num_events, const cl_event *events, cl_event *event) {
   CommandTarget target;
-  if (cl_int err = prepareCommand(queue, num_events, events, target))
+  if (cl_int err =
+          icd::prepareHostPointerCommand(queue, num_events, events, target))
     return err;
   constexpr cl_map_flags kKnown =
       CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
@@ -166,7 +161,8 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMUnmap(cl_command_queue queue,
                                                   const cl_event *events,
                                                   cl_event *event) {
   CommandTarget target;
-  if (cl_int err = prepareCommand(queue, num_events, events, target))
+  if (cl_int err =
+          icd::prepareHostPointerCommand(queue, num_events, events, target))
     return err;
   if (!svm_ptr)
     return CL_INVALID_VALUE;
@@ -185,7 +181,8 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMigrateMem(
     const size_t *sizes, cl_mem_migration_flags flags, cl_uint num_events,
     const cl_event *events, cl_event *event) {
   CommandTarget target;
-  if (cl_int err = prepareCommand(queue, num_events, events, target))
+  if (cl_int err =
+          icd::prepareHostPointerCommand(queue, num_events, events, target))
     return err;
   if (num_svm_pointers == 0 || !svm_pointers ||
       (flags &

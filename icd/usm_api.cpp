@@ -101,15 +101,6 @@ void *allocate(cl_context context_handle, cl_device_id device_handle,
   return memory;
 }
 
-cl_int prepareCommand(cl_command_queue queue_handle, cl_uint num_events,
-                      const cl_event *events, CommandTarget &out) {
-  out.queue = Queue::fromHandle(queue_handle);
-  if (!out.queue)
-    return CL_INVALID_COMMAND_QUEUE;
-  return icd::collectWaitList(out.queue->context(), num_events, events,
-                              out.wait_list);
-}
-
 } // namespace
 
 CL_API_ENTRY void *CL_API_CALL clHostMemAllocINTEL(
@@ -206,7 +197,8 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueMemFillINTEL(
     size_t pattern_size, size_t size, cl_uint num_events,
     const cl_event *events, cl_event *event) {
   CommandTarget target;
-  if (cl_int err = prepareCommand(queue, num_events, events, target))
+  if (cl_int err =
+          icd::prepareHostPointerCommand(queue, num_events, events, target))
     return err;
   return icd::svmMemFill(target, dst_ptr, pattern, pattern_size, size, event,
                          CL_COMMAND_MEMFILL_INTEL);
@@ -226,7 +218,8 @@ clEnqueueMemcpyINTEL(cl_command_queue queue, cl_bool blocking, void *dst_ptr,
                      const void *src_ptr, size_t size, cl_uint num_events,
                      const cl_event *events, cl_event *event) {
   CommandTarget target;
-  if (cl_int err = prepareCommand(queue, num_events, events, target))
+  if (cl_int err =
+          icd::prepareHostPointerCommand(queue, num_events, events, target))
     return err;
   return icd::svmMemcpy(target, blocking, dst_ptr, src_ptr, size, event,
                         CL_COMMAND_MEMCPY_INTEL);
@@ -237,7 +230,8 @@ clEnqueueMigrateMemINTEL(cl_command_queue queue, const void *ptr, size_t size,
                          cl_mem_migration_flags flags, cl_uint num_events,
                          const cl_event *events, cl_event *event) {
   CommandTarget target;
-  if (cl_int err = prepareCommand(queue, num_events, events, target))
+  if (cl_int err =
+          icd::prepareHostPointerCommand(queue, num_events, events, target))
     return err;
   if (!ptr || wrapsAround(ptr, size) ||
       (flags &
@@ -257,7 +251,8 @@ clEnqueueMemAdviseINTEL(cl_command_queue queue, const void *ptr, size_t size,
                         cl_mem_advice_intel advice, cl_uint num_events,
                         const cl_event *events, cl_event *event) {
   CommandTarget target;
-  if (cl_int err = prepareCommand(queue, num_events, events, target))
+  if (cl_int err =
+          icd::prepareHostPointerCommand(queue, num_events, events, target))
     return err;
   if (!ptr || wrapsAround(ptr, size) || advice != 0)
     return CL_INVALID_VALUE;

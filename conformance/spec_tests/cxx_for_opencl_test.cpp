@@ -110,12 +110,7 @@ TEST_CASE_METHOD(WeftFixture,
                  "C++ for OpenCL: templates, classes, address-space methods, "
                  "on every execution path",
                  "[cxx]") {
-  size_t size = 0;
-  clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, 0, nullptr, &size);
-  std::string extensions(size, '\0');
-  clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, size, extensions.data(),
-                  nullptr);
-  REQUIRE(extensions.find("cl_ext_cxx_for_opencl") != std::string::npos);
+  REQUIRE(hasExtension("cl_ext_cxx_for_opencl"));
   cl_version version = 0;
   REQUIRE(clGetDeviceInfo(device, CL_DEVICE_CXX_FOR_OPENCL_NUMERIC_VERSION_EXT,
                           sizeof version, &version, nullptr) == CL_SUCCESS);

@@ -1963,12 +1963,7 @@ TEST_CASE_METHOD(ImageFixture,
                  "sRGB images written from linear values (cl_khr_srgb_image_"
                  "writes), and read back",
                  "[images]") {
-  size_t size = 0;
-  clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, 0, nullptr, &size);
-  std::string extensions(size, '\0');
-  clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, size, extensions.data(),
-                  nullptr);
-  REQUIRE(extensions.find("cl_khr_srgb_image_writes") != std::string::npos);
+  REQUIRE(hasExtension("cl_khr_srgb_image_writes"));
   for (cl_mem_flags flags :
        {CL_MEM_WRITE_ONLY, CL_MEM_READ_WRITE, CL_MEM_KERNEL_READ_AND_WRITE})
     for (cl_channel_order order : {CL_sRGBA, CL_sBGRA})

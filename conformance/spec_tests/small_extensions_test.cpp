@@ -21,16 +21,6 @@
 
 namespace {
 
-bool deviceHasExtension(cl_device_id device, const char *name) {
-  size_t size = 0;
-  clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, 0, nullptr, &size);
-  std::string text(size, '\0');
-  clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, size, text.data(), nullptr);
-  text.resize(text.find('\0')); // the terminator, not part of the last name
-  return (" " + text + " ").find(std::string(" ") + name + " ") !=
-         std::string::npos;
-}
-
 // Work-item i takes field (offset, count) number i of the element's
 // (BITS + 1)^2 pairs, count cut so the field fits, as the CTS does; each
 // writes insert, unsigned extract, signed extract and reverse of its base.
@@ -169,7 +159,7 @@ uint32_t saturateUnsigned(int64_t v) {
 TEST_CASE_METHOD(WeftFixture,
                  "cl_khr_extended_bit_ops: every field of every integer type",
                  "[extensions]") {
-  REQUIRE(deviceHasExtension(device, "cl_khr_extended_bit_ops"));
+  REQUIRE(hasExtension("cl_khr_extended_bit_ops"));
   SECTION("char") {
     checkBitOps<cl_char, cl_uchar, cl_char>(*this,
                                             "-DT=char -DUT=uchar -DST=char");
@@ -276,7 +266,7 @@ TEST_CASE_METHOD(WeftFixture,
                  "cl_khr_integer_dot_product: every form, saturated at both "
                  "ends",
                  "[extensions]") {
-  REQUIRE(deviceHasExtension(device, "cl_khr_integer_dot_product"));
+  REQUIRE(hasExtension("cl_khr_integer_dot_product"));
   cl_device_integer_dot_product_capabilities_khr caps = 0;
   REQUIRE(clGetDeviceInfo(device,
                           CL_DEVICE_INTEGER_DOT_PRODUCT_CAPABILITIES_KHR,
@@ -348,7 +338,7 @@ TEST_CASE_METHOD(WeftFixture,
                  "cl_khr_suggested_local_work_size: the size an unsized "
                  "launch takes, and the entry point's errors",
                  "[extensions]") {
-  REQUIRE(deviceHasExtension(device, "cl_khr_suggested_local_work_size"));
+  REQUIRE(hasExtension("cl_khr_suggested_local_work_size"));
   auto suggest = reinterpret_cast<clGetKernelSuggestedLocalWorkSizeKHR_fn>(
       clGetExtensionFunctionAddressForPlatform(
           platform, "clGetKernelSuggestedLocalWorkSizeKHR"));
@@ -425,7 +415,7 @@ TEST_CASE_METHOD(WeftFixture,
                  "cl_khr_device_uuid: stable version-8 UUIDs, sub-devices "
                  "apart",
                  "[extensions]") {
-  REQUIRE(deviceHasExtension(device, "cl_khr_device_uuid"));
+  REQUIRE(hasExtension("cl_khr_device_uuid"));
   using Uuid = std::array<cl_uchar, CL_UUID_SIZE_KHR>;
   auto uuidOf = [](cl_device_id d, cl_device_info param) {
     Uuid id{};
@@ -483,7 +473,7 @@ TEST_CASE_METHOD(WeftFixture,
 TEST_CASE_METHOD(WeftFixture,
                  "cl_khr_kernel_clock: every scope, readings in order",
                  "[extensions]") {
-  REQUIRE(deviceHasExtension(device, "cl_khr_kernel_clock"));
+  REQUIRE(hasExtension("cl_khr_kernel_clock"));
   cl_bitfield scopes = 0;
   REQUIRE(clGetDeviceInfo(device, 0x1076 /* KERNEL_CLOCK_CAPABILITIES */,
                           sizeof scopes, &scopes, nullptr) == CL_SUCCESS);

@@ -64,6 +64,17 @@ struct WeftFixture {
     return text;
   }
 
+  // Whether the device lists extension `name` (a whole name, not a prefix).
+  bool hasExtension(const char *name) const {
+    size_t size = 0;
+    clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, 0, nullptr, &size);
+    std::string text(size, '\0');
+    clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, size, text.data(), nullptr);
+    text.resize(text.find('\0')); // the terminator
+    return (" " + text + " ").find(std::string(" ") + name + " ") !=
+           std::string::npos;
+  }
+
   cl_kernel kernel(const char *source, const char *name,
                    const char *options = "") {
     cl_program program;
