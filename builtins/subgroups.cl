@@ -45,3 +45,24 @@ SUB_GROUP_COLLECTIVES(ulong, 0ul, ULONG_MAX)
 SUB_GROUP_COLLECTIVES(float, -INFINITY, INFINITY)
 SUB_GROUP_COLLECTIVES(double, -(double)INFINITY, (double)INFINITY)
 SUB_GROUP_COLLECTIVES(half, -(half)INFINITY, (half)INFINITY)
+
+// cl_khr_subgroup_rotate: the value of the work-item `delta` places on in
+// the sub-group (or in its cluster), wrapping round; in a sub-group of one
+// work-item (and so clusters of one) that is the work-item's own.
+#define SUB_GROUP_ROTATE(T)                                                    \
+  OVERLOADABLE T sub_group_rotate(T x, int delta) { return x; }                \
+  OVERLOADABLE T sub_group_clustered_rotate(T x, int delta,                    \
+                                            uint cluster_size) {               \
+    return x;                                                                  \
+  }
+SUB_GROUP_ROTATE(char)
+SUB_GROUP_ROTATE(uchar)
+SUB_GROUP_ROTATE(short)
+SUB_GROUP_ROTATE(ushort)
+SUB_GROUP_ROTATE(int)
+SUB_GROUP_ROTATE(uint)
+SUB_GROUP_ROTATE(long)
+SUB_GROUP_ROTATE(ulong)
+SUB_GROUP_ROTATE(float)
+SUB_GROUP_ROTATE(double)
+SUB_GROUP_ROTATE(half)

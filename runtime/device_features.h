@@ -81,6 +81,10 @@ inline constexpr ExtensionEntry kDeviceExtensions[] = {
     // Clocks of every scope, all the CPU's cycle counter
     // (builtins/kernel_clock.cl).
     {"cl_khr_kernel_clock", CL_MAKE_VERSION(1, 0, 0), true},
+    // Rotations within a sub-group, of one work-item here
+    // (builtins/subgroups.cl); until sub-groups are wider, each work-item
+    // gets its own value.
+    {"cl_khr_subgroup_rotate", CL_MAKE_VERSION(1, 0, 0), true},
     // Bitfield insert and extract, bit reverse
     // (builtins/extended_bit_ops.cl).
     {"cl_khr_extended_bit_ops", CL_MAKE_VERSION(1, 0, 0), true},
@@ -222,17 +226,16 @@ inline constexpr const char *kSpirvModuleExtensions[] = {
     "SPV_KHR_linkonce_odr",               // test_spirv_new
     // cl_khr_work_group_uniform_arithmetic, and cl_ext_float_atomics'
     // add, min and max (tests/api/spirv_program_test.cpp).
-    "SPV_KHR_uniform_group_instructions",
-    "SPV_EXT_shader_atomic_float_add",
+    "SPV_KHR_uniform_group_instructions", "SPV_EXT_shader_atomic_float_add",
     "SPV_EXT_shader_atomic_float_min_max",
     "SPV_KHR_expect_assume", // cl_khr_expect_assume (test_spirv_new)
     // cl_khr_extended_bit_ops, cl_khr_integer_dot_product (the translator
     // reads both) and cl_khr_kernel_clock (its clock reads rewritten first,
     // compiler/frontend/spirv_legalize.h);
     // conformance/spec_tests/spirv_test.cpp.
-    "SPV_KHR_bit_instructions",
-    "SPV_KHR_integer_dot_product",
+    "SPV_KHR_bit_instructions", "SPV_KHR_integer_dot_product",
     "SPV_KHR_shader_clock",
+    "SPV_KHR_subgroup_rotate", // cl_khr_subgroup_rotate, which it reads
 };
 // SPIR-V capability numbers (SPIR-V specification, 3.31).
 // clang-format off
@@ -256,6 +259,7 @@ inline constexpr cl_uint kSpirvCapabilities[] = {
     6019, 6017, 6018, // DotProduct, DotProductInput4x8Bit(Packed)
     5055,        // ShaderClockKHR
     71,          // UniformDecoration (SPIR-V 1.6; a hint, dropped)
+    6026,        // GroupNonUniformRotateKHR (cl_khr_subgroup_rotate)
 };
 // clang-format on
 

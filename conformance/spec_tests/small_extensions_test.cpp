@@ -530,3 +530,52 @@ kernel void clocks(global ulong *out, global float *sink) {
   clReleaseMemObject(sink);
   clReleaseKernel(k);
 }
+
+TEST_CASE_METHOD(WeftFixture,
+                 "cl_khr_subgroup_rotate: in sub-groups of one work-item, "
+                 "each keeps its value",
+                 "[extensions]") {
+  REQUIRE(hasExtension("cl_khr_subgroup_rotate"));
+  // Widened across work-items (a loop of their own) and split at a
+  // barrier; every type the extension names.
+  const char *source = R"CLC(
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+kernel void rotations(global const int *in, global int *out,
+                      local int *scratch) {
+  size_t i = get_global_id(0), l = get_local_id(0);
+  int v = in[i], acc = 0;
+  for (int d = -3; d <= 3; ++d) {
+    acc += sub_group_rotate(v, d) - v;
+    acc += sub_group_clustered_rotate(v, d, 1u) - v;
+    acc += (int)sub_group_rotate((char)v, d) - (int)(char)v;
+    acc += (int)sub_group_rotate((ushort)v, d) - (int)(ushort)v;
+    acc += (int)(sub_group_rotate((ulong)v, d) - (ulong)v);
+    acc += (int)(sub_group_rotate((float)v, d) - (float)v);
+    acc += (int)(sub_group_rotate((double)v, d) - (double)v);
+    acc += (int)(sub_group_clustered_rotate((half)(v & 1023), d, 1u) -
+                 (half)(v & 1023));
+  }
+  scratch[l] = sub_group_rotate(v, 1);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[i] = acc * 1000000 + scratch[l];
+}
+)CLC";
+  cl_kernel k = kernel(source, "rotations");
+  const size_t items = 256, local = 64;
+  std::vector<cl_int> in(items);
+  for (size_t i = 0; i < items; ++i)
+    in[i] = cl_int(i * 37 + 5);
+  cl_mem m_in = buffer(items * 4, in.data()), out = buffer(items * 4);
+  clSetKernelArg(k, 0, sizeof(cl_mem), &m_in);
+  clSetKernelArg(k, 1, sizeof(cl_mem), &out);
+  clSetKernelArg(k, 2, local * 4, nullptr);
+  REQUIRE(runAndWait(k, 1, &items, &local) == CL_SUCCESS);
+  std::vector<cl_int> got = readInts(out, items);
+  for (size_t i = 0; i < items; ++i) {
+    INFO("work-item " << i);
+    CHECK(got[i] == in[i]);
+  }
+  clReleaseMemObject(m_in);
+  clReleaseMemObject(out);
+  clReleaseKernel(k);
+}

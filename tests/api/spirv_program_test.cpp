@@ -617,3 +617,26 @@ TEST_CASE_METHOD(SpirvFixture,
   clReleaseKernel(k);
   clReleaseProgram(program);
 }
+
+// SPV_KHR_subgroup_rotate (sub_group_rotate.spvasm), as
+// cl_khr_spirv_queries reports it: both rotations of a value in sub-groups
+// of one work-item give the value back.
+TEST_CASE_METHOD(SpirvFixture, "SPIR-V sub-group rotations", "[api][spirv]") {
+  REQUIRE(supported());
+  cl_program program = fromIl(readFixture("sub_group_rotate.spv"));
+  cl_int status = clBuildProgram(program, 1, &device, "", nullptr, nullptr);
+  INFO(buildLog(program));
+  REQUIRE(status == CL_SUCCESS);
+  cl_int err;
+  cl_kernel k = clCreateKernel(program, "rotate", &err);
+  REQUIRE(err == CL_SUCCESS);
+  cl_uint value = 21;
+  cl_mem data = buffer(sizeof value, &value);
+  clSetKernelArg(k, 0, sizeof data, &data);
+  size_t one = 1;
+  REQUIRE(runAndWait(k, 1, &one, nullptr) == CL_SUCCESS);
+  CHECK(readInts(data, 1)[0] == 42);
+  clReleaseMemObject(data);
+  clReleaseKernel(k);
+  clReleaseProgram(program);
+}
