@@ -12,7 +12,9 @@
 
 using namespace weft;
 using icd::CommandTarget;
+using icd::isPowerOfTwo;
 using icd::submit;
+using icd::wrapsAround;
 
 namespace {
 
@@ -21,8 +23,6 @@ constexpr cl_svm_mem_flags kAccessFlags =
 constexpr cl_svm_mem_flags kSvmFlags =
     kAccessFlags | CL_MEM_SVM_FINE_GRAIN_BUFFER | CL_MEM_SVM_ATOMICS;
 
-bool isPowerOfTwo(size_t value) { return value && !(value & (value - 1)); }
-
 bool validSvmFlags(cl_svm_mem_flags flags) {
   cl_svm_mem_flags access = flags & kAccessFlags;
   if ((flags & ~kSvmFlags) || (access & (access - 1)))
@@ -30,12 +30,6 @@ bool validSvmFlags(cl_svm_mem_flags flags) {
   // Atomics across host and device are a property of fine-grained memory.
   return !(flags & CL_MEM_SVM_ATOMICS) ||
          (flags & CL_MEM_SVM_FINE_GRAIN_BUFFER);
-}
-
-// Whether [pointer, pointer + size) wraps around the address space: no
-// memory can be there.
-bool wrapsAround(const void *pointer, size_t size) {
-  return size > UINTPTR_MAX - reinterpret_cast<uintptr_t>(pointer);
 }
 
 } // namespace

@@ -20,7 +20,9 @@
 
 using namespace weft;
 using icd::CommandTarget;
+using icd::isPowerOfTwo;
 using icd::submit;
+using icd::wrapsAround;
 
 namespace {
 
@@ -28,12 +30,6 @@ constexpr cl_mem_alloc_flags_intel kAllocFlags =
     CL_MEM_ALLOC_WRITE_COMBINED_INTEL |
     CL_MEM_ALLOC_INITIAL_PLACEMENT_DEVICE_INTEL |
     CL_MEM_ALLOC_INITIAL_PLACEMENT_HOST_INTEL;
-
-bool isPowerOfTwo(size_t value) { return value && !(value & (value - 1)); }
-
-bool wrapsAround(const void *pointer, size_t size) {
-  return size > UINTPTR_MAX - reinterpret_cast<uintptr_t>(pointer);
-}
 
 // Reads the 0-terminated (name, value) list into `request`: only
 // CL_MEM_ALLOC_FLAGS_INTEL is known, once, with known flags; the initial

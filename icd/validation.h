@@ -3,9 +3,21 @@
 #include "runtime/context.h"
 #include "runtime/event.h"
 
+#include <cstddef>
+#include <cstdint>
 #include <vector>
 
 namespace weft::icd {
+
+inline bool isPowerOfTwo(size_t value) {
+  return value && !(value & (value - 1));
+}
+
+// Whether [pointer, pointer + size) wraps around the address space: no
+// memory can be there.
+inline bool wrapsAround(const void *pointer, size_t size) {
+  return size > UINTPTR_MAX - reinterpret_cast<uintptr_t>(pointer);
+}
 
 inline void setError(cl_int *errcode_ret, cl_int code) {
   if (errcode_ret)

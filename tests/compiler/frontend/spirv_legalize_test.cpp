@@ -5,6 +5,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <cstring>
+
 namespace {
 
 uint32_t op(uint32_t words, uint32_t opcode) { return words << 16 | opcode; }
@@ -327,4 +329,45 @@ TEST_CASE("Nontemporal image operands and uniformity hints are dropped",
             op(2, 17), 6, op(3, 71), 5, 22, op(7, 88), 1, 9,  2, 3, 0x2, 4,
             op(5, 99), 2, 3,         9, 0,  op(5, 98), 1, 10, 2, 3,
         }));
+}
+
+TEST_CASE("a clock read becomes a call of the kernel clock builtin",
+          "[spirv]") {
+  // "SPV_KHR_shader_clock" as a literal: 20 bytes and a nul, 6 words.
+  const char name[24] = "SPV_KHR_shader_clock";
+  std::vector<uint32_t> literal(6);
+  std::memcpy(literal.data(), name, sizeof name);
+  std::vector<uint32_t> head = {op(2, 17), 6,     // OpCapability Kernel
+                                op(2, 17), 5055}; // ShaderClockKHR
+  std::vector<uint32_t> extension = {op(7, 10)};
+  extension.insert(extension.end(), literal.begin(), literal.end());
+  std::vector<uint32_t> types = {
+      op(4, 21), 1, 64, 0, // %1 = OpTypeInt 64 0
+      op(4, 21), 2, 32, 0, // %2 = OpTypeInt 32 0
+      op(4, 43), 2, 3,  3, // %3 = OpConstant %2 3 (Subgroup)
+  };
+  std::vector<uint32_t> body = {op(5, 54),   1, 4, 0, 5, // OpFunction
+                                op(4, 5056), 1, 6, 3,    // %6 = OpReadClockKHR
+                                op(1, 56)};              // OpFunctionEnd
+  std::vector<uint32_t> in = head;
+  in.insert(in.end(), extension.begin(), extension.end());
+  in.insert(in.end(), types.begin(), types.end());
+  in.insert(in.end(), body.begin(), body.end());
+  std::vector<uint32_t> words = module(in, 20);
+  REQUIRE(weft::compiler::legalizeSpirvForTranslator(words));
+  // "_Z20clock_read_sub_groupv" as a literal, then Import (1).
+  const char mangled[28] = "_Z20clock_read_sub_groupv";
+  std::vector<uint32_t> import(7);
+  std::memcpy(import.data(), mangled, sizeof mangled);
+  std::vector<uint32_t> expected = {op(2, 17), 6, op(2, 17), 5}; // Linkage
+  expected.insert(expected.end(), {op(11, 71), 21, 41});
+  expected.insert(expected.end(), import.begin(), import.end());
+  expected.push_back(1);
+  expected.insert(expected.end(), types.begin(), types.end());
+  // %20 = OpTypeFunction %1; %21 = OpFunction %1 None %20; OpFunctionEnd
+  expected.insert(expected.end(),
+                  {op(3, 33), 20, 1, op(5, 54), 1, 21, 0, 20, op(1, 56)});
+  expected.insert(expected.end(),
+                  {op(5, 54), 1, 4, 0, 5, op(4, 57), 1, 6, 21, op(1, 56)});
+  CHECK(words == module(expected, 22));
 }
