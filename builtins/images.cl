@@ -19,6 +19,9 @@ typedef const global struct WeftImage *weft_image;
   __builtin_astype((image), const global struct WeftImage *)
 #define WEFT_SAMPLER(sampler)                                                  \
   ((int)(ulong)__builtin_astype((sampler), constant void *))
+// The whole argument: the bits and a sampler object's level-of-detail range.
+#define WEFT_SAMPLER_WORD(sampler)                                             \
+  ((ulong)__builtin_astype((sampler), constant void *))
 
 // Texels need no alignment (an image over host memory may start anywhere).
 typedef ushort __attribute__((aligned(1))) weft_unaligned_ushort;
@@ -613,6 +616,87 @@ static inline void weft_write_uint(weft_image image, int4 at, uint4 color) {
                        weft_unswizzle_uint(image->channel_order, color)));
 }
 
+// --- Mipmaps (cl_khr_mipmap_image, cl_khr_mipmap_image_writes). ------------
+// A level is a plain image (device/image_abi.h), so it is read and written
+// with the code above; these pick the level, or the two levels to blend.
+
+// The description of level `level` (clamped to the levels there are).
+static inline weft_image weft_level(weft_image image, int level) {
+  if (image->num_mip_levels <= 1)
+    return image;
+  return image->mip_levels + clamp(level, 0, image->num_mip_levels - 1);
+}
+
+// The level of detail a read uses: `lod` clamped to the sampler's range
+// and to the last level (the OpenCL C spec's rule for explicit lods; the
+// API spec's for computed ones). NaN reads level 0.
+static inline float weft_clamped_lod(weft_image image, ulong word, float lod) {
+  float lod_min = 0.0f, lod_max = MAXFLOAT;
+  ulong range = word & ~(ulong)WEFT_SAMPLER_BITS;
+  if (range != 0) {
+    const global struct WeftLodRange *r =
+        (const global struct WeftLodRange *)range;
+    lod_min = r->min;
+    lod_max = r->max;
+  }
+  float last = (float)(image->num_mip_levels - 1);
+  float lambda = fmin(fmax(lod, lod_min), fmin(lod_max, last));
+  return lambda > 0.0f ? lambda : 0.0f;
+}
+
+// The nearest level to a clamped level of detail (a half rounds down, as
+// in Vulkan's and OpenGL's level selection).
+static inline weft_image weft_nearest_level(weft_image image, float lambda) {
+  return weft_level(image, (int)ceil(lambda + 0.5f) - 1);
+}
+
+// A float read at level of detail `lod`: the nearest level, or with a
+// linear mip filter the two levels around it blended by its fraction.
+static inline float4 weft_sample_float_lod(weft_image image, ulong word,
+                                           float4 coord, int dims, int layer,
+                                           float lod) {
+  int sampler = (int)(word & WEFT_SAMPLER_BITS);
+  float lambda = weft_clamped_lod(image, word, lod);
+  if ((sampler & WEFT_SAMPLER_MIP_FILTER_LINEAR) == 0)
+    return weft_sample_float(weft_nearest_level(image, lambda), sampler, coord,
+                             dims, layer);
+  int lower = (int)lambda;
+  float weight = lambda - (float)lower;
+  float4 near =
+      weft_sample_float(weft_level(image, lower), sampler, coord, dims, layer);
+  if (weight == 0.0f)
+    return near;
+  float4 far = weft_sample_float(weft_level(image, lower + 1), sampler, coord,
+                                 dims, layer);
+  return near + (far - near) * weight;
+}
+
+// Integer reads have no filtering: the nearest level, nearest texel.
+static inline weft_image weft_integer_read_level(weft_image image, ulong word,
+                                                 float lod) {
+  return weft_nearest_level(image, weft_clamped_lod(image, word, lod));
+}
+
+// The level of detail gradients give: log2 of the larger of the two
+// derivatives' lengths in texels of level 0 (the scale factor of the
+// OpenCL C and OpenGL specs). Mipmapped reads take normalized coordinates.
+OVERLOADABLE static inline float weft_gradient_lod(weft_image image, float dx,
+                                                   float dy) {
+  float width = (float)image->width;
+  return log2(fmax(fabs(dx * width), fabs(dy * width)));
+}
+OVERLOADABLE static inline float weft_gradient_lod(weft_image image, float2 dx,
+                                                   float2 dy) {
+  float2 size = (float2)((float)image->width, (float)image->height);
+  return log2(fmax(length(dx * size), length(dy * size)));
+}
+OVERLOADABLE static inline float weft_gradient_lod(weft_image image, float4 dx,
+                                                   float4 dy) {
+  float3 size =
+      (float3)((float)image->width, (float)image->height, (float)image->depth);
+  return log2(fmax(length(dx.xyz * size), length(dy.xyz * size)));
+}
+
 // --- The builtins, per image type. ---------------------------------------
 // Each image type states how its coordinate maps to (x, y, z), the layer,
 // and the axes it has. COORD_F(c) / COORD_I(c) give the float4 / int4
@@ -786,6 +870,94 @@ static inline void weft_write_uint(weft_image image, int4 at, uint4 color) {
                      (float4)(depth, 0.0f, 0.0f, 0.0f));                       \
   }
 
+// Reads at a level of detail, explicit or from gradients (GRAD_T: the
+// gradients' type), of an image type that holds colours.
+#define WEFT_MIP_READ_BODIES(ACCESS, IMAGE_T, KIND, FCOORD, LOD_ARGS, LOD)     \
+  OVERLOADABLE float4 read_imagef(ACCESS IMAGE_T image, sampler_t sampler,     \
+                                  FCOORD coord, LOD_ARGS) {                    \
+    weft_image d = WEFT_IMAGE(image);                                          \
+    return weft_sample_float_lod(d, WEFT_SAMPLER_WORD(sampler),                \
+                                 KIND##_COORD_F(coord), KIND##_DIMS,           \
+                                 KIND##_LAYER_F(d, coord), LOD);               \
+  }                                                                            \
+  OVERLOADABLE int4 read_imagei(ACCESS IMAGE_T image, sampler_t sampler,       \
+                                FCOORD coord, LOD_ARGS) {                      \
+    weft_image d = WEFT_IMAGE(image);                                          \
+    weft_image level =                                                         \
+        weft_integer_read_level(d, WEFT_SAMPLER_WORD(sampler), LOD);           \
+    return weft_texel_int(level,                                               \
+                          weft_nearest_at(level, WEFT_SAMPLER(sampler),        \
+                                          KIND##_COORD_F(coord), KIND##_DIMS,  \
+                                          KIND##_LAYER_F(d, coord)),           \
+                          weft_float_coords_may_leave(WEFT_SAMPLER(sampler))); \
+  }                                                                            \
+  OVERLOADABLE uint4 read_imageui(ACCESS IMAGE_T image, sampler_t sampler,     \
+                                  FCOORD coord, LOD_ARGS) {                    \
+    weft_image d = WEFT_IMAGE(image);                                          \
+    weft_image level =                                                         \
+        weft_integer_read_level(d, WEFT_SAMPLER_WORD(sampler), LOD);           \
+    return weft_texel_uint(                                                    \
+        level,                                                                 \
+        weft_nearest_at(level, WEFT_SAMPLER(sampler), KIND##_COORD_F(coord),   \
+                        KIND##_DIMS, KIND##_LAYER_F(d, coord)),                \
+        weft_float_coords_may_leave(WEFT_SAMPLER(sampler)));                   \
+  }
+#define WEFT_MIP_READS(ACCESS, IMAGE_T, KIND, FCOORD, GRAD_T)                  \
+  WEFT_MIP_READ_BODIES(ACCESS, IMAGE_T, KIND, FCOORD, float lod, lod)          \
+  WEFT_MIP_READ_BODIES(ACCESS, IMAGE_T, KIND, FCOORD,                          \
+                       GRAD_T gradient_x WEFT_COMMA GRAD_T gradient_y,         \
+                       weft_gradient_lod(d, gradient_x, gradient_y))
+#define WEFT_COMMA ,
+
+#define WEFT_MIP_DEPTH_READS(ACCESS, IMAGE_T, KIND, FCOORD, GRAD_T)            \
+  OVERLOADABLE float read_imagef(ACCESS IMAGE_T image, sampler_t sampler,      \
+                                 FCOORD coord, float lod) {                    \
+    weft_image d = WEFT_IMAGE(image);                                          \
+    return weft_sample_float_lod(d, WEFT_SAMPLER_WORD(sampler),                \
+                                 KIND##_COORD_F(coord), KIND##_DIMS,           \
+                                 KIND##_LAYER_F(d, coord), lod)                \
+        .x;                                                                    \
+  }                                                                            \
+  OVERLOADABLE float read_imagef(ACCESS IMAGE_T image, sampler_t sampler,      \
+                                 FCOORD coord, GRAD_T gradient_x,              \
+                                 GRAD_T gradient_y) {                          \
+    weft_image d = WEFT_IMAGE(image);                                          \
+    return weft_sample_float_lod(d, WEFT_SAMPLER_WORD(sampler),                \
+                                 KIND##_COORD_F(coord), KIND##_DIMS,           \
+                                 KIND##_LAYER_F(d, coord),                     \
+                                 weft_gradient_lod(d, gradient_x, gradient_y)) \
+        .x;                                                                    \
+  }
+
+// Writes to level `lod`; one to a level the image lacks is dropped.
+#define WEFT_MIP_WRITES(ACCESS, IMAGE_T, KIND, ICOORD)                         \
+  OVERLOADABLE void write_imagef(ACCESS IMAGE_T image, ICOORD coord, int lod,  \
+                                 float4 color) {                               \
+    weft_image d = WEFT_IMAGE(image);                                          \
+    if ((uint)lod < (uint)d->num_mip_levels)                                   \
+      weft_write_float(weft_level(d, lod), WEFT_AT_I(KIND, d, coord), color);  \
+  }                                                                            \
+  OVERLOADABLE void write_imagei(ACCESS IMAGE_T image, ICOORD coord, int lod,  \
+                                 int4 color) {                                 \
+    weft_image d = WEFT_IMAGE(image);                                          \
+    if ((uint)lod < (uint)d->num_mip_levels)                                   \
+      weft_write_int(weft_level(d, lod), WEFT_AT_I(KIND, d, coord), color);    \
+  }                                                                            \
+  OVERLOADABLE void write_imageui(ACCESS IMAGE_T image, ICOORD coord, int lod, \
+                                  uint4 color) {                               \
+    weft_image d = WEFT_IMAGE(image);                                          \
+    if ((uint)lod < (uint)d->num_mip_levels)                                   \
+      weft_write_uint(weft_level(d, lod), WEFT_AT_I(KIND, d, coord), color);   \
+  }
+#define WEFT_MIP_DEPTH_WRITES(ACCESS, IMAGE_T, KIND, ICOORD)                   \
+  OVERLOADABLE void write_imagef(ACCESS IMAGE_T image, ICOORD coord, int lod,  \
+                                 float depth) {                                \
+    weft_image d = WEFT_IMAGE(image);                                          \
+    if ((uint)lod < (uint)d->num_mip_levels)                                   \
+      weft_write_float(weft_level(d, lod), WEFT_AT_I(KIND, d, coord),          \
+                       (float4)(depth, 0.0f, 0.0f, 0.0f));                     \
+  }
+
 // The queries every image type answers, and those of types with height,
 // depth or layers.
 #define WEFT_QUERIES(ACCESS, IMAGE_T)                                          \
@@ -810,6 +982,10 @@ static inline void weft_write_uint(weft_image image, int4 at, uint4 color) {
   OVERLOADABLE size_t get_image_array_size(ACCESS IMAGE_T image) {             \
     return (size_t)WEFT_IMAGE(image)->array_size;                              \
   }
+#define WEFT_MIP_QUERIES(ACCESS, IMAGE_T)                                      \
+  OVERLOADABLE int get_image_num_mip_levels(ACCESS IMAGE_T image) {            \
+    return WEFT_IMAGE(image)->num_mip_levels;                                  \
+  }
 
 // Everything for one access qualifier. Writes also go to read-write
 // images; reads to read-only and read-write ones.
@@ -826,7 +1002,15 @@ static inline void weft_write_uint(weft_image image, int4 at, uint4 color) {
   WEFT_COLOUR_READS(ACCESS, image3d_t, IMAGE3D, float4, int4)                  \
   WEFT_SAMPLERLESS_READS(ACCESS, image3d_t, IMAGE3D, int4)                     \
   WEFT_DEPTH_READS(ACCESS, image2d_depth_t, IMAGE2D, float2, int2)             \
-  WEFT_DEPTH_READS(ACCESS, image2d_array_depth_t, IMAGE2D_ARRAY, float4, int4)
+  WEFT_DEPTH_READS(ACCESS, image2d_array_depth_t, IMAGE2D_ARRAY, float4, int4) \
+  WEFT_MIP_READS(ACCESS, image1d_t, IMAGE1D, float, float)                     \
+  WEFT_MIP_READS(ACCESS, image1d_array_t, IMAGE1D_ARRAY, float2, float)        \
+  WEFT_MIP_READS(ACCESS, image2d_t, IMAGE2D, float2, float2)                   \
+  WEFT_MIP_READS(ACCESS, image2d_array_t, IMAGE2D_ARRAY, float4, float2)       \
+  WEFT_MIP_READS(ACCESS, image3d_t, IMAGE3D, float4, float4)                   \
+  WEFT_MIP_DEPTH_READS(ACCESS, image2d_depth_t, IMAGE2D, float2, float2)       \
+  WEFT_MIP_DEPTH_READS(ACCESS, image2d_array_depth_t, IMAGE2D_ARRAY, float4,   \
+                       float2)
 
 #define WEFT_WRITABLE(ACCESS)                                                  \
   WEFT_COLOUR_WRITES(ACCESS, image1d_t, IMAGE1D, int)                          \
@@ -836,7 +1020,14 @@ static inline void weft_write_uint(weft_image image, int4 at, uint4 color) {
   WEFT_COLOUR_WRITES(ACCESS, image2d_array_t, IMAGE2D_ARRAY, int4)             \
   WEFT_COLOUR_WRITES(ACCESS, image3d_t, IMAGE3D, int4)                         \
   WEFT_DEPTH_WRITES(ACCESS, image2d_depth_t, IMAGE2D, int2)                    \
-  WEFT_DEPTH_WRITES(ACCESS, image2d_array_depth_t, IMAGE2D_ARRAY, int4)
+  WEFT_DEPTH_WRITES(ACCESS, image2d_array_depth_t, IMAGE2D_ARRAY, int4)        \
+  WEFT_MIP_WRITES(ACCESS, image1d_t, IMAGE1D, int)                             \
+  WEFT_MIP_WRITES(ACCESS, image1d_array_t, IMAGE1D_ARRAY, int2)                \
+  WEFT_MIP_WRITES(ACCESS, image2d_t, IMAGE2D, int2)                            \
+  WEFT_MIP_WRITES(ACCESS, image2d_array_t, IMAGE2D_ARRAY, int4)                \
+  WEFT_MIP_WRITES(ACCESS, image3d_t, IMAGE3D, int4)                            \
+  WEFT_MIP_DEPTH_WRITES(ACCESS, image2d_depth_t, IMAGE2D, int2)                \
+  WEFT_MIP_DEPTH_WRITES(ACCESS, image2d_array_depth_t, IMAGE2D_ARRAY, int4)
 
 #define WEFT_ALL_QUERIES(ACCESS)                                               \
   WEFT_QUERIES(ACCESS, image1d_t)                                              \
@@ -854,6 +1045,13 @@ static inline void weft_write_uint(weft_image image, int4 at, uint4 color) {
   WEFT_ARRAY_QUERIES(ACCESS, image1d_array_t)                                  \
   WEFT_ARRAY_QUERIES(ACCESS, image2d_array_t)                                  \
   WEFT_ARRAY_QUERIES(ACCESS, image2d_array_depth_t)                            \
+  WEFT_MIP_QUERIES(ACCESS, image1d_t)                                          \
+  WEFT_MIP_QUERIES(ACCESS, image1d_array_t)                                    \
+  WEFT_MIP_QUERIES(ACCESS, image2d_t)                                          \
+  WEFT_MIP_QUERIES(ACCESS, image2d_array_t)                                    \
+  WEFT_MIP_QUERIES(ACCESS, image3d_t)                                          \
+  WEFT_MIP_QUERIES(ACCESS, image2d_depth_t)                                    \
+  WEFT_MIP_QUERIES(ACCESS, image2d_array_depth_t)                              \
   OVERLOADABLE int get_image_height(ACCESS image3d_t image) {                  \
     return WEFT_IMAGE(image)->height;                                          \
   }                                                                            \

@@ -136,14 +136,14 @@ bool sameFormat(const cl_image_format &a, const cl_image_format &b) {
          a.image_channel_data_type == b.image_channel_data_type;
 }
 
-// The bytes between slices or layers clGetImageInfo and clEnqueueMapImage
-// report: 0 for images without them.
-size_t reportedSlicePitch(const Memory &image) {
+// The bytes between slices or layers of a level that clGetImageInfo (level
+// 0) and clEnqueueMapImage report: 0 for images without them.
+size_t reportedSlicePitch(const Memory &image, cl_uint level = 0) {
   switch (image.type()) {
   case CL_MEM_OBJECT_IMAGE1D_ARRAY:
   case CL_MEM_OBJECT_IMAGE2D_ARRAY:
   case CL_MEM_OBJECT_IMAGE3D:
-    return image.kernelImage().slice_pitch;
+    return image.imageLevel(level).slice_pitch;
   default:
     return 0;
   }
@@ -159,9 +159,10 @@ cl_int icd::copyImageAndBuffer(CommandTarget &target, cl_mem image_handle,
                                bool to_buffer, cl_event *event) {
   Memory &image = *Memory::fromHandle(image_handle);
   Memory &buffer = *Memory::fromHandle(buffer_handle);
+  if (cl_int err = checkImageRegion(image, origin, region))
+    return err;
   Rect buffer_rect;
-  if (checkImageRegion(image, origin, region) ||
-      makePackedBufferRect(image, buffer, offset, region, buffer_rect))
+  if (makePackedBufferRect(image, buffer, offset, region, buffer_rect))
     return CL_INVALID_VALUE;
   Rect image_rect = imageRect(image, origin, region);
   Region bytes = imageRegionBytes(image, region);
@@ -287,6 +288,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetImageInfo(cl_mem handle,
         storage && !storage->isImage() ? storage : nullptr));
   }
   case CL_IMAGE_NUM_MIP_LEVELS:
+    return out.value<cl_uint>(desc.num_mip_levels);
   case CL_IMAGE_NUM_SAMPLES:
     return out.value<cl_uint>(0);
   default:
@@ -304,9 +306,12 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadImage(
                                        {image_handle}))
     return err;
   Memory &image = *Memory::fromHandle(image_handle);
+  if (!ptr)
+    return CL_INVALID_VALUE;
+  if (cl_int err = checkImageRegion(image, origin, region))
+    return err;
   Rect host_rect;
-  if (!ptr || checkImageRegion(image, origin, region) ||
-      makeHostImageRect(image, region, row_pitch, slice_pitch, host_rect))
+  if (makeHostImageRect(image, region, row_pitch, slice_pitch, host_rect))
     return CL_INVALID_VALUE;
   if (!hostMayRead(image))
     return CL_INVALID_OPERATION;
@@ -328,9 +333,12 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteImage(
                                        {image_handle}))
     return err;
   Memory &image = *Memory::fromHandle(image_handle);
+  if (!ptr)
+    return CL_INVALID_VALUE;
+  if (cl_int err = checkImageRegion(image, origin, region))
+    return err;
   Rect host_rect;
-  if (!ptr || checkImageRegion(image, origin, region) ||
-      makeHostImageRect(image, region, input_row_pitch, input_slice_pitch,
+  if (makeHostImageRect(image, region, input_row_pitch, input_slice_pitch,
                         host_rect))
     return CL_INVALID_VALUE;
   if (!hostMayWrite(image))
@@ -351,11 +359,13 @@ cl_int icd::copyImage(CommandTarget &target, cl_mem src_handle,
   Memory &dst = *Memory::fromHandle(dst_handle);
   if (!sameFormat(src.imageFormat(), dst.imageFormat()))
     return CL_IMAGE_FORMAT_MISMATCH;
-  if (checkImageRegion(src, src_origin, region) ||
-      checkImageRegion(dst, dst_origin, region))
-    return CL_INVALID_VALUE;
+  if (cl_int err = checkImageRegion(src, src_origin, region))
+    return err;
+  if (cl_int err = checkImageRegion(dst, dst_origin, region))
+    return err;
   if (&src == &dst) {
-    bool overlap = true;
+    // Different mip levels never overlap.
+    bool overlap = originLevel(src, src_origin) == originLevel(dst, dst_origin);
     for (int d = 0; d < 3; ++d)
       if (src_origin[d] + region[d] <= dst_origin[d] ||
           dst_origin[d] + region[d] <= src_origin[d])
@@ -412,8 +422,10 @@ cl_int icd::fillImage(CommandTarget &target, cl_mem image_handle,
                       const void *fill_color, const size_t *origin,
                       const size_t *region, cl_event *event) {
   Memory &image = *Memory::fromHandle(image_handle);
-  if (!fill_color || checkImageRegion(image, origin, region))
+  if (!fill_color)
     return CL_INVALID_VALUE;
+  if (cl_int err = checkImageRegion(image, origin, region))
+    return err;
   std::vector<unsigned char> texel(image.imageElementSize());
   encodeFillColor(image.imageFormat(), fill_color, texel.data());
   return submit(target,
@@ -447,10 +459,16 @@ CL_API_ENTRY void *CL_API_CALL clEnqueueMapImage(
     return nullptr;
   }
   Memory &image = *Memory::fromHandle(image_handle);
-  size_t slice_pitch = reportedSlicePitch(image);
+  if (cl_int err = checkImageRegion(image, origin, region)) {
+    setError(errcode_ret, err);
+    return nullptr;
+  }
+  // The pitches of the level the origin names.
+  const cl_uint level = originLevel(image, origin);
+  size_t slice_pitch = reportedSlicePitch(image, level);
   cl_int flags_error = validateMapFlags(map_flags, image);
-  if (checkImageRegion(image, origin, region) || !image_row_pitch ||
-      (slice_pitch && !image_slice_pitch) || flags_error == CL_INVALID_VALUE) {
+  if (!image_row_pitch || (slice_pitch && !image_slice_pitch) ||
+      flags_error == CL_INVALID_VALUE) {
     setError(errcode_ret, CL_INVALID_VALUE);
     return nullptr;
   }
@@ -465,7 +483,7 @@ CL_API_ENTRY void *CL_API_CALL clEnqueueMapImage(
   setError(errcode_ret, err);
   if (err != CL_SUCCESS)
     return nullptr;
-  *image_row_pitch = image.kernelImage().row_pitch;
+  *image_row_pitch = image.imageLevel(level).row_pitch;
   if (image_slice_pitch)
     *image_slice_pitch = slice_pitch;
   return mapped;

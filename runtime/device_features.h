@@ -54,6 +54,12 @@ inline constexpr ExtensionEntry kDeviceExtensions[] = {
     // write_imagef to sRGB images, linear values converted to sRGB.
     {"cl_khr_srgb_image_writes", CL_MAKE_VERSION(1, 0, 0), true},
     {"cl_khr_image2d_from_buffer", CL_MAKE_VERSION(1, 0, 0), false},
+    // Mipmapped images: levels packed after level 0 in the image's storage,
+    // host commands on a level named by the origin, reads at a level of
+    // detail or from gradients with the sampler's mip filter, and writes to
+    // a level (runtime/image.cpp, builtins/images.cl).
+    {"cl_khr_mipmap_image", CL_MAKE_VERSION(1, 0, 0), true},
+    {"cl_khr_mipmap_image_writes", CL_MAKE_VERSION(1, 0, 0), true},
     // A context property for a callback that receives printf's output, and
     // one for the printf buffer's size (runtime/context.h).
     {"cl_arm_printf", CL_MAKE_VERSION(2, 0, 0), false},

@@ -7,6 +7,7 @@
 #include "runtime/image_format.h"
 #include "runtime/memory.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -53,7 +54,75 @@ size_t sliceCount(const cl_image_desc &desc) {
   return isArray(desc.image_type) ? desc.image_array_size : 1;
 }
 
+// The description of mip level `level` of an image of `desc`: width,
+// height and depth halved `level` times (rounding down, to 1), layers
+// unchanged, pitches tight.
+cl_image_desc levelDesc(const cl_image_desc &desc, cl_uint level,
+                        size_t element_size) {
+  cl_image_desc out = desc;
+  auto halve = [level](size_t size) {
+    return level >= 8 * sizeof(size_t) ? size_t(1)
+                                       : std::max<size_t>(size >> level, 1);
+  };
+  out.image_width = halve(desc.image_width);
+  if (hasHeight(desc.image_type))
+    out.image_height = halve(desc.image_height);
+  if (desc.image_type == CL_MEM_OBJECT_IMAGE3D)
+    out.image_depth = halve(desc.image_depth);
+  out.image_row_pitch = tightRowPitch(out, element_size);
+  out.image_slice_pitch = hasSlices(desc.image_type)
+                              ? tightSlicePitch(out, out.image_row_pitch)
+                              : 0;
+  return out;
+}
+
+// Bytes between the layers or slices of `desc` (rows times height for
+// images with one), and bytes of the whole image.
+size_t layerPitch(const cl_image_desc &desc) {
+  return hasSlices(desc.image_type) ? desc.image_slice_pitch
+                                    : desc.image_row_pitch * desc.image_height;
+}
+size_t imageBytes(const cl_image_desc &desc) {
+  return layerPitch(desc) * sliceCount(desc);
+}
+
 } // namespace
+
+int mipLevelCoordinate(cl_mem_object_type type) {
+  switch (type) {
+  case CL_MEM_OBJECT_IMAGE1D:
+    return 1;
+  case CL_MEM_OBJECT_IMAGE1D_ARRAY:
+  case CL_MEM_OBJECT_IMAGE2D:
+    return 2;
+  default:
+    return 3;
+  }
+}
+
+cl_uint mipLevelCount(const cl_image_desc &desc) {
+  return desc.num_mip_levels > 1 ? desc.num_mip_levels : 1;
+}
+
+cl_uint maxMipLevels(const cl_image_desc &desc) {
+  size_t largest = desc.image_width;
+  if (hasHeight(desc.image_type))
+    largest = std::max(largest, desc.image_height);
+  if (desc.image_type == CL_MEM_OBJECT_IMAGE3D)
+    largest = std::max(largest, desc.image_depth);
+  cl_uint levels = 1;
+  while (largest > 1) {
+    largest >>= 1;
+    ++levels;
+  }
+  return levels;
+}
+
+cl_uint originLevel(const Memory &image, const size_t *origin) {
+  if (image.imageLevelCount() <= 1)
+    return 0;
+  return static_cast<cl_uint>(origin[mipLevelCoordinate(image.type())]);
+}
 
 size_t hostRowPitch(const cl_image_desc &desc, size_t element_size) {
   return desc.image_row_pitch ? desc.image_row_pitch
@@ -84,9 +153,25 @@ cl_int checkImageRegion(const Memory &image, const size_t *origin,
                         const size_t *region) {
   if (!origin || !region)
     return CL_INVALID_VALUE;
-  std::array<size_t, 3> extent = imageExtent(image.imageDesc());
+  const cl_uint levels = image.imageLevelCount();
+  int level_coordinate = 3; // none of the three
+  cl_uint level = 0;
+  if (levels > 1) {
+    level_coordinate = mipLevelCoordinate(image.type());
+    if (origin[level_coordinate] >= levels)
+      return CL_INVALID_MIP_LEVEL;
+    level = static_cast<cl_uint>(origin[level_coordinate]);
+  }
+  std::array<size_t, 3> extent = imageExtent(
+      levelDesc(image.imageDesc(), level, image.imageElementSize()));
   for (int d = 0; d < 3; ++d) {
-    // A dimension the image lacks has extent 1: origin 0, region 1.
+    // A dimension the image lacks has extent 1: origin 0 (or the level),
+    // region 1.
+    if (d == level_coordinate) {
+      if (region[d] != 1)
+        return CL_INVALID_VALUE;
+      continue;
+    }
     if (region[d] == 0 || origin[d] >= extent[d] ||
         region[d] > extent[d] - origin[d])
       return CL_INVALID_VALUE;
@@ -115,8 +200,9 @@ cl_int resolveImageDesc(const Device &device, const cl_image_format &format,
   const cl_mem_object_type type = desc.image_type;
   if (!isImageType(type))
     return CL_INVALID_IMAGE_DESCRIPTOR;
-  if (desc.num_mip_levels != 0 || desc.num_samples != 0)
+  if (desc.num_samples != 0)
     return CL_INVALID_IMAGE_DESCRIPTOR;
+  const bool mipmapped = desc.num_mip_levels > 1;
   const size_t element = imageElementSize(format);
   resolved = desc;
   if (!hasHeight(type))
@@ -152,6 +238,17 @@ cl_int resolveImageDesc(const Device &device, const cl_image_format &format,
       return CL_INVALID_IMAGE_DESCRIPTOR;
   } else if (type == CL_MEM_OBJECT_IMAGE1D_BUFFER) {
     return CL_INVALID_IMAGE_DESCRIPTOR;
+  }
+  if (mipmapped) {
+    // Levels live in storage of the image's own, laid out by Weft, with
+    // texels of a colour (no depth) format; the spec names no error codes
+    // for these rules.
+    if (host_ptr)
+      return CL_INVALID_HOST_PTR;
+    if (over_storage || type == CL_MEM_OBJECT_IMAGE1D_BUFFER ||
+        format.image_channel_order == CL_DEPTH ||
+        desc.num_mip_levels > maxMipLevels(resolved))
+      return CL_INVALID_IMAGE_DESCRIPTOR;
   }
   bool names_layout = over_storage || host_ptr != nullptr;
   if (!names_layout && (desc.image_row_pitch || desc.image_slice_pitch))
@@ -213,6 +310,14 @@ cl_int resolveImageDesc(const Device &device, const cl_image_format &format,
   resolved.image_row_pitch = tightRowPitch(desc, element);
   resolved.image_slice_pitch =
       hasSlices(type) ? tightSlicePitch(resolved, resolved.image_row_pitch) : 0;
+  if (mipmapped) {
+    // Every level after level 0 (whose bytes were checked above).
+    CheckedSize all = CheckedSize(bytes.value());
+    for (cl_uint level = 1; level < desc.num_mip_levels; ++level)
+      all = all + imageBytes(levelDesc(resolved, level, element));
+    if (!all.valid() || all.value() > device.properties().max_mem_alloc_size)
+      return CL_INVALID_IMAGE_SIZE;
+  }
   return CL_SUCCESS;
 }
 
@@ -222,11 +327,16 @@ Memory *Memory::createImage(Context &context, cl_mem_flags flags,
                             const ImageHostMemory &host, Memory *storage,
                             std::vector<cl_mem_properties> properties) {
   const size_t element = weft::imageElementSize(format);
-  const bool slices = hasSlices(desc.image_type);
   // Kernels and commands step over layers and slices alike.
-  const size_t layer_pitch = slices ? desc.image_slice_pitch
-                                    : desc.image_row_pitch * desc.image_height;
-  const size_t bytes = layer_pitch * sliceCount(desc);
+  const size_t layer_pitch = layerPitch(desc);
+  const cl_uint levels = mipLevelCount(desc);
+  // Mip levels lie one after another from level 0, each packed.
+  std::vector<size_t> level_offsets(levels, 0);
+  size_t bytes = imageBytes(desc);
+  for (cl_uint level = 1; level < levels; ++level) {
+    level_offsets[level] = bytes;
+    bytes += imageBytes(levelDesc(desc, level, element));
+  }
   auto *memory = new (std::nothrow) Memory(context, flags, bytes);
   if (!memory)
     return nullptr;
@@ -278,6 +388,24 @@ Memory *Memory::createImage(Context &context, cl_mem_flags flags,
   kernel_image.element_size = static_cast<int32_t>(element);
   kernel_image.channel_count =
       static_cast<int32_t>(channelCount(format.image_channel_order));
+  kernel_image.num_mip_levels = static_cast<int32_t>(levels);
+  if (levels > 1) {
+    std::vector<WeftImage> &records = memory->mip_levels_;
+    records.assign(levels, kernel_image);
+    for (cl_uint level = 0; level < levels; ++level) {
+      cl_image_desc at = levelDesc(desc, level, element);
+      WeftImage &record = records[level];
+      record.data = kernel_image.data + level_offsets[level];
+      record.row_pitch = at.image_row_pitch;
+      record.slice_pitch = layerPitch(at);
+      record.width = static_cast<int32_t>(at.image_width);
+      record.height = static_cast<int32_t>(at.image_height);
+      record.depth = static_cast<int32_t>(at.image_depth);
+      record.num_mip_levels = 1;
+      record.mip_levels = nullptr;
+    }
+    kernel_image.mip_levels = records.data();
+  }
   return memory;
 }
 

@@ -35,9 +35,24 @@ size_t hostSlicePitch(const cl_image_desc &desc, size_t element_size);
 // image of this description, and the dimensions an origin/region use.
 std::array<size_t, 3> imageExtent(const cl_image_desc &desc);
 
-// Checks an origin and region of an image command against `image`
-// (CL_INVALID_VALUE for a null pointer, an empty region, a region beyond the
-// image, or a non-zero unused coordinate).
+// cl_khr_mipmap_image: the levels an image of `desc` has (num_mip_levels 0
+// and 1 both mean one), and the most its width, height and depth allow
+// (each level halves them, rounding down, to 1).
+cl_uint mipLevelCount(const cl_image_desc &desc);
+cl_uint maxMipLevels(const cl_image_desc &desc);
+
+// Which coordinate of an image command's origin names the mip level of a
+// mipmapped image of `type`: the one after the image's own (origin[1] of a
+// 1-D image, origin[2] of a 1-D array or 2-D image, origin[3] of a 2-D
+// array or 3-D image).
+int mipLevelCoordinate(cl_mem_object_type type);
+// The mip level `origin` names; 0 for an image without mipmaps.
+cl_uint originLevel(const Memory &image, const size_t *origin);
+
+// Checks an origin and region of an image command against `image`, at the
+// level the origin names (CL_INVALID_VALUE for a null pointer, an empty
+// region, a region beyond the level, or a non-zero unused coordinate;
+// CL_INVALID_MIP_LEVEL for a level the image lacks).
 cl_int checkImageRegion(const Memory &image, const size_t *origin,
                         const size_t *region);
 

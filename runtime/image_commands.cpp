@@ -1,6 +1,7 @@
 #include "runtime/image_commands.h"
 
 #include "runtime/checked_math.h"
+#include "runtime/image.h"
 #include "runtime/memory.h"
 
 #include <cstring>
@@ -9,13 +10,12 @@ namespace weft {
 namespace {
 
 // Bytes between texels one step apart along y (rows, or the layers of a
-// 1-D array) and along z (slices or layers).
-size_t yStride(const Memory &image) {
+// 1-D array) and along z (slices or layers), in a level of `image`.
+size_t yStride(const Memory &image, const WeftImage &level) {
   if (image.type() == CL_MEM_OBJECT_IMAGE1D_ARRAY)
-    return image.kernelImage().slice_pitch;
-  return image.kernelImage().row_pitch;
+    return level.slice_pitch;
+  return level.row_pitch;
 }
-size_t zStride(const Memory &image) { return image.kernelImage().slice_pitch; }
 
 size_t extentOf(const Rect &rect, const Region &region) {
   return rect.offset + (region[2] - 1) * rect.slice_pitch +
@@ -26,11 +26,20 @@ size_t extentOf(const Rect &rect, const Region &region) {
 
 Rect imageRect(const Memory &image, const size_t *origin,
                const size_t *region) {
+  // The level's texels, at their place in the image's storage; the
+  // coordinate naming the level is no offset within it.
+  const cl_uint level_index = originLevel(image, origin);
+  const WeftImage &level = image.imageLevel(level_index);
+  size_t at[3] = {origin[0], origin[1], origin[2]};
+  if (const int c = mipLevelCoordinate(image.type());
+      image.imageLevelCount() > 1 && c < 3)
+    at[c] = 0;
   Rect rect;
-  rect.row_pitch = yStride(image);
-  rect.slice_pitch = zStride(image);
-  rect.offset = origin[0] * image.imageElementSize() +
-                origin[1] * rect.row_pitch + origin[2] * rect.slice_pitch;
+  rect.row_pitch = yStride(image, level);
+  rect.slice_pitch = level.slice_pitch;
+  rect.offset = size_t(level.data - image.kernelImage().data) +
+                at[0] * image.imageElementSize() + at[1] * rect.row_pitch +
+                at[2] * rect.slice_pitch;
   rect.extent = extentOf(rect, imageRegionBytes(image, region));
   return rect;
 }

@@ -645,6 +645,15 @@ Kernel::memoryCheckObjects(const unsigned char *arguments) const {
       objects->arguments[i] = {0, local_sizes_[i]};
       continue;
     }
+    if (argument.kind == ArgumentKind::Sampler) {
+      // A sampler's level-of-detail range, when it has one
+      // (device/image_abi.h).
+      uint64_t bits = 0;
+      std::memcpy(&bits, arguments + argument.offset, sizeof bits);
+      if (uint64_t range = bits & ~uint64_t(WEFT_SAMPLER_BITS))
+        objects->reachable.push_back({range, sizeof(WeftLodRange)});
+      continue;
+    }
     if (argument.kind == ArgumentKind::Image) {
       // Kernels read the image's description through the argument (its
       // size, inlined queries) and its texels at addresses taken from it.
@@ -659,6 +668,15 @@ Kernel::memoryCheckObjects(const unsigned char *arguments) const {
            uint64_t(description.width) * uint64_t(description.element_size)});
       uint64_t planes = uint64_t(std::max(description.depth, 1)) *
                         uint64_t(std::max(description.array_size, 1));
+      if (description.num_mip_levels > 1) {
+        // Every level's texels, and the levels' descriptions kernels read.
+        objects->reachable.push_back(
+            {reinterpret_cast<uint64_t>(description.data), image->size()});
+        objects->reachable.push_back(
+            {reinterpret_cast<uint64_t>(description.mip_levels),
+             sizeof(WeftImage) * uint64_t(description.num_mip_levels)});
+        continue;
+      }
       objects->reachable.push_back(
           {reinterpret_cast<uint64_t>(description.data), plane * planes});
       continue;

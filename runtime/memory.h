@@ -69,6 +69,14 @@ public:
   const cl_image_desc &imageDesc() const { return image_desc_; }
   size_t imageElementSize() const { return image_.element_size; }
   const WeftImage &kernelImage() const { return image_; }
+  // cl_khr_mipmap_image: the levels (1 without mipmaps), and each level's
+  // description (level 0 is the image's own).
+  cl_uint imageLevelCount() const {
+    return static_cast<cl_uint>(image_.num_mip_levels);
+  }
+  const WeftImage &imageLevel(cl_uint level) const {
+    return mip_levels_.empty() ? image_ : mip_levels_[level];
+  }
   cl_uint pipePacketSize() const { return pipe_packet_size_; }
   cl_uint pipeMaxPackets() const { return pipe_max_packets_; }
   Context &context() const { return *context_; }
@@ -121,6 +129,9 @@ private:
   cl_image_format image_format_ = {};
   cl_image_desc image_desc_ = {};
   WeftImage image_ = {};
+  // Set once at creation (image_.mip_levels points at it); empty without
+  // mipmaps.
+  std::vector<WeftImage> mip_levels_;
   std::atomic<cl_uint> map_count_{0};
   std::mutex mutex_;
   std::vector<std::pair<DestructorCallback, void *>> destructors_; // by mutex_
