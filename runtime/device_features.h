@@ -252,6 +252,7 @@ inline constexpr cl_uint kSpirvCapabilities[] = {
     22, 39,      // Int16, Int8
     38,          // GenericPointer
     13, 14, 20,  // ImageBasic, ImageReadWrite, LiteralSampler
+    15,          // ImageMipmap (cl_khr_mipmap_image)
     43, 44,      // Sampled1D, Image1D
     46, 47,      // SampledBuffer, ImageBuffer
     17,          // Pipes

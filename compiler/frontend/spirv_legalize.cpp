@@ -4,6 +4,7 @@
 #include <cstring>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 
 namespace weft::compiler {
@@ -29,7 +30,10 @@ constexpr uint32_t kOpCapability = 17, kOpMemoryModel = 14,
                    kOpConvertUToPtr = 120, kOpBitcast = 124,
                    kOpDecorateId = 332, kOpImageWrite = 99, kOpExtension = 10,
                    kOpTypeFunction = 33, kOpFunctionEnd = 56,
-                   kOpFunctionCall = 57, kOpReadClockKHR = 5056;
+                   kOpFunctionCall = 57, kOpReadClockKHR = 5056,
+                   kOpTypeImage = 25, kOpFunctionParameter = 55,
+                   kOpImageQueryLevels = 106, kOpUndef = 1,
+                   kOpCompositeInsert = 82;
 constexpr uint32_t kCapabilityLinkage = 5, kCapabilityShaderClock = 5055;
 constexpr uint32_t kDecorationLinkageAttributes = 41, kLinkageImport = 1;
 // Memory scopes (SPIR-V 3.27).
@@ -163,7 +167,10 @@ private:
   bool rewriteVectorShuffle(size_t at, size_t count);
   bool rewritePointerBitcast(size_t at, size_t count);
   bool rewriteReadClock(size_t at, size_t count);
-  uint32_t importedFunction(const std::string &name, uint32_t result_type);
+  bool rewriteImageQueryLevels(size_t at, size_t count);
+  bool rewriteCompositeConstruct(size_t at, size_t count);
+  uint32_t importedFunction(const std::string &name, uint32_t result_type,
+                            const std::vector<uint32_t> &parameters = {});
   void clearNontemporal(uint32_t opcode, size_t at, size_t count);
   bool isPointerType(uint32_t type) const {
     auto t = types_.find(type);
@@ -192,6 +199,8 @@ private:
   std::map<std::string, uint32_t> imported_; // name -> function id
   uint32_t addressing_ = 2;                  // Physical64
   bool has_int64_ = false;
+  bool has_linkage_ = false;
+  std::set<uint32_t> constant_ids_; // constants and undefs, composites too
 };
 
 uint32_t Legalizer::integerType(uint32_t bits) {
@@ -300,6 +309,8 @@ void Legalizer::learn(uint32_t opcode, size_t at, size_t count) {
   case kOpCapability:
     if (count >= 2 && w[1] == kCapabilityInt64)
       has_int64_ = true;
+    if (count >= 2 && w[1] == kCapabilityLinkage)
+      has_linkage_ = true;
     return;
   case kOpMemoryModel:
     if (count >= 2)
@@ -332,6 +343,9 @@ void Legalizer::learn(uint32_t opcode, size_t at, size_t count) {
   }
   if (hasResultType(opcode) && count >= 3)
     type_of_[w[2]] = w[1];
+  // OpUndef, OpConstantTrue .. OpConstantNull.
+  if ((opcode == kOpUndef || (opcode >= 41 && opcode <= 46)) && count >= 3)
+    constant_ids_.insert(w[2]);
 }
 
 // The translator takes OpConstantNull only of composite and pointer types:
@@ -639,13 +653,17 @@ bool Legalizer::rewritePointerBitcast(size_t at, size_t count) {
 // A function of the builtin library, declared with Import linkage under
 // its mangled name (once per name); its id.
 uint32_t Legalizer::importedFunction(const std::string &name,
-                                     uint32_t result_type) {
+                                     uint32_t result_type,
+                                     const std::vector<uint32_t> &parameters) {
   auto known = imported_.find(name);
   if (known != imported_.end())
     return known->second;
   uint32_t function_type = newId(), function = newId();
-  declarations_.insert(declarations_.end(), {opHeader(3, kOpTypeFunction),
-                                             function_type, result_type});
+  declarations_.insert(declarations_.end(),
+                       {opHeader(3 + parameters.size(), kOpTypeFunction),
+                        function_type, result_type});
+  declarations_.insert(declarations_.end(), parameters.begin(),
+                       parameters.end());
   // The name as a nul-terminated string packed four bytes to a word.
   std::vector<uint32_t> literal((name.size() + 4) / 4, 0);
   for (size_t i = 0; i < name.size(); ++i)
@@ -656,12 +674,105 @@ uint32_t Legalizer::importedFunction(const std::string &name,
   linkage_decorations_.insert(linkage_decorations_.end(), literal.begin(),
                               literal.end());
   linkage_decorations_.push_back(kLinkageImport);
-  function_declarations_.insert(function_declarations_.end(),
-                                {opHeader(5, kOpFunction), result_type,
-                                 function, 0, function_type,
-                                 opHeader(1, kOpFunctionEnd)});
+  function_declarations_.insert(
+      function_declarations_.end(),
+      {opHeader(5, kOpFunction), result_type, function, 0, function_type});
+  for (uint32_t parameter : parameters)
+    function_declarations_.insert(
+        function_declarations_.end(),
+        {opHeader(3, kOpFunctionParameter), parameter, newId()});
+  function_declarations_.push_back(opHeader(1, kOpFunctionEnd));
   imported_[name] = function;
   return function;
+}
+
+// OpCompositeConstruct, which the translator reads only as a constant (it
+// crashes on any other constituent): OpCompositeInsert into an undefined
+// composite, one member or vector component at a time, a vector
+// constituent of a vector taken apart with OpCompositeExtract.
+bool Legalizer::rewriteCompositeConstruct(size_t at, size_t count) {
+  if (count < 4)
+    return false;
+  uint32_t result_type = in_[at + 1], result = in_[at + 2];
+  bool all_constant = true;
+  for (size_t i = at + 3; i < at + count; ++i)
+    all_constant &= constant_ids_.count(in_[i]) > 0;
+  auto type = types_.find(result_type);
+  if (all_constant || type == types_.end())
+    return false;
+  const bool vector = type->second.opcode == kOpTypeVector;
+  if (vector && type->second.operands.empty())
+    return false;
+  // The parts: (constituent, component of it or ~0 for all of it).
+  std::vector<std::pair<uint32_t, uint32_t>> parts;
+  for (size_t i = at + 3; i < at + count; ++i) {
+    uint32_t constituent = in_[i];
+    auto constituent_type = type_of_.find(constituent);
+    auto t = constituent_type == type_of_.end()
+                 ? types_.end()
+                 : types_.find(constituent_type->second);
+    if (vector && t != types_.end() && t->second.opcode == kOpTypeVector) {
+      if (t->second.operands.size() < 2)
+        return false;
+      for (uint32_t c = 0; c < t->second.operands[1]; ++c)
+        parts.push_back({constituent, c});
+    } else {
+      parts.push_back({constituent, ~0u});
+    }
+  }
+  if (parts.size() < 2)
+    return false;
+  uint32_t composite = newId();
+  emit({opHeader(3, kOpUndef), result_type, composite});
+  for (size_t index = 0; index < parts.size(); ++index) {
+    auto [constituent, component] = parts[index];
+    uint32_t object = constituent;
+    if (component != ~0u) {
+      object = newId();
+      emit({opHeader(5, kOpCompositeExtract), type->second.operands[0], object,
+            constituent, component});
+    }
+    uint32_t next = index + 1 == parts.size() ? result : newId();
+    emit({opHeader(6, kOpCompositeInsert), result_type, next, object, composite,
+          static_cast<uint32_t>(index)});
+    composite = next;
+  }
+  return true;
+}
+
+// OpImageQueryLevels, which the translator crashes on: a call of
+// get_image_num_mip_levels (cl_khr_mipmap_image) for the image's type,
+// under the name OpenCL C mangles it to.
+bool Legalizer::rewriteImageQueryLevels(size_t at, size_t count) {
+  if (count != 4)
+    return false;
+  uint32_t result_type = in_[at + 1], result = in_[at + 2], image = in_[at + 3];
+  auto image_type = type_of_.find(image);
+  if (image_type == type_of_.end())
+    return false;
+  auto type = types_.find(image_type->second);
+  // OpTypeImage: sampled type, Dim, Depth, Arrayed, MS, Sampled, Format,
+  // access qualifier.
+  if (type == types_.end() || type->second.opcode != kOpTypeImage ||
+      type->second.operands.size() < 7)
+    return false;
+  const std::vector<uint32_t> &ops = type->second.operands;
+  uint32_t dim = ops[1], depth = ops[2], arrayed = ops[3];
+  uint32_t access = ops.size() > 7 ? ops[7] : 0;
+  static const char *const kDims[] = {"1d", "2d", "3d"};
+  static const char *const kAccess[] = {"_ro", "_wo", "_rw"};
+  if (dim > 2 || access > 2 || (dim == 2 && (arrayed || depth == 1)) ||
+      (dim == 0 && depth == 1))
+    return false;
+  std::string name = std::string("ocl_image") + kDims[dim] +
+                     (arrayed ? "_array" : "") + (depth == 1 ? "_depth" : "") +
+                     kAccess[access];
+  std::string mangled =
+      "_Z24get_image_num_mip_levels" + std::to_string(name.size()) + name;
+  uint32_t function =
+      importedFunction(mangled, result_type, {image_type->second});
+  emit({opHeader(5, kOpFunctionCall), result_type, result, function, image});
+  return true;
 }
 
 // OpReadClockKHR (SPV_KHR_shader_clock, which the translator does not
@@ -780,6 +891,10 @@ bool Legalizer::run(std::vector<uint32_t> &result) {
       rewritten = rewritePointerBitcast(at, count);
     else if (opcode == kOpReadClockKHR)
       rewritten = rewriteReadClock(at, count);
+    else if (opcode == kOpImageQueryLevels)
+      rewritten = rewriteImageQueryLevels(at, count);
+    else if (opcode == kOpCompositeConstruct && first_function_)
+      rewritten = rewriteCompositeConstruct(at, count);
     // SPV_KHR_shader_clock: its clock reads become calls of imported
     // functions, which need Linkage.
     else if (opcode == kOpCapability && count == 2 &&
@@ -819,6 +934,16 @@ bool Legalizer::run(std::vector<uint32_t> &result) {
       return false;
     out_.insert(out_.begin() + *first_type_, linkage_decorations_.begin(),
                 linkage_decorations_.end());
+    // Imports need Linkage (a clock read's came in place of its
+    // capability); the capabilities come first.
+    bool linkage = has_linkage_;
+    for (size_t at = 5; !linkage && at + 1 < out_.size() &&
+                        (out_[at] & 0xffff) == kOpCapability;
+         at += out_[at] >> 16)
+      linkage = out_[at + 1] == kCapabilityLinkage;
+    if (!linkage)
+      out_.insert(out_.begin() + 5,
+                  {opHeader(2, kOpCapability), kCapabilityLinkage});
   }
   result.swap(out_);
   return true;

@@ -640,3 +640,73 @@ TEST_CASE_METHOD(SpirvFixture, "SPIR-V sub-group rotations", "[api][spirv]") {
   clReleaseKernel(k);
   clReleaseProgram(program);
 }
+
+// cl_khr_mipmap_image through SPIR-V (mipmap_reads.spvasm): reads at a
+// level of detail and from gradients, the level count (OpImageQueryLevels,
+// which the translator cannot read: rewritten into the builtin's call), and
+// a write to a level, on a 16x8 image of five levels whose texel (x, y) of
+// level l holds (l, x, y, 1).
+TEST_CASE_METHOD(SpirvFixture, "SPIR-V reads and writes of mipmap levels",
+                 "[api][spirv]") {
+  REQUIRE(supported());
+  cl_program program = fromIl(readFixture("mipmap_reads.spv"));
+  cl_int status = clBuildProgram(program, 1, &device, "", nullptr, nullptr);
+  INFO(buildLog(program));
+  REQUIRE(status == CL_SUCCESS);
+  cl_int err;
+  cl_kernel k = clCreateKernel(program, "mip_reads", &err);
+  REQUIRE(err == CL_SUCCESS);
+  const cl_image_format format = {CL_RGBA, CL_FLOAT};
+  cl_image_desc desc = {};
+  desc.image_type = CL_MEM_OBJECT_IMAGE2D;
+  desc.image_width = 16;
+  desc.image_height = 8;
+  desc.num_mip_levels = 5;
+  cl_mem src =
+      clCreateImage(context, CL_MEM_READ_ONLY, &format, &desc, nullptr, &err);
+  REQUIRE(err == CL_SUCCESS);
+  cl_mem dst =
+      clCreateImage(context, CL_MEM_WRITE_ONLY, &format, &desc, nullptr, &err);
+  REQUIRE(err == CL_SUCCESS);
+  for (size_t level = 0; level < 5; ++level) {
+    size_t w = 16 >> level ? 16 >> level : 1, h = 8 >> level ? 8 >> level : 1;
+    std::vector<float> texels;
+    for (size_t y = 0; y < h; ++y)
+      for (size_t x = 0; x < w; ++x)
+        texels.insert(texels.end(), {float(level), float(x), float(y), 1.0f});
+    size_t origin[3] = {0, 0, level}, region[3] = {w, h, 1};
+    REQUIRE(clEnqueueWriteImage(queue, src, CL_TRUE, origin, region, 0, 0,
+                                texels.data(), 0, nullptr,
+                                nullptr) == CL_SUCCESS);
+  }
+  const cl_sampler_properties props[] = {CL_SAMPLER_NORMALIZED_COORDS, CL_TRUE,
+                                         CL_SAMPLER_ADDRESSING_MODE,
+                                         CL_ADDRESS_CLAMP_TO_EDGE, 0};
+  cl_sampler sampler = clCreateSamplerWithProperties(context, props, &err);
+  REQUIRE(err == CL_SUCCESS);
+  cl_mem out = buffer(3 * 4 * sizeof(float));
+  clSetKernelArg(k, 0, sizeof src, &src);
+  clSetKernelArg(k, 1, sizeof sampler, &sampler);
+  clSetKernelArg(k, 2, sizeof out, &out);
+  clSetKernelArg(k, 3, sizeof dst, &dst);
+  size_t one = 1;
+  REQUIRE(runAndWait(k, 1, &one, nullptr) == CL_SUCCESS);
+  std::vector<float> got(12);
+  REQUIRE(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, got.size() * 4,
+                              got.data(), 0, nullptr, nullptr) == CL_SUCCESS);
+  // (0.3, 0.7) on level 2 (4x2) is texel (1, 1); the gradients' larger
+  // derivative is 4 texels: level 2 too.
+  const std::vector<float> want = {2, 1, 1, 1, 2, 1, 1, 1, 5, 5, 5, 5};
+  CHECK(got == want);
+  float written[4] = {};
+  size_t origin[3] = {1, 0, 1}, region[3] = {1, 1, 1};
+  REQUIRE(clEnqueueReadImage(queue, dst, CL_TRUE, origin, region, 0, 0, written,
+                             0, nullptr, nullptr) == CL_SUCCESS);
+  CHECK(std::vector<float>(written, written + 4) ==
+        std::vector<float>{2, 1, 1, 1});
+  for (cl_mem m : {src, dst, out})
+    clReleaseMemObject(m);
+  clReleaseSampler(sampler);
+  clReleaseKernel(k);
+  clReleaseProgram(program);
+}

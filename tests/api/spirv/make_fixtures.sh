@@ -31,3 +31,4 @@ spirv-as --target-env spv1.2 sub_group_dispatch.spvasm -o sub_group_dispatch.spv
 spirv-as --target-env spv1.2 sub_group_size_two.spvasm -o sub_group_size_two.spv
 spirv-as --target-env spv1.6 new_instructions.spvasm -o new_instructions.spv
 spirv-as --target-env spv1.4 sub_group_rotate.spvasm -o sub_group_rotate.spv
+spirv-as --target-env spv1.2 mipmap_reads.spvasm -o mipmap_reads.spv

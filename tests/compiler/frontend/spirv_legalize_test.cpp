@@ -371,3 +371,74 @@ TEST_CASE("a clock read becomes a call of the kernel clock builtin",
                   {op(5, 54), 1, 4, 0, 5, op(4, 57), 1, 6, 21, op(1, 56)});
   CHECK(words == module(expected, 22));
 }
+
+TEST_CASE("a composite built from values becomes a chain of inserts",
+          "[spirv]") {
+  std::vector<uint32_t> types = {
+      op(3, 22), 1, 32,    // %1 = OpTypeFloat 32
+      op(4, 23), 2, 1,  4, // %2 = OpTypeVector %1 4
+      op(4, 23), 3, 1,  2, // %3 = OpTypeVector %1 2
+      op(4, 43), 1, 4,  0, // %4 = OpConstant %1 0
+      op(3, 55), 1, 5,     // %5 = OpFunctionParameter %1 (shape only)
+      op(3, 55), 3, 6,     // %6 = OpFunctionParameter %3
+  };
+  std::vector<uint32_t> function = {op(5, 54), 1, 9, 0, 10}; // OpFunction
+  // %7 = OpCompositeConstruct %2 %5 %6 %4: a scalar, a two-component
+  // vector, a constant.
+  std::vector<uint32_t> body = types;
+  body.insert(body.end(), function.begin(), function.end());
+  body.insert(body.end(), {op(6, 80), 2, 7, 5, 6, 4});
+  // Constants alone stay for the translator.
+  body.insert(body.end(), {op(7, 80), 2, 8, 4, 4, 4, 4});
+  std::vector<uint32_t> words = module(body, 20);
+  REQUIRE(weft::compiler::legalizeSpirvForTranslator(words));
+  std::vector<uint32_t> expected = types;
+  expected.insert(expected.end(), function.begin(), function.end());
+  expected.insert(expected.end(), {
+                                      op(3, 1),  2, 20,            // undef
+                                      op(6, 82), 2, 21, 5,  20, 0, // x
+                                      op(5, 81), 1, 22, 6,  0,     // %6.x
+                                      op(6, 82), 2, 23, 22, 21, 1, // y
+                                      op(5, 81), 1, 24, 6,  1,     // %6.y
+                                      op(6, 82), 2, 25, 24, 23, 2, // z
+                                      op(6, 82), 2, 7,  4,  25, 3, // w
+                                      op(7, 80), 2, 8,  4,  4,  4, 4,
+                                  });
+  CHECK(words == module(expected, 26));
+}
+
+TEST_CASE("a mip level count query becomes a call of the builtin", "[spirv]") {
+  std::vector<uint32_t> head = {op(2, 17), 6}; // OpCapability Kernel
+  std::vector<uint32_t> types = {
+      op(2, 19),  1,                          // %1 = OpTypeVoid
+      op(4, 21),  2, 32, 0,                   // %2 = OpTypeInt 32 0
+      op(10, 25), 3, 1,  1, 0, 1, 0, 0, 0, 0, // %3 = image2d_array_t, RO
+      op(3, 55),  3, 4,                       // %4 = OpFunctionParameter %3
+  };
+  std::vector<uint32_t> body = {op(5, 54),  1, 5, 0, 6, // OpFunction
+                                op(4, 106), 2, 7, 4,    // OpImageQueryLevels
+                                op(1, 56)};
+  std::vector<uint32_t> in = head;
+  in.insert(in.end(), types.begin(), types.end());
+  in.insert(in.end(), body.begin(), body.end());
+  std::vector<uint32_t> words = module(in, 20);
+  REQUIRE(weft::compiler::legalizeSpirvForTranslator(words));
+  // The mangled name, 50 bytes and a nul, as 13 words.
+  const char mangled[52] = "_Z24get_image_num_mip_levels20ocl_image2d_array_ro";
+  std::vector<uint32_t> import(13);
+  std::memcpy(import.data(), mangled, sizeof mangled);
+  // Linkage first, the import's decoration before the types, its
+  // declaration (type, function, parameter) before the first function.
+  std::vector<uint32_t> expected = {op(2, 17), 5, op(2, 17), 6};
+  expected.insert(expected.end(), {op(17, 71), 21, 41});
+  expected.insert(expected.end(), import.begin(), import.end());
+  expected.push_back(1);
+  expected.insert(expected.end(), types.begin(), types.end());
+  expected.insert(expected.end(), {op(4, 33), 20, 2, 3,     // OpTypeFunction
+                                   op(5, 54), 2, 21, 0, 20, // OpFunction
+                                   op(3, 55), 3, 22,        // its parameter
+                                   op(1, 56)});
+  expected.insert(expected.end(),
+                  {op(5, 54), 1, 5, 0, 6, op(5, 57), 2, 7, 21, 4, op(1, 56)});
+  CHECK(words == module(expected, 23));
+}
