@@ -9,12 +9,12 @@
 // bodies say so in their parameters and the group entries on the loads
 // from the argument block, so LLVM reads the descriptions once per group.
 // RUN: %weft-cl %s --cl-options=-cl-std=CL3.0 -passes='weft-kernel-pipeline' -o - | FileCheck %s --check-prefix=ENTRY
-// ENTRY: define internal void @__weft_body_copy(ptr addrspace(1) nonnull align 8 dereferenceable(56) %src, ptr addrspace(1) nonnull align 8 dereferenceable(56) %dst,
+// ENTRY: define internal void @__weft_body_copy(ptr addrspace(1) nonnull align 8 dereferenceable(72) %src, ptr addrspace(1) nonnull align 8 dereferenceable(72) %dst,
 // ENTRY-LABEL: define void @__weft_group_copy(
 // ENTRY: load ptr addrspace(1), ptr {{%.*}}, align 8, !invariant.load {{![0-9]+}}, !nonnull {{![0-9]+}}, !dereferenceable [[BYTES:![0-9]+]]
 // ENTRY-LABEL: define void @__weft_group_copy.rgba_unorm8(
 // ENTRY: load ptr addrspace(1), ptr {{%.*}}, align 8, !invariant.load {{![0-9]+}}, !nonnull {{![0-9]+}}, !dereferenceable [[BYTES]]
-// ENTRY: [[BYTES]] = !{i64 56}
+// ENTRY: [[BYTES]] = !{i64 72}
 
 constant sampler_t nearest = CLK_NORMALIZED_COORDS_FALSE |
                              CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_NEAREST;
