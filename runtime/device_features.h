@@ -91,6 +91,18 @@ inline constexpr ExtensionEntry kDeviceExtensions[] = {
     // (builtins/subgroups.cl); until sub-groups are wider, each work-item
     // gets its own value.
     {"cl_khr_subgroup_rotate", CL_MAKE_VERSION(1, 0, 0), true},
+    // The other sub-group extensions, on the same sub-groups of one
+    // work-item (builtins/subgroups.cl): what reads a ballot is written for
+    // any size; what exchanges values between work-items gives each its
+    // own (or an exclusive scan's identity).
+    {"cl_khr_subgroup_extended_types", CL_MAKE_VERSION(1, 0, 0), true},
+    {"cl_khr_subgroup_non_uniform_vote", CL_MAKE_VERSION(1, 0, 0), true},
+    {"cl_khr_subgroup_ballot", CL_MAKE_VERSION(1, 0, 0), true},
+    {"cl_khr_subgroup_non_uniform_arithmetic", CL_MAKE_VERSION(1, 0, 0),
+     true},
+    {"cl_khr_subgroup_shuffle", CL_MAKE_VERSION(1, 0, 0), true},
+    {"cl_khr_subgroup_shuffle_relative", CL_MAKE_VERSION(1, 0, 0), true},
+    {"cl_khr_subgroup_clustered_reduce", CL_MAKE_VERSION(1, 0, 0), true},
     // Bitfield insert and extract, bit reverse
     // (builtins/extended_bit_ops.cl).
     {"cl_khr_extended_bit_ops", CL_MAKE_VERSION(1, 0, 0), true},
@@ -267,6 +279,10 @@ inline constexpr cl_uint kSpirvCapabilities[] = {
     5055,        // ShaderClockKHR
     71,          // UniformDecoration (SPIR-V 1.6; a hint, dropped)
     6026,        // GroupNonUniformRotateKHR (cl_khr_subgroup_rotate)
+    61, 62,      // GroupNonUniform, GroupNonUniformVote
+    63, 64,      // GroupNonUniformArithmetic, GroupNonUniformBallot
+    65, 66,      // GroupNonUniformShuffle, GroupNonUniformShuffleRelative
+    67,          // GroupNonUniformClustered
 };
 // clang-format on
 

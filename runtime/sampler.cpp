@@ -18,8 +18,12 @@ namespace {
 // argument's bits after its sampler may be gone, and there are as many
 // records as distinct ranges, not samplers. Null when out of memory.
 const WeftLodRange *internLodRange(float min, float max) {
-  static std::mutex mutex;
-  static std::map<std::pair<uint32_t, uint32_t>, const WeftLodRange *> ranges;
+  // Never destroyed, so the records stay reachable to the end (no exit-time
+  // destructor pulls them from under a late launch, and leak checkers see
+  // them held).
+  static std::mutex &mutex = *new std::mutex;
+  static auto &ranges =
+      *new std::map<std::pair<uint32_t, uint32_t>, const WeftLodRange *>;
   std::pair<uint32_t, uint32_t> key;
   std::memcpy(&key.first, &min, sizeof min);
   std::memcpy(&key.second, &max, sizeof max);

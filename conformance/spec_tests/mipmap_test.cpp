@@ -121,6 +121,21 @@ public:
     return texels;
   }
 
+  // Checks that every level holds texelTag.
+  void checkTags(cl_mem img, const Shape &s, cl_uint levels) {
+    for (unsigned level = 0; level < levels; ++level) {
+      INFO("level " << level);
+      std::array<size_t, 3> e = levelExtent(s, level);
+      std::vector<uint32_t> got = readLevel(img, s, level);
+      size_t i = 0, wrong = 0;
+      for (size_t z = 0; z < e[2]; ++z)
+        for (size_t y = 0; y < e[1]; ++y)
+          for (size_t x = 0; x < e[0]; ++x, ++i)
+            wrong += got[i] != texelTag(level, x, y, z);
+      CHECK(wrong == 0);
+    }
+  }
+
   cl_sampler sampler(cl_filter_mode filter, cl_filter_mode mip_filter,
                      const float *lod_min = nullptr,
                      const float *lod_max = nullptr) {
@@ -267,17 +282,7 @@ TEST_CASE_METHOD(MipmapFixture,
     const cl_uint levels = fullLevels(s);
     cl_mem img = image(s, levels, kTagFormat);
     writeTags(img, s, levels);
-    for (unsigned level = 0; level < levels; ++level) {
-      INFO("level " << level);
-      std::array<size_t, 3> e = levelExtent(s, level);
-      std::vector<uint32_t> got = readLevel(img, s, level);
-      size_t i = 0, wrong = 0;
-      for (size_t z = 0; z < e[2]; ++z)
-        for (size_t y = 0; y < e[1]; ++y)
-          for (size_t x = 0; x < e[0]; ++x, ++i)
-            wrong += got[i] != texelTag(level, x, y, z);
-      CHECK(wrong == 0);
-    }
+    checkTags(img, s, levels);
     // A level the image lacks, and a region past the level's edge.
     std::array<size_t, 4> bad = origin(s, levels);
     std::array<size_t, 3> one = {1, 1, 1};
@@ -736,17 +741,7 @@ kernel void write_1d_array_f(write_only image1d_array_t img, int lod) {
       cl_uint dims = s.type == CL_MEM_OBJECT_IMAGE3D ? 3 : 2;
       REQUIRE(runAndWait(k, dims, e.data(), nullptr) == CL_SUCCESS);
     }
-    for (unsigned level = 0; level < levels; ++level) {
-      INFO("level " << level);
-      std::array<size_t, 3> e = levelExtent(s, level);
-      std::vector<uint32_t> got = readLevel(img, s, level);
-      size_t i = 0, wrong = 0;
-      for (size_t z = 0; z < e[2]; ++z)
-        for (size_t y = 0; y < e[1]; ++y)
-          for (size_t x = 0; x < e[0]; ++x, ++i)
-            wrong += got[i] != texelTag(level, x, y, z);
-      CHECK(wrong == 0);
-    }
+    checkTags(img, s, levels);
     clReleaseKernel(k);
     clReleaseMemObject(img);
   }

@@ -1,0 +1,318 @@
+// The cl_khr_subgroup_* extensions (ballot, non-uniform vote and
+// arithmetic, shuffles, relative shuffles, clustered reductions, extended
+// types), from the OpenCL C spec's sub-group function tables. Each
+// work-item records which sub-group it is in and where; the host then
+// computes every function's result from the inputs of that sub-group's
+// members, so the reference holds for any sub-group size the device gives
+// (one work-item today; issue 35 makes them SIMD lanes).
+#include "api_fixture.h"
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <cstdio>
+#include <map>
+#include <vector>
+
+namespace {
+
+// Results per work-item, in the order the kernel writes them.
+enum Slot : int {
+  kSubGroupId,
+  kLocalId,
+  kSize,
+  kMaxSize,
+  kBallot0, // four words
+  kInverseBallot = kBallot0 + 4,
+  kBitExtract,
+  kBitCount,
+  kInclusiveScanBits,
+  kExclusiveScanBits,
+  kFindLsb,
+  kFindMsb,
+  kEqMask, // each mask four words
+  kGeMask = kEqMask + 4,
+  kGtMask = kGeMask + 4,
+  kLeMask = kGtMask + 4,
+  kLtMask = kLeMask + 4,
+  kBroadcast = kLtMask + 4,
+  kBroadcastFirst,
+  kElect,
+  kAll,
+  kAny,
+  kAllEqual,
+  kShuffle,
+  kShuffleXor,
+  kShuffleUp,
+  kShuffleDown,
+  kReduceAdd,
+  kReduceMul,
+  kReduceMin,
+  kReduceMax,
+  kReduceAnd,
+  kReduceOr,
+  kReduceXor,
+  kScanInclusiveAdd,
+  kScanExclusiveAdd,
+  kScanExclusiveMin,
+  kScanExclusiveMax,
+  kScanExclusiveMul,
+  kScanExclusiveAnd,
+  kLogicalAnd,
+  kLogicalOr,
+  kLogicalXor,
+  kClusteredAdd,
+  kCharBroadcast,
+  kShortReduceAdd,
+  kVectorBroadcast, // four words
+  kSlots = kVectorBroadcast + 4
+};
+
+const char *kSource = R"CLC(
+#define SLOTS %d
+kernel void subgroups(global const int *in, global int *out, int barrier_at) {
+  size_t i = get_global_id(0);
+  global int *o = out + i * SLOTS;
+  int v = in[i];
+  int p = (v %% 3) == 0;
+  // A barrier makes the kernel run in regions (or on fibers).
+  if (barrier_at)
+    barrier(CLK_GLOBAL_MEM_FENCE);
+  uint lid = get_sub_group_local_id(), size = get_sub_group_size();
+  o[0] = get_sub_group_id();
+  o[1] = lid;
+  o[2] = size;
+  o[3] = get_max_sub_group_size();
+  uint4 b = sub_group_ballot(p);
+  vstore4(as_int4(b), 0, o + 4);
+  o[8] = sub_group_inverse_ballot(b);
+  o[9] = sub_group_ballot_bit_extract(b, 0);
+  o[10] = sub_group_ballot_bit_count(b);
+  o[11] = sub_group_ballot_inclusive_scan(b);
+  o[12] = sub_group_ballot_exclusive_scan(b);
+  uint4 any_bit = b | (uint4)(1, 0, 0, 0);
+  o[13] = sub_group_ballot_find_lsb(any_bit);
+  o[14] = sub_group_ballot_find_msb(any_bit);
+  vstore4(as_int4(get_sub_group_eq_mask()), 0, o + 15);
+  vstore4(as_int4(get_sub_group_ge_mask()), 0, o + 19);
+  vstore4(as_int4(get_sub_group_gt_mask()), 0, o + 23);
+  vstore4(as_int4(get_sub_group_le_mask()), 0, o + 27);
+  vstore4(as_int4(get_sub_group_lt_mask()), 0, o + 31);
+  o[35] = sub_group_non_uniform_broadcast(v, 0);
+  o[36] = sub_group_broadcast_first(v);
+  o[37] = sub_group_elect();
+  o[38] = sub_group_non_uniform_all(p);
+  o[39] = sub_group_non_uniform_any(p);
+  o[40] = sub_group_non_uniform_all_equal(v);
+  o[41] = sub_group_shuffle(v, size - 1 - lid);
+  o[42] = sub_group_shuffle_xor(v, 0);
+  o[43] = sub_group_shuffle_up(v, 0);
+  o[44] = sub_group_shuffle_down(v, 0);
+  o[45] = sub_group_non_uniform_reduce_add(v);
+  o[46] = sub_group_non_uniform_reduce_mul(v);
+  o[47] = sub_group_non_uniform_reduce_min(v);
+  o[48] = sub_group_non_uniform_reduce_max(v);
+  o[49] = sub_group_non_uniform_reduce_and(v);
+  o[50] = sub_group_non_uniform_reduce_or(v);
+  o[51] = sub_group_non_uniform_reduce_xor(v);
+  o[52] = sub_group_non_uniform_scan_inclusive_add(v);
+  o[53] = sub_group_non_uniform_scan_exclusive_add(v);
+  o[54] = sub_group_non_uniform_scan_exclusive_min(v);
+  o[55] = sub_group_non_uniform_scan_exclusive_max(v);
+  o[56] = sub_group_non_uniform_scan_exclusive_mul(v);
+  o[57] = sub_group_non_uniform_scan_exclusive_and(v);
+  o[58] = sub_group_non_uniform_reduce_logical_and(p);
+  o[59] = sub_group_non_uniform_reduce_logical_or(p);
+  o[60] = sub_group_non_uniform_reduce_logical_xor(p);
+  o[61] = sub_group_clustered_reduce_add(v, 1);
+  o[62] = sub_group_broadcast((char)v, 0);
+  o[63] = sub_group_reduce_add((short)v);
+  vstore4(sub_group_broadcast((int4)(v, v + 1, v + 2, v + 3), 0), 0, o + 64);
+}
+)CLC";
+
+struct Member {
+  uint32_t local_id;
+  int32_t value;
+};
+
+// The bits of a ballot below `count`.
+std::array<uint32_t, 4> bitsBelow(uint32_t count) {
+  std::array<uint32_t, 4> bits = {};
+  for (uint32_t bit = 0; bit < count && bit < 128; ++bit)
+    bits[bit / 32] |= 1u << (bit % 32);
+  return bits;
+}
+
+uint32_t popcount(const std::array<uint32_t, 4> &bits) {
+  uint32_t n = 0;
+  for (uint32_t word : bits)
+    n += uint32_t(__builtin_popcount(word));
+  return n;
+}
+
+std::array<uint32_t, 4> mask(const std::array<uint32_t, 4> &a,
+                             const std::array<uint32_t, 4> &b) {
+  return {a[0] & b[0], a[1] & b[1], a[2] & b[2], a[3] & b[3]};
+}
+
+} // namespace
+
+TEST_CASE_METHOD(WeftFixture,
+                 "Sub-group extensions: every function against the members' "
+                 "inputs, in uniform and non-uniform groups",
+                 "[subgroups]") {
+  for (const char *name :
+       {"cl_khr_subgroup_extended_types", "cl_khr_subgroup_non_uniform_vote",
+        "cl_khr_subgroup_ballot", "cl_khr_subgroup_non_uniform_arithmetic",
+        "cl_khr_subgroup_shuffle", "cl_khr_subgroup_shuffle_relative",
+        "cl_khr_subgroup_clustered_reduce", "cl_khr_subgroup_rotate"}) {
+    INFO(name);
+    CHECK(hasExtension(name));
+  }
+  char source[8192];
+  std::snprintf(source, sizeof source, kSource, int(kSlots));
+  cl_kernel k = kernel(source, "subgroups", "-cl-std=CL3.0");
+  const size_t global = 170, local = 64; // a last group of 42
+  std::vector<cl_int> input(global);
+  for (size_t i = 0; i < global; ++i)
+    input[i] = cl_int((i * 2654435761u) % 1000) - 300;
+  cl_mem in = buffer(global * 4, input.data());
+  cl_mem out = buffer(global * kSlots * 4);
+  for (cl_int barrier_at : {0, 1}) {
+    INFO((barrier_at ? "with a barrier (regions)" : "without a barrier"));
+    clSetKernelArg(k, 0, sizeof in, &in);
+    clSetKernelArg(k, 1, sizeof out, &out);
+    clSetKernelArg(k, 2, sizeof barrier_at, &barrier_at);
+    REQUIRE(runAndWait(k, 1, &global, &local) == CL_SUCCESS);
+    std::vector<cl_int> got = readInts(out, global * kSlots);
+    auto at = [&](size_t item, int slot) {
+      return got[item * kSlots + size_t(slot)];
+    };
+    // The sub-groups: (work-group, sub-group id) -> members.
+    std::map<std::pair<size_t, cl_int>, std::vector<Member>> groups;
+    std::map<std::pair<size_t, cl_int>, std::vector<size_t>> items;
+    for (size_t i = 0; i < global; ++i) {
+      auto key = std::make_pair(i / local, at(i, kSubGroupId));
+      groups[key].push_back({uint32_t(at(i, kLocalId)), input[i]});
+      items[key].push_back(i);
+    }
+    for (auto &[key, members] : groups) {
+      std::sort(members.begin(), members.end(),
+                [](const Member &a, const Member &b) {
+                  return a.local_id < b.local_id;
+                });
+      const uint32_t size = uint32_t(members.size());
+      std::array<uint32_t, 4> ballot = {};
+      bool all = true, any = false, equal = true;
+      int32_t sum = 0, product = 1, lowest = INT32_MAX, highest = INT32_MIN;
+      int32_t all_bits = -1, or_bits = 0, xor_bits = 0, logical_xor = 0;
+      for (const Member &m : members) {
+        bool p = m.value % 3 == 0;
+        if (p)
+          ballot[m.local_id / 32] |= 1u << (m.local_id % 32);
+        all &= p;
+        any |= p;
+        equal &= m.value == members[0].value;
+        sum += m.value;
+        product = int32_t(uint32_t(product) * uint32_t(m.value));
+        lowest = std::min(lowest, m.value);
+        highest = std::max(highest, m.value);
+        all_bits &= m.value;
+        or_bits |= m.value;
+        xor_bits ^= m.value;
+        logical_xor ^= int32_t(p);
+      }
+      for (size_t i : items[key]) {
+        INFO("work-item " << i << " (sub-group " << key.second << " of group "
+                          << key.first << ", size " << size << ")");
+        const uint32_t lid = uint32_t(at(i, kLocalId));
+        const uint32_t max_size = uint32_t(at(i, kMaxSize));
+        CHECK(uint32_t(at(i, kSize)) == size);
+        REQUIRE(lid < size);
+        REQUIRE(members[lid].local_id == lid);
+        CHECK(size <= max_size);
+        for (int w = 0; w < 4; ++w)
+          CHECK(uint32_t(at(i, kBallot0 + w)) == ballot[w]);
+        CHECK(at(i, kInverseBallot) == ((ballot[lid / 32] >> lid % 32) & 1));
+        CHECK(at(i, kBitExtract) == int(ballot[0] & 1));
+        CHECK(uint32_t(at(i, kBitCount)) ==
+              popcount(mask(ballot, bitsBelow(max_size))));
+        CHECK(uint32_t(at(i, kInclusiveScanBits)) ==
+              popcount(mask(ballot, bitsBelow(lid + 1))));
+        CHECK(uint32_t(at(i, kExclusiveScanBits)) ==
+              popcount(mask(ballot, bitsBelow(lid))));
+        std::array<uint32_t, 4> any_bit = ballot;
+        any_bit[0] |= 1;
+        any_bit = mask(any_bit, bitsBelow(max_size));
+        uint32_t lsb = 128, msb = 0;
+        for (uint32_t bit = 0; bit < 128; ++bit)
+          if ((any_bit[bit / 32] >> bit % 32) & 1) {
+            lsb = std::min(lsb, bit);
+            msb = bit;
+          }
+        CHECK(uint32_t(at(i, kFindLsb)) == lsb);
+        CHECK(uint32_t(at(i, kFindMsb)) == msb);
+        std::array<uint32_t, 4> below_max = bitsBelow(max_size),
+                                below_me = bitsBelow(lid),
+                                to_me = bitsBelow(lid + 1);
+        for (int w = 0; w < 4; ++w) {
+          INFO("mask word " << w);
+          CHECK(uint32_t(at(i, kEqMask + w)) == (to_me[w] ^ below_me[w]));
+          CHECK(uint32_t(at(i, kGeMask + w)) == (below_max[w] & ~below_me[w]));
+          CHECK(uint32_t(at(i, kGtMask + w)) == (below_max[w] & ~to_me[w]));
+          CHECK(uint32_t(at(i, kLeMask + w)) == to_me[w]);
+          CHECK(uint32_t(at(i, kLtMask + w)) == below_me[w]);
+        }
+        int32_t mine = members[lid].value;
+        CHECK(at(i, kBroadcast) == members[0].value);
+        CHECK(at(i, kBroadcastFirst) == members[0].value);
+        CHECK(at(i, kElect) == (lid == 0 ? 1 : 0));
+        CHECK(at(i, kAll) == int(all));
+        CHECK(at(i, kAny) == int(any));
+        CHECK(at(i, kAllEqual) == int(equal));
+        CHECK(at(i, kShuffle) == members[size - 1 - lid].value);
+        CHECK(at(i, kShuffleXor) == mine);
+        CHECK(at(i, kShuffleUp) == mine);
+        CHECK(at(i, kShuffleDown) == mine);
+        CHECK(at(i, kReduceAdd) == sum);
+        CHECK(at(i, kReduceMul) == product);
+        CHECK(at(i, kReduceMin) == lowest);
+        CHECK(at(i, kReduceMax) == highest);
+        CHECK(at(i, kReduceAnd) == all_bits);
+        CHECK(at(i, kReduceOr) == or_bits);
+        CHECK(at(i, kReduceXor) == xor_bits);
+        int32_t before = 0, before_product = 1, before_min = INT32_MAX,
+                before_max = INT32_MIN, before_and = -1;
+        for (uint32_t j = 0; j < lid; ++j) {
+          int32_t x = members[j].value;
+          before += x;
+          before_product = int32_t(uint32_t(before_product) * uint32_t(x));
+          before_min = std::min(before_min, x);
+          before_max = std::max(before_max, x);
+          before_and &= x;
+        }
+        CHECK(at(i, kScanInclusiveAdd) == before + mine);
+        CHECK(at(i, kScanExclusiveAdd) == before);
+        CHECK(at(i, kScanExclusiveMin) == before_min);
+        CHECK(at(i, kScanExclusiveMax) == before_max);
+        CHECK(at(i, kScanExclusiveMul) == before_product);
+        CHECK(at(i, kScanExclusiveAnd) == before_and);
+        CHECK(at(i, kLogicalAnd) == int(all));
+        CHECK(at(i, kLogicalOr) == int(any));
+        CHECK(at(i, kLogicalXor) == logical_xor);
+        CHECK(at(i, kClusteredAdd) == mine); // clusters of one
+        CHECK(at(i, kCharBroadcast) == int32_t(int8_t(members[0].value)));
+        int16_t short_sum = 0;
+        for (const Member &m : members)
+          short_sum = int16_t(short_sum + int16_t(m.value));
+        CHECK(at(i, kShortReduceAdd) == short_sum);
+        for (int c = 0; c < 4; ++c)
+          CHECK(at(i, kVectorBroadcast + c) == members[0].value + c);
+      }
+    }
+  }
+  clReleaseMemObject(in);
+  clReleaseMemObject(out);
+  clReleaseKernel(k);
+}
