@@ -710,3 +710,49 @@ TEST_CASE_METHOD(SpirvFixture, "SPIR-V reads and writes of mipmap levels",
   clReleaseKernel(k);
   clReleaseProgram(program);
 }
+
+// The sub-group extensions through SPIR-V (sub_group_extensions.cl made by
+// clang-15 and llvm-spirv-15: GroupNonUniform ballot, vote, arithmetic,
+// shuffle, relative shuffle and clustered instructions, the SubgroupLtMask
+// built-in). The reference is for sub-groups of one work-item, the size
+// the kernel reports; conformance_subgroups checks the OpenCL C functions
+// for any size.
+TEST_CASE_METHOD(SpirvFixture, "SPIR-V sub-group extension instructions",
+                 "[api][spirv]") {
+  REQUIRE(supported());
+  cl_program program = fromIl(readFixture("sub_group_extensions.spv"));
+  cl_int status = clBuildProgram(program, 1, &device, "", nullptr, nullptr);
+  INFO(buildLog(program));
+  REQUIRE(status == CL_SUCCESS);
+  cl_int err;
+  cl_kernel k = clCreateKernel(program, "sg", &err);
+  REQUIRE(err == CL_SUCCESS);
+  size_t global = 64, max_size = 0;
+  REQUIRE(clGetKernelSubGroupInfo(k, device,
+                                  CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
+                                  sizeof global, &global, sizeof max_size,
+                                  &max_size, nullptr) == CL_SUCCESS);
+  REQUIRE(max_size == 1);
+  std::vector<cl_int> input(global);
+  for (size_t i = 0; i < global; ++i)
+    input[i] = cl_int(i % 7) - 3; // -3 .. 3
+  cl_mem in = buffer(global * 4, input.data());
+  cl_mem out = buffer(global * 4);
+  clSetKernelArg(k, 0, sizeof in, &in);
+  clSetKernelArg(k, 1, sizeof out, &out);
+  REQUIRE(runAndWait(k, 1, &global, nullptr) == CL_SUCCESS);
+  std::vector<cl_int> got = readInts(out, global);
+  for (size_t i = 0; i < global; ++i) {
+    int v = input[i], positive = v > 0;
+    // bit count, inverse ballot, reduce, shuffle, shuffle down, clustered
+    // max, elect, all-equal; the lt mask and the exclusive scan are 0.
+    int want = positive + positive * 10 + v * 100 + v * 1000 + v * 10000 +
+               v * 100000 + 1000000 + 10000000;
+    INFO("work-item " << i << ", input " << v);
+    CHECK(got[i] == want);
+  }
+  clReleaseMemObject(in);
+  clReleaseMemObject(out);
+  clReleaseKernel(k);
+  clReleaseProgram(program);
+}

@@ -32,3 +32,8 @@ spirv-as --target-env spv1.2 sub_group_size_two.spvasm -o sub_group_size_two.spv
 spirv-as --target-env spv1.6 new_instructions.spvasm -o new_instructions.spv
 spirv-as --target-env spv1.4 sub_group_rotate.spvasm -o sub_group_rotate.spv
 spirv-as --target-env spv1.2 mipmap_reads.spvasm -o mipmap_reads.spv
+# The sub-group extensions' functions, from OpenCL C with clang-15.
+clang15 -cl-std=CL3.0 -cl-ext=+cl_khr_subgroup_ballot,+cl_khr_subgroup_non_uniform_arithmetic,+cl_khr_subgroup_shuffle,+cl_khr_subgroup_shuffle_relative,+cl_khr_subgroup_clustered_reduce,+cl_khr_subgroup_non_uniform_vote,+__opencl_c_subgroups \
+  sub_group_extensions.cl
+llvm-spirv-15 /tmp/weft-fixture.bc -o sub_group_extensions.spv
+rm -f /tmp/weft-fixture.bc
