@@ -20,24 +20,18 @@ async_work_group_copy_2D2D(__global void *dst, size_t dst_offset,
                            size_t num_elements_per_line, size_t num_lines,
                            size_t src_total_line_length,
                            size_t dst_total_line_length, event_t event);
-event_t __attribute__((overloadable))
-async_work_group_copy_3D3D(__local void *dst, size_t dst_offset,
-                           const __global void *src, size_t src_offset,
-                           size_t num_bytes_per_element,
-                           size_t num_elements_per_line, size_t num_lines,
-                           size_t num_planes, size_t src_total_line_length,
-                           size_t src_total_plane_area,
-                           size_t dst_total_line_length,
-                           size_t dst_total_plane_area, event_t event);
-event_t __attribute__((overloadable))
-async_work_group_copy_3D3D(__global void *dst, size_t dst_offset,
-                           const __local void *src, size_t src_offset,
-                           size_t num_bytes_per_element,
-                           size_t num_elements_per_line, size_t num_lines,
-                           size_t num_planes, size_t src_total_line_length,
-                           size_t src_total_plane_area,
-                           size_t dst_total_line_length,
-                           size_t dst_total_plane_area, event_t event);
+event_t __attribute__((overloadable)) async_work_group_copy_3D3D(
+    __local void *dst, size_t dst_offset, const __global void *src,
+    size_t src_offset, size_t num_bytes_per_element,
+    size_t num_elements_per_line, size_t num_lines, size_t num_planes,
+    size_t src_total_line_length, size_t src_total_plane_area,
+    size_t dst_total_line_length, size_t dst_total_plane_area, event_t event);
+event_t __attribute__((overloadable)) async_work_group_copy_3D3D(
+    __global void *dst, size_t dst_offset, const __local void *src,
+    size_t src_offset, size_t num_bytes_per_element,
+    size_t num_elements_per_line, size_t num_lines, size_t num_planes,
+    size_t src_total_line_length, size_t src_total_plane_area,
+    size_t dst_total_line_length, size_t dst_total_plane_area, event_t event);
 #endif
 
 #ifdef cl_khr_async_work_group_copy_fence
@@ -71,4 +65,63 @@ WEFT_WG_UNIFORM(int, logical_or)
 WEFT_WG_UNIFORM(int, logical_xor)
 #undef WEFT_WG_UNIFORM_INTEGER
 #undef WEFT_WG_UNIFORM
+#endif
+
+#ifdef cl_intel_subgroups
+// Shuffles of any value between a sub-group's work-items, and block reads
+// and writes of uints in global memory and 2-D images.
+#define WEFT_INTEL_SHUFFLES(T)                                                 \
+  T __attribute__((overloadable)) intel_sub_group_shuffle(T data, uint c);     \
+  T __attribute__((overloadable))                                              \
+  intel_sub_group_shuffle_down(T current, T next, uint delta);                 \
+  T __attribute__((overloadable))                                              \
+  intel_sub_group_shuffle_up(T previous, T current, uint delta);               \
+  T __attribute__((overloadable))                                              \
+  intel_sub_group_shuffle_xor(T data, uint value);
+#define WEFT_INTEL_SHUFFLES_AND_VECTORS(T)                                     \
+  WEFT_INTEL_SHUFFLES(T)                                                       \
+  WEFT_INTEL_SHUFFLES(T##2)                                                    \
+  WEFT_INTEL_SHUFFLES(T##3)                                                    \
+  WEFT_INTEL_SHUFFLES(T##4)                                                    \
+  WEFT_INTEL_SHUFFLES(T##8)                                                    \
+  WEFT_INTEL_SHUFFLES(T##16)
+WEFT_INTEL_SHUFFLES_AND_VECTORS(float)
+WEFT_INTEL_SHUFFLES_AND_VECTORS(int)
+WEFT_INTEL_SHUFFLES_AND_VECTORS(uint)
+WEFT_INTEL_SHUFFLES(long)
+WEFT_INTEL_SHUFFLES(ulong)
+#ifdef cl_khr_fp16
+// half needs its extension enabled (this comes before the program's own
+// pragmas, which then hold).
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+WEFT_INTEL_SHUFFLES(half)
+#pragma OPENCL EXTENSION cl_khr_fp16 : disable
+#endif
+#ifdef cl_khr_fp64
+WEFT_INTEL_SHUFFLES(double)
+#endif
+#define WEFT_INTEL_BLOCK_IO(N, T)                                              \
+  T __attribute__((overloadable))                                              \
+  intel_sub_group_block_read##N(const __global uint *p);                       \
+  void __attribute__((overloadable))                                           \
+  intel_sub_group_block_write##N(__global uint *p, T data);                    \
+  T __attribute__((overloadable))                                              \
+  intel_sub_group_block_read##N(read_only image2d_t image, int2 byte_coord);   \
+  void __attribute__((overloadable)) intel_sub_group_block_write##N(           \
+      write_only image2d_t image, int2 byte_coord, T data);
+WEFT_INTEL_BLOCK_IO(, uint)
+WEFT_INTEL_BLOCK_IO(2, uint2)
+WEFT_INTEL_BLOCK_IO(4, uint4)
+WEFT_INTEL_BLOCK_IO(8, uint8)
+#if __OPENCL_C_VERSION__ >= 200 && defined(__opencl_c_read_write_images)
+#define WEFT_INTEL_BLOCK_IO_READ_WRITE(N, T)                                   \
+  T __attribute__((overloadable))                                              \
+  intel_sub_group_block_read##N(read_write image2d_t image, int2 byte_coord);  \
+  void __attribute__((overloadable)) intel_sub_group_block_write##N(           \
+      read_write image2d_t image, int2 byte_coord, T data);
+WEFT_INTEL_BLOCK_IO_READ_WRITE(, uint)
+WEFT_INTEL_BLOCK_IO_READ_WRITE(2, uint2)
+WEFT_INTEL_BLOCK_IO_READ_WRITE(4, uint4)
+WEFT_INTEL_BLOCK_IO_READ_WRITE(8, uint8)
+#endif
 #endif

@@ -1077,3 +1077,80 @@ WEFT_ALL_QUERIES(read_write)
 constant void *__translate_sampler_initializer(int bits) {
   return (constant void *)(size_t)bits;
 }
+
+// --- cl_intel_subgroups: block reads and writes of 2-D images. --------------
+// Raw bytes, no conversion: value k of each work-item is the uint at byte
+// x + 4 * local id of row y + k. Reads outside the rows clamp to the edge
+// in uint steps (bytes past a row shorter than a uint read 0); writes that
+// do not fit the row are dropped.
+
+static inline uint weft_block_read_at(weft_image image, int x, int y) {
+  int row_bytes = image->width * image->element_size;
+  y = clamp(y, 0, image->height - 1);
+  x = clamp(x, 0, max(row_bytes - 4, 0));
+  const global uchar *row = image->data + (size_t)y * image->row_pitch;
+  uint value = 0;
+  for (int i = 0; i < 4; ++i)
+    if (x + i < row_bytes)
+      value |= (uint)row[x + i] << (8 * i);
+  return value;
+}
+
+static inline void weft_block_write_at(weft_image image, int x, int y,
+                                       uint value) {
+  int row_bytes = image->width * image->element_size;
+  if (y < 0 || y >= image->height || x < 0 || x > row_bytes - 4)
+    return;
+  *(global weft_unaligned_uint *)(image->data + (size_t)y * image->row_pitch +
+                                  x) = value;
+}
+
+#define WEFT_BLOCK_X(coord) ((coord).x + 4 * (int)get_sub_group_local_id())
+#define WEFT_IMAGE_BLOCK_READS(ACCESS)                                         \
+  OVERLOADABLE uint intel_sub_group_block_read(ACCESS image2d_t image,         \
+                                               int2 byte_coord) {              \
+    return weft_block_read_at(WEFT_IMAGE(image), WEFT_BLOCK_X(byte_coord),     \
+                              byte_coord.y);                                   \
+  }                                                                            \
+  OVERLOADABLE uint2 intel_sub_group_block_read2(ACCESS image2d_t image,       \
+                                                 int2 byte_coord) {            \
+    return (uint2)(intel_sub_group_block_read(image, byte_coord),              \
+                   intel_sub_group_block_read(image, byte_coord + (int2)(0, 1))); \
+  }                                                                            \
+  OVERLOADABLE uint4 intel_sub_group_block_read4(ACCESS image2d_t image,       \
+                                                 int2 byte_coord) {            \
+    return (uint4)(                                                            \
+        intel_sub_group_block_read2(image, byte_coord),                        \
+        intel_sub_group_block_read2(image, byte_coord + (int2)(0, 2)));        \
+  }                                                                            \
+  OVERLOADABLE uint8 intel_sub_group_block_read8(ACCESS image2d_t image,       \
+                                                 int2 byte_coord) {            \
+    return (uint8)(                                                            \
+        intel_sub_group_block_read4(image, byte_coord),                        \
+        intel_sub_group_block_read4(image, byte_coord + (int2)(0, 4)));        \
+  }
+#define WEFT_IMAGE_BLOCK_WRITES(ACCESS)                                        \
+  OVERLOADABLE void intel_sub_group_block_write(ACCESS image2d_t image,        \
+                                                int2 byte_coord, uint data) {  \
+    weft_block_write_at(WEFT_IMAGE(image), WEFT_BLOCK_X(byte_coord),           \
+                        byte_coord.y, data);                                   \
+  }                                                                            \
+  OVERLOADABLE void intel_sub_group_block_write2(                              \
+      ACCESS image2d_t image, int2 byte_coord, uint2 data) {                   \
+    intel_sub_group_block_write(image, byte_coord, data.x);                    \
+    intel_sub_group_block_write(image, byte_coord + (int2)(0, 1), data.y);     \
+  }                                                                            \
+  OVERLOADABLE void intel_sub_group_block_write4(                              \
+      ACCESS image2d_t image, int2 byte_coord, uint4 data) {                   \
+    intel_sub_group_block_write2(image, byte_coord, data.lo);                  \
+    intel_sub_group_block_write2(image, byte_coord + (int2)(0, 2), data.hi);   \
+  }                                                                            \
+  OVERLOADABLE void intel_sub_group_block_write8(                              \
+      ACCESS image2d_t image, int2 byte_coord, uint8 data) {                   \
+    intel_sub_group_block_write4(image, byte_coord, data.lo);                  \
+    intel_sub_group_block_write4(image, byte_coord + (int2)(0, 4), data.hi);   \
+  }
+WEFT_IMAGE_BLOCK_READS(read_only)
+WEFT_IMAGE_BLOCK_READS(read_write)
+WEFT_IMAGE_BLOCK_WRITES(write_only)
+WEFT_IMAGE_BLOCK_WRITES(read_write)

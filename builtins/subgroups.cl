@@ -239,3 +239,71 @@ WEFT_SUB_GROUP_VECTORS_OF(ulong)
 WEFT_SUB_GROUP_VECTORS_OF(float)
 WEFT_SUB_GROUP_VECTORS_OF(double)
 WEFT_SUB_GROUP_VECTORS_OF(half)
+
+// --- cl_intel_subgroups. ------------------------------------------------------
+// Shuffles, from the work-item whose sub-group local ID the index names: in
+// a sub-group of one work-item, the only one in range is the work-item
+// itself, whose `next` (`previous`) value an index one sub-group past
+// (before) names.
+#define WEFT_INTEL_SHUFFLE_BODIES(T)                                           \
+  OVERLOADABLE T intel_sub_group_shuffle(T data, uint c) { return data; }      \
+  OVERLOADABLE T intel_sub_group_shuffle_down(T current, T next,               \
+                                              uint delta) {                    \
+    return get_sub_group_local_id() + delta < get_max_sub_group_size()         \
+               ? current                                                       \
+               : next;                                                         \
+  }                                                                            \
+  OVERLOADABLE T intel_sub_group_shuffle_up(T previous, T current,             \
+                                            uint delta) {                      \
+    return delta <= get_sub_group_local_id() ? current : previous;             \
+  }                                                                            \
+  OVERLOADABLE T intel_sub_group_shuffle_xor(T data, uint value) {             \
+    return data;                                                               \
+  }
+#define WEFT_INTEL_SHUFFLE_BODIES_AND_VECTORS(T)                               \
+  WEFT_INTEL_SHUFFLE_BODIES(T)                                                 \
+  WEFT_INTEL_SHUFFLE_BODIES(T##2)                                              \
+  WEFT_INTEL_SHUFFLE_BODIES(T##3)                                              \
+  WEFT_INTEL_SHUFFLE_BODIES(T##4)                                              \
+  WEFT_INTEL_SHUFFLE_BODIES(T##8)                                              \
+  WEFT_INTEL_SHUFFLE_BODIES(T##16)
+WEFT_INTEL_SHUFFLE_BODIES_AND_VECTORS(float)
+WEFT_INTEL_SHUFFLE_BODIES_AND_VECTORS(int)
+WEFT_INTEL_SHUFFLE_BODIES_AND_VECTORS(uint)
+WEFT_INTEL_SHUFFLE_BODIES(long)
+WEFT_INTEL_SHUFFLE_BODIES(ulong)
+WEFT_INTEL_SHUFFLE_BODIES(half)
+WEFT_INTEL_SHUFFLE_BODIES(double)
+
+// Block reads and writes of global memory: value k of each work-item is
+// p[local id + k * max sub-group size], for any sub-group size.
+#define WEFT_BLOCK_AT(k) (get_sub_group_local_id() + (k) * get_max_sub_group_size())
+OVERLOADABLE uint intel_sub_group_block_read(const global uint *p) {
+  return p[WEFT_BLOCK_AT(0)];
+}
+OVERLOADABLE uint2 intel_sub_group_block_read2(const global uint *p) {
+  return (uint2)(p[WEFT_BLOCK_AT(0)], p[WEFT_BLOCK_AT(1)]);
+}
+OVERLOADABLE uint4 intel_sub_group_block_read4(const global uint *p) {
+  return (uint4)(intel_sub_group_block_read2(p),
+                 intel_sub_group_block_read2(p + 2 * get_max_sub_group_size()));
+}
+OVERLOADABLE uint8 intel_sub_group_block_read8(const global uint *p) {
+  return (uint8)(intel_sub_group_block_read4(p),
+                 intel_sub_group_block_read4(p + 4 * get_max_sub_group_size()));
+}
+OVERLOADABLE void intel_sub_group_block_write(global uint *p, uint data) {
+  p[WEFT_BLOCK_AT(0)] = data;
+}
+OVERLOADABLE void intel_sub_group_block_write2(global uint *p, uint2 data) {
+  p[WEFT_BLOCK_AT(0)] = data.x;
+  p[WEFT_BLOCK_AT(1)] = data.y;
+}
+OVERLOADABLE void intel_sub_group_block_write4(global uint *p, uint4 data) {
+  intel_sub_group_block_write2(p, data.lo);
+  intel_sub_group_block_write2(p + 2 * get_max_sub_group_size(), data.hi);
+}
+OVERLOADABLE void intel_sub_group_block_write8(global uint *p, uint8 data) {
+  intel_sub_group_block_write4(p, data.lo);
+  intel_sub_group_block_write4(p + 4 * get_max_sub_group_size(), data.hi);
+}

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <map>
+#include <tuple>
 #include <vector>
 
 namespace {
@@ -314,5 +315,164 @@ TEST_CASE_METHOD(WeftFixture,
   }
   clReleaseMemObject(in);
   clReleaseMemObject(out);
+  clReleaseKernel(k);
+}
+
+namespace {
+
+// cl_intel_subgroups: each work-item records its sub-group and place, its
+// shuffles, and blocks read from global memory and a 2-D image; it also
+// writes blocks back. The host reference follows the extension's
+// definitions for whatever sub-group size the kernel ran with.
+const char *kIntelSource = R"CLC(
+kernel void intel(global const uint *in, global uint *out,
+                  global uint *block_out, read_only image2d_t img,
+                  write_only image2d_t dst, int x0, int y0) {
+  size_t i = get_global_id(0);
+  global uint *o = out + i * 24;
+  uint lid = get_sub_group_local_id(), max = get_max_sub_group_size();
+  uint v = in[i];
+  o[0] = get_sub_group_id();
+  o[1] = lid;
+  o[2] = max;
+  o[3] = intel_sub_group_shuffle(v, lid);
+  o[4] = intel_sub_group_shuffle_down(v, v + 1000, 0);
+  o[5] = intel_sub_group_shuffle_down(v, v + 1000, max - lid);
+  o[6] = intel_sub_group_shuffle_up(v + 1000, v, 0);
+  o[7] = intel_sub_group_shuffle_up(v + 1000, v, lid + 1);
+  o[8] = intel_sub_group_shuffle_xor(v, 0);
+  float4 f = intel_sub_group_shuffle((float4)(v, 1, 2, 3), lid);
+  o[9] = (uint)f.x;
+  // The block this sub-group reads: 8 uints per work-item.
+  const global uint *block = in + get_group_id(0) * get_local_size(0) * 8 +
+                             get_sub_group_id() * max * 8;
+  uint8 b = intel_sub_group_block_read8(block);
+  vstore8(b, 0, o + 10);
+  intel_sub_group_block_write4(
+      block_out + (block - in), b.s0246);
+  // Four rows of the image from (x0 + 16 * sub-group, y0).
+  int2 at = (int2)(x0 + 16 * (int)get_sub_group_id() * (int)max, y0);
+  uint4 r = intel_sub_group_block_read4(img, at);
+  vstore4(r, 0, o + 18);
+  // Writes start at a multiple of four bytes.
+  intel_sub_group_block_write2(
+      dst, (int2)(4 + 16 * (int)get_sub_group_id() * (int)max, y0), r.s01);
+  o[22] = intel_sub_group_block_read(img, (int2)(-1000, -1000));
+  o[23] = intel_sub_group_block_read(img, (int2)(100000, 100000));
+}
+)CLC";
+
+} // namespace
+
+TEST_CASE_METHOD(WeftFixture,
+                 "cl_intel_subgroups: shuffles and block reads and writes of "
+                 "global memory and 2-D images",
+                 "[subgroups]") {
+  REQUIRE(hasExtension("cl_intel_subgroups"));
+  cl_kernel k = kernel(kIntelSource, "intel", "-cl-std=CL3.0");
+  const size_t global = 64, local = 32;
+  std::vector<cl_uint> input(global * 8);
+  for (size_t i = 0; i < input.size(); ++i)
+    input[i] = cl_uint(i * 7 + 3);
+  // A 16x8 RGBA8 image (64 bytes a row) of distinct bytes.
+  const size_t width = 16, height = 8, row_bytes = width * 4;
+  std::vector<uint8_t> texels(row_bytes * height);
+  for (size_t i = 0; i < texels.size(); ++i)
+    texels[i] = uint8_t(i * 13 + 5);
+  cl_image_format format = {CL_RGBA, CL_UNSIGNED_INT8};
+  cl_image_desc desc = {};
+  desc.image_type = CL_MEM_OBJECT_IMAGE2D;
+  desc.image_width = width;
+  desc.image_height = height;
+  cl_int err;
+  cl_mem img = clCreateImage(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                             &format, &desc, texels.data(), &err);
+  REQUIRE(err == CL_SUCCESS);
+  cl_mem dst =
+      clCreateImage(context, CL_MEM_READ_WRITE, &format, &desc, nullptr, &err);
+  REQUIRE(err == CL_SUCCESS);
+  std::vector<uint8_t> zero(texels.size(), 0);
+  size_t origin[3] = {0, 0, 0}, region[3] = {width, height, 1};
+  REQUIRE(clEnqueueWriteImage(queue, dst, CL_TRUE, origin, region, 0, 0,
+                              zero.data(), 0, nullptr, nullptr) == CL_SUCCESS);
+  cl_mem in = buffer(input.size() * 4, input.data());
+  cl_mem out = buffer(global * 24 * 4);
+  std::vector<cl_uint> blank(input.size(), 0xdeadbeef);
+  cl_mem block_out = buffer(blank.size() * 4, blank.data());
+  const cl_int x0 = 6, y0 = 5; // rows 5..8: the last one past the edge
+  for (auto [index, size, arg] :
+       {std::tuple<int, size_t, const void *>{0, sizeof in, &in},
+        {1, sizeof out, &out},
+        {2, sizeof block_out, &block_out},
+        {3, sizeof img, &img},
+        {4, sizeof dst, &dst},
+        {5, sizeof x0, &x0},
+        {6, sizeof y0, &y0}})
+    REQUIRE(clSetKernelArg(k, index, size, arg) == CL_SUCCESS);
+  REQUIRE(runAndWait(k, 1, &global, &local) == CL_SUCCESS);
+  std::vector<cl_int> got_signed = readInts(out, global * 24);
+  std::vector<cl_uint> got(got_signed.begin(), got_signed.end());
+  std::vector<cl_int> blocks_signed = readInts(block_out, blank.size());
+  std::vector<cl_uint> blocks(blocks_signed.begin(), blocks_signed.end());
+  std::vector<uint8_t> written(texels.size());
+  REQUIRE(clEnqueueReadImage(queue, dst, CL_TRUE, origin, region, 0, 0,
+                             written.data(), 0, nullptr,
+                             nullptr) == CL_SUCCESS);
+  // The uint at byte x of row y, clamped to the edge in uint steps.
+  auto imageUint = [&](long x, long y) {
+    y = std::clamp<long>(y, 0, long(height) - 1);
+    x = std::clamp<long>(x, 0, long(row_bytes) - 4);
+    cl_uint value = 0;
+    for (int b = 0; b < 4; ++b)
+      value |= cl_uint(texels[size_t(y) * row_bytes + size_t(x) + b]) << 8 * b;
+    return value;
+  };
+  // Members by (work-group, sub-group): global ids by local id.
+  std::map<std::pair<size_t, cl_uint>, std::map<cl_uint, size_t>> members;
+  for (size_t i = 0; i < global; ++i)
+    members[{i / local, got[i * 24]}][got[i * 24 + 1]] = i;
+  std::vector<cl_uint> want_blocks = blank;
+  std::vector<uint8_t> want_written(texels.size(), 0);
+  for (auto &[key, by_lid] : members) {
+    const cl_uint max = got[by_lid.begin()->second * 24 + 2];
+    REQUIRE(by_lid.size() <= max);
+    for (auto [lid, i] : by_lid) {
+      INFO("work-item " << i << ", sub-group " << key.second << ", local id "
+                        << lid);
+      const cl_uint *o = &got[i * 24];
+      cl_uint v = input[i];
+      auto value_of = [&](cl_uint other) { return input[by_lid.at(other)]; };
+      CHECK(o[3] == v);
+      CHECK(o[4] == v);
+      // Index lid + (max - lid) = max: `next` of local id 0.
+      CHECK(o[5] == value_of(0) + 1000);
+      CHECK(o[6] == v);
+      // Index lid - (lid + 1) = -1: `previous` of local id max - 1.
+      if (by_lid.count(max - 1))
+        CHECK(o[7] == value_of(max - 1) + 1000);
+      CHECK(o[8] == v);
+      CHECK(o[9] == v);
+      size_t block = key.first * local * 8 + size_t(key.second) * max * 8;
+      for (cl_uint j = 0; j < 8; ++j)
+        CHECK(o[10 + j] == input[block + lid + j * max]);
+      for (cl_uint j = 0; j < 4; ++j)
+        want_blocks[block + lid + j * max] = input[block + lid + 2 * j * max];
+      long x = x0 + 16 * long(key.second) * long(max) + 4 * long(lid);
+      for (int row = 0; row < 4; ++row)
+        CHECK(o[18 + row] == imageUint(x, y0 + row));
+      long xw = 4 + 16 * long(key.second) * long(max) + 4 * long(lid);
+      for (int row = 0; row < 2; ++row)
+        if (xw + 4 <= long(row_bytes) && y0 + row < long(height))
+          for (int b = 0; b < 4; ++b)
+            want_written[size_t(y0 + row) * row_bytes + size_t(xw) + b] =
+                uint8_t(imageUint(x, y0 + row) >> 8 * b);
+      CHECK(o[22] == imageUint(0, 0));
+      CHECK(o[23] == imageUint(long(row_bytes), long(height)));
+    }
+  }
+  CHECK(blocks == want_blocks);
+  CHECK(written == want_written);
+  for (cl_mem m : {img, dst, in, out, block_out})
+    clReleaseMemObject(m);
   clReleaseKernel(k);
 }
