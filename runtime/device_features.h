@@ -258,6 +258,7 @@ inline constexpr const char *kSpirvModuleExtensions[] = {
     "SPV_KHR_bit_instructions", "SPV_KHR_integer_dot_product",
     "SPV_KHR_shader_clock",
     "SPV_KHR_subgroup_rotate", // cl_khr_subgroup_rotate, which it reads
+    "SPV_INTEL_subgroups",     // cl_intel_subgroups, which it reads
 };
 // SPIR-V capability numbers (SPIR-V specification, 3.31).
 // clang-format off
@@ -287,6 +288,8 @@ inline constexpr cl_uint kSpirvCapabilities[] = {
     63, 64,      // GroupNonUniformArithmetic, GroupNonUniformBallot
     65, 66,      // GroupNonUniformShuffle, GroupNonUniformShuffleRelative
     67,          // GroupNonUniformClustered
+    5568, 5569,  // SubgroupShuffleINTEL, SubgroupBufferBlockIOINTEL
+    5570,        // SubgroupImageBlockIOINTEL
 };
 // clang-format on
 

@@ -756,3 +756,58 @@ TEST_CASE_METHOD(SpirvFixture, "SPIR-V sub-group extension instructions",
   clReleaseKernel(k);
   clReleaseProgram(program);
 }
+
+// cl_intel_subgroups through SPIR-V (intel_subgroups.cl, made by clang-15
+// and llvm-spirv-15 with SPV_INTEL_subgroups). The reference is for
+// sub-groups of one work-item, the size the kernel reports: a shuffle down
+// by one takes `next`, up by one `previous`.
+TEST_CASE_METHOD(SpirvFixture, "SPIR-V Intel sub-group instructions",
+                 "[api][spirv]") {
+  REQUIRE(supported());
+  cl_program program = fromIl(readFixture("intel_subgroups.spv"));
+  cl_int status = clBuildProgram(program, 1, &device, "", nullptr, nullptr);
+  INFO(buildLog(program));
+  REQUIRE(status == CL_SUCCESS);
+  cl_int err;
+  cl_kernel k = clCreateKernel(program, "isg", &err);
+  REQUIRE(err == CL_SUCCESS);
+  size_t global = 16, max_size = 0;
+  REQUIRE(clGetKernelSubGroupInfo(k, device,
+                                  CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
+                                  sizeof global, &global, sizeof max_size,
+                                  &max_size, nullptr) == CL_SUCCESS);
+  REQUIRE(max_size == 1);
+  std::vector<cl_uint> input(global);
+  for (size_t i = 0; i < global; ++i)
+    input[i] = cl_uint(i * 11 + 1);
+  std::vector<uint8_t> texels(16 * 4);
+  for (size_t i = 0; i < texels.size(); ++i)
+    texels[i] = uint8_t(i * 3 + 7);
+  cl_image_format format = {CL_RGBA, CL_UNSIGNED_INT8};
+  cl_image_desc desc = {};
+  desc.image_type = CL_MEM_OBJECT_IMAGE2D;
+  desc.image_width = 16;
+  desc.image_height = 1;
+  cl_mem img = clCreateImage(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                             &format, &desc, texels.data(), &err);
+  REQUIRE(err == CL_SUCCESS);
+  cl_mem in = buffer(global * 4, input.data());
+  cl_mem out = buffer(global * 8);
+  clSetKernelArg(k, 0, sizeof in, &in);
+  clSetKernelArg(k, 1, sizeof img, &img);
+  clSetKernelArg(k, 2, sizeof out, &out);
+  REQUIRE(runAndWait(k, 1, &global, nullptr) == CL_SUCCESS);
+  std::vector<cl_int> got = readInts(out, global * 2);
+  for (size_t i = 0; i < global; ++i) {
+    INFO("work-item " << i);
+    cl_uint b = input[i];
+    CHECK(cl_uint(got[2 * i]) == b + (b + 100) + (b + 200) + b);
+    cl_uint texel;
+    std::memcpy(&texel, &texels[4 * i], 4);
+    CHECK(cl_uint(got[2 * i + 1]) == texel);
+  }
+  for (cl_mem m : {img, in, out})
+    clReleaseMemObject(m);
+  clReleaseKernel(k);
+  clReleaseProgram(program);
+}

@@ -37,3 +37,8 @@ clang15 -cl-std=CL3.0 -cl-ext=+cl_khr_subgroup_ballot,+cl_khr_subgroup_non_unifo
   sub_group_extensions.cl
 llvm-spirv-15 /tmp/weft-fixture.bc -o sub_group_extensions.spv
 rm -f /tmp/weft-fixture.bc
+# cl_intel_subgroups' functions, from OpenCL C with clang-15.
+clang15 -cl-std=CL2.0 -cl-ext=+cl_intel_subgroups intel_subgroups.cl
+llvm-spirv-15 --spirv-ext=+SPV_INTEL_subgroups /tmp/weft-fixture.bc \
+  -o intel_subgroups.spv
+rm -f /tmp/weft-fixture.bc
