@@ -40,6 +40,28 @@ struct SpirvFixture : WeftFixture {
     return program;
   }
   std::string log(cl_program program) { return buildLog(program); }
+  // The kernel `name` of the fixture module `file`, built (the kernel
+  // keeps its program).
+  cl_kernel fixtureKernel(const char *file, const char *name) {
+    cl_program program = fromIl(readFixture(file));
+    cl_int status = clBuildProgram(program, 1, &device, "", nullptr, nullptr);
+    INFO(buildLog(program));
+    REQUIRE(status == CL_SUCCESS);
+    cl_int err;
+    cl_kernel k = clCreateKernel(program, name, &err);
+    REQUIRE(err == CL_SUCCESS);
+    clReleaseProgram(program);
+    return k;
+  }
+  // The sub-group size `k` runs with over `global` work-items.
+  size_t maxSubGroupSize(cl_kernel k, size_t global) {
+    size_t size = 0;
+    REQUIRE(clGetKernelSubGroupInfo(k, device,
+                                    CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
+                                    sizeof global, &global, sizeof size, &size,
+                                    nullptr) == CL_SUCCESS);
+    return size;
+  }
   std::vector<cl_int> runInts(cl_program program, const char *name,
                               std::vector<cl_int> data) {
     cl_int err;
@@ -720,19 +742,9 @@ TEST_CASE_METHOD(SpirvFixture, "SPIR-V reads and writes of mipmap levels",
 TEST_CASE_METHOD(SpirvFixture, "SPIR-V sub-group extension instructions",
                  "[api][spirv]") {
   REQUIRE(supported());
-  cl_program program = fromIl(readFixture("sub_group_extensions.spv"));
-  cl_int status = clBuildProgram(program, 1, &device, "", nullptr, nullptr);
-  INFO(buildLog(program));
-  REQUIRE(status == CL_SUCCESS);
-  cl_int err;
-  cl_kernel k = clCreateKernel(program, "sg", &err);
-  REQUIRE(err == CL_SUCCESS);
-  size_t global = 64, max_size = 0;
-  REQUIRE(clGetKernelSubGroupInfo(k, device,
-                                  CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
-                                  sizeof global, &global, sizeof max_size,
-                                  &max_size, nullptr) == CL_SUCCESS);
-  REQUIRE(max_size == 1);
+  cl_kernel k = fixtureKernel("sub_group_extensions.spv", "sg");
+  size_t global = 64;
+  REQUIRE(maxSubGroupSize(k, global) == 1);
   std::vector<cl_int> input(global);
   for (size_t i = 0; i < global; ++i)
     input[i] = cl_int(i % 7) - 3; // -3 .. 3
@@ -754,7 +766,6 @@ TEST_CASE_METHOD(SpirvFixture, "SPIR-V sub-group extension instructions",
   clReleaseMemObject(in);
   clReleaseMemObject(out);
   clReleaseKernel(k);
-  clReleaseProgram(program);
 }
 
 // cl_intel_subgroups through SPIR-V (intel_subgroups.cl, made by clang-15
@@ -764,19 +775,10 @@ TEST_CASE_METHOD(SpirvFixture, "SPIR-V sub-group extension instructions",
 TEST_CASE_METHOD(SpirvFixture, "SPIR-V Intel sub-group instructions",
                  "[api][spirv]") {
   REQUIRE(supported());
-  cl_program program = fromIl(readFixture("intel_subgroups.spv"));
-  cl_int status = clBuildProgram(program, 1, &device, "", nullptr, nullptr);
-  INFO(buildLog(program));
-  REQUIRE(status == CL_SUCCESS);
+  cl_kernel k = fixtureKernel("intel_subgroups.spv", "isg");
+  size_t global = 16;
+  REQUIRE(maxSubGroupSize(k, global) == 1);
   cl_int err;
-  cl_kernel k = clCreateKernel(program, "isg", &err);
-  REQUIRE(err == CL_SUCCESS);
-  size_t global = 16, max_size = 0;
-  REQUIRE(clGetKernelSubGroupInfo(k, device,
-                                  CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
-                                  sizeof global, &global, sizeof max_size,
-                                  &max_size, nullptr) == CL_SUCCESS);
-  REQUIRE(max_size == 1);
   std::vector<cl_uint> input(global);
   for (size_t i = 0; i < global; ++i)
     input[i] = cl_uint(i * 11 + 1);
@@ -809,5 +811,4 @@ TEST_CASE_METHOD(SpirvFixture, "SPIR-V Intel sub-group instructions",
   for (cl_mem m : {img, in, out})
     clReleaseMemObject(m);
   clReleaseKernel(k);
-  clReleaseProgram(program);
 }
