@@ -100,28 +100,71 @@ WEFT_INTEL_SHUFFLES(half)
 #ifdef cl_khr_fp64
 WEFT_INTEL_SHUFFLES(double)
 #endif
-#define WEFT_INTEL_BLOCK_IO(N, T)                                              \
+// Block reads and writes: SUFFIX names the element (none or _ui for uint,
+// _uc, _us, _ul with cl_intel_subgroups_char, _short, _long) and the
+// width; E is the element type, T the value's.
+#define WEFT_INTEL_BLOCK_IO(SUFFIX, E, T)                                      \
   T __attribute__((overloadable))                                              \
-  intel_sub_group_block_read##N(const __global uint *p);                       \
+  intel_sub_group_block_read##SUFFIX(const __global E *p);                     \
   void __attribute__((overloadable))                                           \
-  intel_sub_group_block_write##N(__global uint *p, T data);                    \
-  T __attribute__((overloadable))                                              \
-  intel_sub_group_block_read##N(read_only image2d_t image, int2 byte_coord);   \
-  void __attribute__((overloadable)) intel_sub_group_block_write##N(           \
-      write_only image2d_t image, int2 byte_coord, T data);
-WEFT_INTEL_BLOCK_IO(, uint)
-WEFT_INTEL_BLOCK_IO(2, uint2)
-WEFT_INTEL_BLOCK_IO(4, uint4)
-WEFT_INTEL_BLOCK_IO(8, uint8)
+  intel_sub_group_block_write##SUFFIX(__global E *p, T data);                  \
+  T __attribute__((overloadable)) intel_sub_group_block_read##SUFFIX(          \
+      read_only image2d_t image, int2 byte_coord);                             \
+  void __attribute__((overloadable)) intel_sub_group_block_write##SUFFIX(      \
+      write_only image2d_t image, int2 byte_coord, T data);                    \
+  WEFT_INTEL_BLOCK_IO_READ_WRITE(SUFFIX, T)
 #if __OPENCL_C_VERSION__ >= 200 && defined(__opencl_c_read_write_images)
-#define WEFT_INTEL_BLOCK_IO_READ_WRITE(N, T)                                   \
-  T __attribute__((overloadable))                                              \
-  intel_sub_group_block_read##N(read_write image2d_t image, int2 byte_coord);  \
-  void __attribute__((overloadable)) intel_sub_group_block_write##N(           \
+#define WEFT_INTEL_BLOCK_IO_READ_WRITE(SUFFIX, T)                              \
+  T __attribute__((overloadable)) intel_sub_group_block_read##SUFFIX(          \
+      read_write image2d_t image, int2 byte_coord);                            \
+  void __attribute__((overloadable)) intel_sub_group_block_write##SUFFIX(      \
       read_write image2d_t image, int2 byte_coord, T data);
-WEFT_INTEL_BLOCK_IO_READ_WRITE(, uint)
-WEFT_INTEL_BLOCK_IO_READ_WRITE(2, uint2)
-WEFT_INTEL_BLOCK_IO_READ_WRITE(4, uint4)
-WEFT_INTEL_BLOCK_IO_READ_WRITE(8, uint8)
+#else
+#define WEFT_INTEL_BLOCK_IO_READ_WRITE(SUFFIX, T)
 #endif
+#define WEFT_INTEL_BLOCK_IO_TO_8(SUFFIX, E)                                    \
+  WEFT_INTEL_BLOCK_IO(SUFFIX, E, E)                                            \
+  WEFT_INTEL_BLOCK_IO(SUFFIX##2, E, E##2)                                      \
+  WEFT_INTEL_BLOCK_IO(SUFFIX##4, E, E##4)                                      \
+  WEFT_INTEL_BLOCK_IO(SUFFIX##8, E, E##8)
+WEFT_INTEL_BLOCK_IO_TO_8(, uint)
+#endif
+
+#ifdef cl_intel_subgroups_char
+WEFT_INTEL_SHUFFLES_AND_VECTORS(char)
+WEFT_INTEL_SHUFFLES_AND_VECTORS(uchar)
+WEFT_INTEL_BLOCK_IO_TO_8(_ui, uint)
+WEFT_INTEL_BLOCK_IO_TO_8(_uc, uchar)
+WEFT_INTEL_BLOCK_IO(_uc16, uchar, uchar16)
+#endif
+#ifdef cl_intel_subgroups_short
+WEFT_INTEL_SHUFFLES_AND_VECTORS(short)
+WEFT_INTEL_SHUFFLES_AND_VECTORS(ushort)
+WEFT_INTEL_BLOCK_IO_TO_8(_ui, uint)
+WEFT_INTEL_BLOCK_IO_TO_8(_us, ushort)
+WEFT_INTEL_BLOCK_IO(_us16, ushort, ushort16)
+#endif
+#ifdef cl_intel_subgroups_long
+WEFT_INTEL_BLOCK_IO_TO_8(_ui, uint)
+WEFT_INTEL_BLOCK_IO_TO_8(_ul, ulong)
+#endif
+// The 3.0 collectives under Intel's names for 8- and 16-bit integers.
+#define WEFT_INTEL_COLLECTIVES(T)                                              \
+  T __attribute__((overloadable)) intel_sub_group_broadcast(T x, uint id);     \
+  T __attribute__((overloadable)) intel_sub_group_reduce_add(T x);             \
+  T __attribute__((overloadable)) intel_sub_group_reduce_min(T x);             \
+  T __attribute__((overloadable)) intel_sub_group_reduce_max(T x);             \
+  T __attribute__((overloadable)) intel_sub_group_scan_exclusive_add(T x);     \
+  T __attribute__((overloadable)) intel_sub_group_scan_exclusive_min(T x);     \
+  T __attribute__((overloadable)) intel_sub_group_scan_exclusive_max(T x);     \
+  T __attribute__((overloadable)) intel_sub_group_scan_inclusive_add(T x);     \
+  T __attribute__((overloadable)) intel_sub_group_scan_inclusive_min(T x);     \
+  T __attribute__((overloadable)) intel_sub_group_scan_inclusive_max(T x);
+#ifdef cl_intel_subgroups_char
+WEFT_INTEL_COLLECTIVES(char)
+WEFT_INTEL_COLLECTIVES(uchar)
+#endif
+#ifdef cl_intel_subgroups_short
+WEFT_INTEL_COLLECTIVES(short)
+WEFT_INTEL_COLLECTIVES(ushort)
 #endif

@@ -1079,78 +1079,78 @@ constant void *__translate_sampler_initializer(int bits) {
 }
 
 // --- cl_intel_subgroups: block reads and writes of 2-D images. --------------
-// Raw bytes, no conversion: value k of each work-item is the uint at byte
-// x + 4 * local id of row y + k. Reads outside the rows clamp to the edge
-// in uint steps (bytes past a row shorter than a uint read 0); writes that
-// do not fit the row are dropped.
+// Raw bytes, no conversion: value k of each work-item is the element (a
+// uint, or with the _char, _short and _long extensions a uchar, ushort or
+// ulong) at byte x + element size * local id of row y + k. Reads outside
+// the rows clamp to the edge in element steps (bytes past a row shorter
+// than an element read 0); writes that do not fit the row are dropped.
 
-static inline uint weft_block_read_at(weft_image image, int x, int y) {
+static inline ulong weft_block_read_at(weft_image image, int x, int y,
+                                       int bytes) {
   int row_bytes = image->width * image->element_size;
   y = clamp(y, 0, image->height - 1);
-  x = clamp(x, 0, max(row_bytes - 4, 0));
+  x = clamp(x, 0, max(row_bytes - bytes, 0));
   const global uchar *row = image->data + (size_t)y * image->row_pitch;
-  uint value = 0;
-  for (int i = 0; i < 4; ++i)
+  ulong value = 0;
+  for (int i = 0; i < bytes; ++i)
     if (x + i < row_bytes)
-      value |= (uint)row[x + i] << (8 * i);
+      value |= (ulong)row[x + i] << (8 * i);
   return value;
 }
 
 static inline void weft_block_write_at(weft_image image, int x, int y,
-                                       uint value) {
+                                       int bytes, ulong value) {
   int row_bytes = image->width * image->element_size;
-  if (y < 0 || y >= image->height || x < 0 || x > row_bytes - 4)
+  if (y < 0 || y >= image->height || x < 0 || x > row_bytes - bytes)
     return;
-  *(global weft_unaligned_uint *)(image->data + (size_t)y * image->row_pitch +
-                                  x) = value;
+  global uchar *at = image->data + (size_t)y * image->row_pitch + x;
+  for (int i = 0; i < bytes; ++i)
+    at[i] = (uchar)(value >> (8 * i));
 }
 
-#define WEFT_BLOCK_X(coord) ((coord).x + 4 * (int)get_sub_group_local_id())
-#define WEFT_IMAGE_BLOCK_READS(ACCESS)                                         \
-  OVERLOADABLE uint intel_sub_group_block_read(ACCESS image2d_t image,         \
-                                               int2 byte_coord) {              \
-    return weft_block_read_at(WEFT_IMAGE(image), WEFT_BLOCK_X(byte_coord),     \
-                              byte_coord.y);                                   \
+#define WEFT_IMAGE_BLOCK_IO(ACCESS_R, ACCESS_W, SUFFIX, E, T, N)               \
+  OVERLOADABLE T intel_sub_group_block_read##SUFFIX(ACCESS_R image2d_t image,  \
+                                                    int2 byte_coord) {         \
+    weft_image d = WEFT_IMAGE(image);                                          \
+    int x = byte_coord.x + (int)sizeof(E) * (int)get_sub_group_local_id();     \
+    E values[N];                                                               \
+    for (int k = 0; k < N; ++k)                                                \
+      values[k] =                                                              \
+          (E)weft_block_read_at(d, x, byte_coord.y + k, (int)sizeof(E));       \
+    return WEFT_BLOCK_LOAD##N(values);                                         \
   }                                                                            \
-  OVERLOADABLE uint2 intel_sub_group_block_read2(ACCESS image2d_t image,       \
-                                                 int2 byte_coord) {            \
-    return (uint2)(intel_sub_group_block_read(image, byte_coord),              \
-                   intel_sub_group_block_read(image, byte_coord + (int2)(0, 1))); \
-  }                                                                            \
-  OVERLOADABLE uint4 intel_sub_group_block_read4(ACCESS image2d_t image,       \
-                                                 int2 byte_coord) {            \
-    return (uint4)(                                                            \
-        intel_sub_group_block_read2(image, byte_coord),                        \
-        intel_sub_group_block_read2(image, byte_coord + (int2)(0, 2)));        \
-  }                                                                            \
-  OVERLOADABLE uint8 intel_sub_group_block_read8(ACCESS image2d_t image,       \
-                                                 int2 byte_coord) {            \
-    return (uint8)(                                                            \
-        intel_sub_group_block_read4(image, byte_coord),                        \
-        intel_sub_group_block_read4(image, byte_coord + (int2)(0, 4)));        \
+  OVERLOADABLE void intel_sub_group_block_write##SUFFIX(                       \
+      ACCESS_W image2d_t image, int2 byte_coord, T data) {                     \
+    weft_image d = WEFT_IMAGE(image);                                          \
+    int x = byte_coord.x + (int)sizeof(E) * (int)get_sub_group_local_id();     \
+    E values[N];                                                               \
+    WEFT_BLOCK_STORE##N(data, values);                                         \
+    for (int k = 0; k < N; ++k)                                                \
+      weft_block_write_at(d, x, byte_coord.y + k, (int)sizeof(E),              \
+                          (ulong)values[k]);                                   \
   }
-#define WEFT_IMAGE_BLOCK_WRITES(ACCESS)                                        \
-  OVERLOADABLE void intel_sub_group_block_write(ACCESS image2d_t image,        \
-                                                int2 byte_coord, uint data) {  \
-    weft_block_write_at(WEFT_IMAGE(image), WEFT_BLOCK_X(byte_coord),           \
-                        byte_coord.y, data);                                   \
-  }                                                                            \
-  OVERLOADABLE void intel_sub_group_block_write2(                              \
-      ACCESS image2d_t image, int2 byte_coord, uint2 data) {                   \
-    intel_sub_group_block_write(image, byte_coord, data.x);                    \
-    intel_sub_group_block_write(image, byte_coord + (int2)(0, 1), data.y);     \
-  }                                                                            \
-  OVERLOADABLE void intel_sub_group_block_write4(                              \
-      ACCESS image2d_t image, int2 byte_coord, uint4 data) {                   \
-    intel_sub_group_block_write2(image, byte_coord, data.lo);                  \
-    intel_sub_group_block_write2(image, byte_coord + (int2)(0, 2), data.hi);   \
-  }                                                                            \
-  OVERLOADABLE void intel_sub_group_block_write8(                              \
-      ACCESS image2d_t image, int2 byte_coord, uint8 data) {                   \
-    intel_sub_group_block_write4(image, byte_coord, data.lo);                  \
-    intel_sub_group_block_write4(image, byte_coord + (int2)(0, 4), data.hi);   \
-  }
-WEFT_IMAGE_BLOCK_READS(read_only)
-WEFT_IMAGE_BLOCK_READS(read_write)
-WEFT_IMAGE_BLOCK_WRITES(write_only)
-WEFT_IMAGE_BLOCK_WRITES(read_write)
+#define WEFT_BLOCK_LOAD1(values) values[0]
+#define WEFT_BLOCK_LOAD2(values) vload2(0, values)
+#define WEFT_BLOCK_LOAD4(values) vload4(0, values)
+#define WEFT_BLOCK_LOAD8(values) vload8(0, values)
+#define WEFT_BLOCK_LOAD16(values) vload16(0, values)
+#define WEFT_BLOCK_STORE1(data, values) values[0] = data
+#define WEFT_BLOCK_STORE2(data, values) vstore2(data, 0, values)
+#define WEFT_BLOCK_STORE4(data, values) vstore4(data, 0, values)
+#define WEFT_BLOCK_STORE8(data, values) vstore8(data, 0, values)
+#define WEFT_BLOCK_STORE16(data, values) vstore16(data, 0, values)
+#define WEFT_IMAGE_BLOCK_IO_BOTH(SUFFIX, E, T, N)                              \
+  WEFT_IMAGE_BLOCK_IO(read_only, write_only, SUFFIX, E, T, N)                  \
+  WEFT_IMAGE_BLOCK_IO(read_write, read_write, SUFFIX, E, T, N)
+#define WEFT_IMAGE_BLOCK_IO_TO_8(SUFFIX, E)                                    \
+  WEFT_IMAGE_BLOCK_IO_BOTH(SUFFIX, E, E, 1)                                    \
+  WEFT_IMAGE_BLOCK_IO_BOTH(SUFFIX##2, E, E##2, 2)                              \
+  WEFT_IMAGE_BLOCK_IO_BOTH(SUFFIX##4, E, E##4, 4)                              \
+  WEFT_IMAGE_BLOCK_IO_BOTH(SUFFIX##8, E, E##8, 8)
+WEFT_IMAGE_BLOCK_IO_TO_8(, uint)
+WEFT_IMAGE_BLOCK_IO_TO_8(_ui, uint)
+WEFT_IMAGE_BLOCK_IO_TO_8(_uc, uchar)
+WEFT_IMAGE_BLOCK_IO_BOTH(_uc16, uchar, uchar16, 16)
+WEFT_IMAGE_BLOCK_IO_TO_8(_us, ushort)
+WEFT_IMAGE_BLOCK_IO_BOTH(_us16, ushort, ushort16, 16)
+WEFT_IMAGE_BLOCK_IO_TO_8(_ul, ulong)

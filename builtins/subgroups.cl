@@ -276,34 +276,85 @@ WEFT_INTEL_SHUFFLE_BODIES(half)
 WEFT_INTEL_SHUFFLE_BODIES(double)
 
 // Block reads and writes of global memory: value k of each work-item is
-// p[local id + k * max sub-group size], for any sub-group size.
-#define WEFT_BLOCK_AT(k) (get_sub_group_local_id() + (k) * get_max_sub_group_size())
-OVERLOADABLE uint intel_sub_group_block_read(const global uint *p) {
-  return p[WEFT_BLOCK_AT(0)];
-}
-OVERLOADABLE uint2 intel_sub_group_block_read2(const global uint *p) {
-  return (uint2)(p[WEFT_BLOCK_AT(0)], p[WEFT_BLOCK_AT(1)]);
-}
-OVERLOADABLE uint4 intel_sub_group_block_read4(const global uint *p) {
-  return (uint4)(intel_sub_group_block_read2(p),
-                 intel_sub_group_block_read2(p + 2 * get_max_sub_group_size()));
-}
-OVERLOADABLE uint8 intel_sub_group_block_read8(const global uint *p) {
-  return (uint8)(intel_sub_group_block_read4(p),
-                 intel_sub_group_block_read4(p + 4 * get_max_sub_group_size()));
-}
-OVERLOADABLE void intel_sub_group_block_write(global uint *p, uint data) {
-  p[WEFT_BLOCK_AT(0)] = data;
-}
-OVERLOADABLE void intel_sub_group_block_write2(global uint *p, uint2 data) {
-  p[WEFT_BLOCK_AT(0)] = data.x;
-  p[WEFT_BLOCK_AT(1)] = data.y;
-}
-OVERLOADABLE void intel_sub_group_block_write4(global uint *p, uint4 data) {
-  intel_sub_group_block_write2(p, data.lo);
-  intel_sub_group_block_write2(p + 2 * get_max_sub_group_size(), data.hi);
-}
-OVERLOADABLE void intel_sub_group_block_write8(global uint *p, uint8 data) {
-  intel_sub_group_block_write4(p, data.lo);
-  intel_sub_group_block_write4(p + 4 * get_max_sub_group_size(), data.hi);
-}
+// p[local id + k * max sub-group size], for any sub-group size. SUFFIX
+// names the element and width (none or _ui for uint, _uc, _us, _ul).
+#define WEFT_BLOCK_AT(k)                                                       \
+  (get_sub_group_local_id() + (k) * get_max_sub_group_size())
+#define WEFT_BLOCK_LOAD1(values) values[0]
+#define WEFT_BLOCK_LOAD2(values) vload2(0, values)
+#define WEFT_BLOCK_LOAD4(values) vload4(0, values)
+#define WEFT_BLOCK_LOAD8(values) vload8(0, values)
+#define WEFT_BLOCK_LOAD16(values) vload16(0, values)
+#define WEFT_BLOCK_STORE1(data, values) values[0] = data
+#define WEFT_BLOCK_STORE2(data, values) vstore2(data, 0, values)
+#define WEFT_BLOCK_STORE4(data, values) vstore4(data, 0, values)
+#define WEFT_BLOCK_STORE8(data, values) vstore8(data, 0, values)
+#define WEFT_BLOCK_STORE16(data, values) vstore16(data, 0, values)
+#define WEFT_GLOBAL_BLOCK_IO(SUFFIX, E, T, N)                                  \
+  OVERLOADABLE T intel_sub_group_block_read##SUFFIX(const global E *p) {       \
+    E values[N];                                                               \
+    for (uint k = 0; k < N; ++k)                                               \
+      values[k] = p[WEFT_BLOCK_AT(k)];                                         \
+    return WEFT_BLOCK_LOAD##N(values);                                         \
+  }                                                                            \
+  OVERLOADABLE void intel_sub_group_block_write##SUFFIX(global E *p,           \
+                                                        T data) {              \
+    E values[N];                                                               \
+    WEFT_BLOCK_STORE##N(data, values);                                         \
+    for (uint k = 0; k < N; ++k)                                               \
+      p[WEFT_BLOCK_AT(k)] = values[k];                                         \
+  }
+#define WEFT_GLOBAL_BLOCK_IO_TO_8(SUFFIX, E)                                   \
+  WEFT_GLOBAL_BLOCK_IO(SUFFIX, E, E, 1)                                        \
+  WEFT_GLOBAL_BLOCK_IO(SUFFIX##2, E, E##2, 2)                                  \
+  WEFT_GLOBAL_BLOCK_IO(SUFFIX##4, E, E##4, 4)                                  \
+  WEFT_GLOBAL_BLOCK_IO(SUFFIX##8, E, E##8, 8)
+WEFT_GLOBAL_BLOCK_IO_TO_8(, uint)
+WEFT_GLOBAL_BLOCK_IO_TO_8(_ui, uint)
+WEFT_GLOBAL_BLOCK_IO_TO_8(_uc, uchar)
+WEFT_GLOBAL_BLOCK_IO(_uc16, uchar, uchar16, 16)
+WEFT_GLOBAL_BLOCK_IO_TO_8(_us, ushort)
+WEFT_GLOBAL_BLOCK_IO(_us16, ushort, ushort16, 16)
+WEFT_GLOBAL_BLOCK_IO_TO_8(_ul, ulong)
+
+// cl_intel_subgroups_char and _short: shuffles of 8- and 16-bit values,
+// and the 3.0 collectives under Intel's names.
+WEFT_INTEL_SHUFFLE_BODIES_AND_VECTORS(char)
+WEFT_INTEL_SHUFFLE_BODIES_AND_VECTORS(uchar)
+WEFT_INTEL_SHUFFLE_BODIES_AND_VECTORS(short)
+WEFT_INTEL_SHUFFLE_BODIES_AND_VECTORS(ushort)
+#define WEFT_INTEL_COLLECTIVE_BODIES(T)                                        \
+  OVERLOADABLE T intel_sub_group_broadcast(T x, uint id) {                     \
+    return sub_group_broadcast(x, id);                                         \
+  }                                                                            \
+  OVERLOADABLE T intel_sub_group_reduce_add(T x) {                             \
+    return sub_group_reduce_add(x);                                            \
+  }                                                                            \
+  OVERLOADABLE T intel_sub_group_reduce_min(T x) {                             \
+    return sub_group_reduce_min(x);                                            \
+  }                                                                            \
+  OVERLOADABLE T intel_sub_group_reduce_max(T x) {                             \
+    return sub_group_reduce_max(x);                                            \
+  }                                                                            \
+  OVERLOADABLE T intel_sub_group_scan_exclusive_add(T x) {                     \
+    return sub_group_scan_exclusive_add(x);                                    \
+  }                                                                            \
+  OVERLOADABLE T intel_sub_group_scan_exclusive_min(T x) {                     \
+    return sub_group_scan_exclusive_min(x);                                    \
+  }                                                                            \
+  OVERLOADABLE T intel_sub_group_scan_exclusive_max(T x) {                     \
+    return sub_group_scan_exclusive_max(x);                                    \
+  }                                                                            \
+  OVERLOADABLE T intel_sub_group_scan_inclusive_add(T x) {                     \
+    return sub_group_scan_inclusive_add(x);                                    \
+  }                                                                            \
+  OVERLOADABLE T intel_sub_group_scan_inclusive_min(T x) {                     \
+    return sub_group_scan_inclusive_min(x);                                    \
+  }                                                                            \
+  OVERLOADABLE T intel_sub_group_scan_inclusive_max(T x) {                     \
+    return sub_group_scan_inclusive_max(x);                                    \
+  }
+WEFT_INTEL_COLLECTIVE_BODIES(char)
+WEFT_INTEL_COLLECTIVE_BODIES(uchar)
+WEFT_INTEL_COLLECTIVE_BODIES(short)
+WEFT_INTEL_COLLECTIVE_BODIES(ushort)

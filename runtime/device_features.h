@@ -104,9 +104,12 @@ inline constexpr ExtensionEntry kDeviceExtensions[] = {
     {"cl_khr_subgroup_shuffle_relative", CL_MAKE_VERSION(1, 0, 0), true},
     {"cl_khr_subgroup_clustered_reduce", CL_MAKE_VERSION(1, 0, 0), true},
     // Intel's shuffles and block reads and writes (global memory and 2-D
-    // images) on the same sub-groups; the block operations are written for
+    // images; 8-, 16- and 64-bit elements too) on the same sub-groups; the block operations are written for
     // any sub-group size (builtins/subgroups.cl, builtins/images.cl).
     {"cl_intel_subgroups", CL_MAKE_VERSION(1, 0, 0), true},
+    {"cl_intel_subgroups_char", CL_MAKE_VERSION(1, 0, 0), true},
+    {"cl_intel_subgroups_short", CL_MAKE_VERSION(1, 0, 0), true},
+    {"cl_intel_subgroups_long", CL_MAKE_VERSION(1, 0, 0), true},
     // Bitfield insert and extract, bit reverse
     // (builtins/extended_bit_ops.cl).
     {"cl_khr_extended_bit_ops", CL_MAKE_VERSION(1, 0, 0), true},

@@ -476,3 +476,113 @@ TEST_CASE_METHOD(WeftFixture,
     clReleaseMemObject(m);
   clReleaseKernel(k);
 }
+
+TEST_CASE_METHOD(WeftFixture,
+                 "cl_intel_subgroups_char, _short and _long: block reads and "
+                 "writes of 8-, 16- and 64-bit elements, narrow shuffles and "
+                 "collectives",
+                 "[subgroups]") {
+  for (const char *name :
+       {"cl_intel_subgroups_char", "cl_intel_subgroups_short",
+        "cl_intel_subgroups_long"}) {
+    INFO(name);
+    CHECK(hasExtension(name));
+  }
+  const char *source = R"CLC(
+kernel void narrow(global const uchar *bytes, global const ushort *shorts,
+                   global const ulong *longs, read_only image2d_t img,
+                   global ushort *written, global ulong *out) {
+  size_t i = get_global_id(0);
+  global ulong *o = out + i * 12;
+  uint lid = get_sub_group_local_id(), max = get_max_sub_group_size();
+  size_t base = get_group_id(0) * get_local_size(0) + get_sub_group_id() * max;
+  uchar16 c = intel_sub_group_block_read_uc16(bytes + base * 16);
+  ushort8 s = intel_sub_group_block_read_us8(shorts + base * 8);
+  ulong4 l = intel_sub_group_block_read_ul4(longs + base * 4);
+  o[0] = get_sub_group_id();
+  o[1] = lid;
+  o[2] = max;
+  o[3] = c.s0;
+  o[4] = c.sf;
+  o[5] = s.s0;
+  o[6] = s.s7;
+  o[7] = l.s0;
+  o[8] = l.s3;
+  o[9] = intel_sub_group_block_read_us(img, (int2)(2 * (int)base, 1));
+  o[10] = intel_sub_group_shuffle((char)c.s1, lid);
+  o[11] = intel_sub_group_broadcast(c.s2, 0);
+  intel_sub_group_block_write_us2(written + base * 2, s.s01);
+}
+)CLC";
+  cl_kernel k = kernel(source, "narrow", "-cl-std=CL3.0");
+  const size_t global = 48, local = 16;
+  std::vector<uint8_t> bytes(global * 16);
+  std::vector<uint16_t> shorts(global * 8);
+  std::vector<uint64_t> longs(global * 4);
+  for (size_t i = 0; i < bytes.size(); ++i)
+    bytes[i] = uint8_t(i * 37 + 11);
+  for (size_t i = 0; i < shorts.size(); ++i)
+    shorts[i] = uint16_t(i * 4099 + 7);
+  for (size_t i = 0; i < longs.size(); ++i)
+    longs[i] = (uint64_t(i) << 40) ^ (i * 2654435761u);
+  // A 20x3 image of 2-byte texels: 40 bytes a row.
+  const size_t width = 20, height = 3, row_bytes = width * 2;
+  std::vector<uint8_t> texels(row_bytes * height);
+  for (size_t i = 0; i < texels.size(); ++i)
+    texels[i] = uint8_t(i * 29 + 3);
+  cl_image_format format = {CL_R, CL_UNSIGNED_INT16};
+  cl_image_desc desc = {};
+  desc.image_type = CL_MEM_OBJECT_IMAGE2D;
+  desc.image_width = width;
+  desc.image_height = height;
+  cl_int err;
+  cl_mem img = clCreateImage(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                             &format, &desc, texels.data(), &err);
+  REQUIRE(err == CL_SUCCESS);
+  cl_mem b = buffer(bytes.size(), bytes.data());
+  cl_mem s = buffer(shorts.size() * 2, shorts.data());
+  cl_mem l = buffer(longs.size() * 8, longs.data());
+  std::vector<uint16_t> blank(global * 2, 0xabcd);
+  cl_mem written = buffer(blank.size() * 2, blank.data());
+  cl_mem out = buffer(global * 12 * 8);
+  for (auto [index, arg] : {std::pair<int, const void *>{0, &b},
+                            {1, &s},
+                            {2, &l},
+                            {3, &img},
+                            {4, &written},
+                            {5, &out}})
+    REQUIRE(clSetKernelArg(k, index, sizeof(cl_mem), arg) == CL_SUCCESS);
+  REQUIRE(runAndWait(k, 1, &global, &local) == CL_SUCCESS);
+  std::vector<uint64_t> got(global * 12);
+  REQUIRE(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, got.size() * 8,
+                              got.data(), 0, nullptr, nullptr) == CL_SUCCESS);
+  std::vector<uint16_t> got_written(blank.size());
+  REQUIRE(clEnqueueReadBuffer(queue, written, CL_TRUE, 0,
+                              got_written.size() * 2, got_written.data(), 0,
+                              nullptr, nullptr) == CL_SUCCESS);
+  std::vector<uint16_t> want_written = blank;
+  for (size_t i = 0; i < global; ++i) {
+    const uint64_t *o = &got[i * 12];
+    const uint64_t sub_group = o[0], lid = o[1], max = o[2];
+    const size_t base = (i / local) * local + size_t(sub_group * max);
+    INFO("work-item " << i << ", sub-group " << sub_group << ", local id "
+                      << lid);
+    CHECK(o[3] == bytes[base * 16 + lid]);
+    CHECK(o[4] == bytes[base * 16 + lid + 15 * max]);
+    CHECK(o[5] == shorts[base * 8 + lid]);
+    CHECK(o[6] == shorts[base * 8 + lid + 7 * max]);
+    CHECK(o[7] == longs[base * 4 + lid]);
+    CHECK(o[8] == longs[base * 4 + lid + 3 * max]);
+    size_t x = std::min(2 * base + 2 * lid, row_bytes - 2);
+    CHECK(o[9] ==
+          uint64_t(texels[row_bytes + x] | texels[row_bytes + x + 1] << 8));
+    CHECK(o[10] == uint64_t(int64_t(int8_t(bytes[base * 16 + lid + max]))));
+    CHECK(o[11] == bytes[base * 16 + 2 * max]);
+    for (uint64_t j = 0; j < 2; ++j)
+      want_written[base * 2 + lid + j * max] = shorts[base * 8 + lid + j * max];
+  }
+  CHECK(got_written == want_written);
+  for (cl_mem m : {img, b, s, l, written, out})
+    clReleaseMemObject(m);
+  clReleaseKernel(k);
+}
