@@ -29,6 +29,12 @@
 // - OpReadClockKHR (SPV_KHR_shader_clock, unknown to the translator): a
 //   call of cl_khr_kernel_clock's builtin of its scope, declared with Import
 //   linkage (the capability becomes Linkage, the extension is dropped).
+// - OpImageQueryLevels, which crashes it: a call of get_image_num_mip_levels
+//   for the image's type, imported the same way (Linkage added if absent).
+// - OpCompositeConstruct of anything but constants, which it reads only as
+//   a constant (and crashes on otherwise): OpCompositeInsert into an
+//   undefined composite, a vector constituent of a vector taken apart with
+//   OpCompositeExtract.
 #pragma once
 #include "compiler/interface/compiler_interface.h"
 
