@@ -118,3 +118,16 @@ enum weft_rounding { ROUND_TE, ROUND_TZ, ROUND_TP, ROUND_TN };
   FOR_EACH_VECTOR_WIDTH(WEFT_ELEMENTWISE_BINARY_N, T, NAME, BUILTIN)
 #define WEFT_ELEMENTWISE_TERNARY(T, NAME, BUILTIN)                             \
   FOR_EACH_VECTOR_WIDTH(WEFT_ELEMENTWISE_TERNARY_N, T, NAME, BUILTIN)
+
+// A vector of N elements from a private array of them, and back (the block
+// reads and writes of builtins/subgroups.cl and images.cl).
+#define WEFT_BLOCK_LOAD1(values) values[0]
+#define WEFT_BLOCK_LOAD2(values) vload2(0, values)
+#define WEFT_BLOCK_LOAD4(values) vload4(0, values)
+#define WEFT_BLOCK_LOAD8(values) vload8(0, values)
+#define WEFT_BLOCK_LOAD16(values) vload16(0, values)
+#define WEFT_BLOCK_STORE1(data, values) values[0] = data
+#define WEFT_BLOCK_STORE2(data, values) vstore2(data, 0, values)
+#define WEFT_BLOCK_STORE4(data, values) vstore4(data, 0, values)
+#define WEFT_BLOCK_STORE8(data, values) vstore8(data, 0, values)
+#define WEFT_BLOCK_STORE16(data, values) vstore16(data, 0, values)

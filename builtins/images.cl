@@ -1129,16 +1129,6 @@ static inline void weft_block_write_at(weft_image image, int x, int y,
       weft_block_write_at(d, x, byte_coord.y + k, (int)sizeof(E),              \
                           (ulong)values[k]);                                   \
   }
-#define WEFT_BLOCK_LOAD1(values) values[0]
-#define WEFT_BLOCK_LOAD2(values) vload2(0, values)
-#define WEFT_BLOCK_LOAD4(values) vload4(0, values)
-#define WEFT_BLOCK_LOAD8(values) vload8(0, values)
-#define WEFT_BLOCK_LOAD16(values) vload16(0, values)
-#define WEFT_BLOCK_STORE1(data, values) values[0] = data
-#define WEFT_BLOCK_STORE2(data, values) vstore2(data, 0, values)
-#define WEFT_BLOCK_STORE4(data, values) vstore4(data, 0, values)
-#define WEFT_BLOCK_STORE8(data, values) vstore8(data, 0, values)
-#define WEFT_BLOCK_STORE16(data, values) vstore16(data, 0, values)
 #define WEFT_IMAGE_BLOCK_IO_BOTH(SUFFIX, E, T, N)                              \
   WEFT_IMAGE_BLOCK_IO(read_only, write_only, SUFFIX, E, T, N)                  \
   WEFT_IMAGE_BLOCK_IO(read_write, read_write, SUFFIX, E, T, N)

@@ -280,16 +280,6 @@ WEFT_INTEL_SHUFFLE_BODIES(double)
 // names the element and width (none or _ui for uint, _uc, _us, _ul).
 #define WEFT_BLOCK_AT(k)                                                       \
   (get_sub_group_local_id() + (k) * get_max_sub_group_size())
-#define WEFT_BLOCK_LOAD1(values) values[0]
-#define WEFT_BLOCK_LOAD2(values) vload2(0, values)
-#define WEFT_BLOCK_LOAD4(values) vload4(0, values)
-#define WEFT_BLOCK_LOAD8(values) vload8(0, values)
-#define WEFT_BLOCK_LOAD16(values) vload16(0, values)
-#define WEFT_BLOCK_STORE1(data, values) values[0] = data
-#define WEFT_BLOCK_STORE2(data, values) vstore2(data, 0, values)
-#define WEFT_BLOCK_STORE4(data, values) vstore4(data, 0, values)
-#define WEFT_BLOCK_STORE8(data, values) vstore8(data, 0, values)
-#define WEFT_BLOCK_STORE16(data, values) vstore16(data, 0, values)
 #define WEFT_GLOBAL_BLOCK_IO(SUFFIX, E, T, N)                                  \
   OVERLOADABLE T intel_sub_group_block_read##SUFFIX(const global E *p) {       \
     E values[N];                                                               \

@@ -364,7 +364,28 @@ kernel void intel(global const uint *in, global uint *out,
 
 } // namespace
 
-TEST_CASE_METHOD(WeftFixture,
+namespace {
+
+struct SubgroupFixture : WeftFixture {
+  // A 2-D image of `format`, holding `texels` when given.
+  cl_mem image2d(cl_image_format format, size_t width, size_t height,
+                 cl_mem_flags flags, void *texels = nullptr) {
+    cl_image_desc desc = {};
+    desc.image_type = CL_MEM_OBJECT_IMAGE2D;
+    desc.image_width = width;
+    desc.image_height = height;
+    cl_int err;
+    cl_mem m =
+        clCreateImage(context, flags | (texels ? CL_MEM_COPY_HOST_PTR : 0),
+                      &format, &desc, texels, &err);
+    REQUIRE(err == CL_SUCCESS);
+    return m;
+  }
+};
+
+} // namespace
+
+TEST_CASE_METHOD(SubgroupFixture,
                  "cl_intel_subgroups: shuffles and block reads and writes of "
                  "global memory and 2-D images",
                  "[subgroups]") {
@@ -379,18 +400,9 @@ TEST_CASE_METHOD(WeftFixture,
   std::vector<uint8_t> texels(row_bytes * height);
   for (size_t i = 0; i < texels.size(); ++i)
     texels[i] = uint8_t(i * 13 + 5);
-  cl_image_format format = {CL_RGBA, CL_UNSIGNED_INT8};
-  cl_image_desc desc = {};
-  desc.image_type = CL_MEM_OBJECT_IMAGE2D;
-  desc.image_width = width;
-  desc.image_height = height;
-  cl_int err;
-  cl_mem img = clCreateImage(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                             &format, &desc, texels.data(), &err);
-  REQUIRE(err == CL_SUCCESS);
-  cl_mem dst =
-      clCreateImage(context, CL_MEM_READ_WRITE, &format, &desc, nullptr, &err);
-  REQUIRE(err == CL_SUCCESS);
+  const cl_image_format format = {CL_RGBA, CL_UNSIGNED_INT8};
+  cl_mem img = image2d(format, width, height, CL_MEM_READ_ONLY, texels.data());
+  cl_mem dst = image2d(format, width, height, CL_MEM_READ_WRITE);
   std::vector<uint8_t> zero(texels.size(), 0);
   size_t origin[3] = {0, 0, 0}, region[3] = {width, height, 1};
   REQUIRE(clEnqueueWriteImage(queue, dst, CL_TRUE, origin, region, 0, 0,
@@ -477,7 +489,7 @@ TEST_CASE_METHOD(WeftFixture,
   clReleaseKernel(k);
 }
 
-TEST_CASE_METHOD(WeftFixture,
+TEST_CASE_METHOD(SubgroupFixture,
                  "cl_intel_subgroups_char, _short and _long: block reads and "
                  "writes of 8-, 16- and 64-bit elements, narrow shuffles and "
                  "collectives",
@@ -530,15 +542,8 @@ kernel void narrow(global const uchar *bytes, global const ushort *shorts,
   std::vector<uint8_t> texels(row_bytes * height);
   for (size_t i = 0; i < texels.size(); ++i)
     texels[i] = uint8_t(i * 29 + 3);
-  cl_image_format format = {CL_R, CL_UNSIGNED_INT16};
-  cl_image_desc desc = {};
-  desc.image_type = CL_MEM_OBJECT_IMAGE2D;
-  desc.image_width = width;
-  desc.image_height = height;
-  cl_int err;
-  cl_mem img = clCreateImage(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                             &format, &desc, texels.data(), &err);
-  REQUIRE(err == CL_SUCCESS);
+  cl_mem img = image2d({CL_R, CL_UNSIGNED_INT16}, width, height,
+                       CL_MEM_READ_ONLY, texels.data());
   cl_mem b = buffer(bytes.size(), bytes.data());
   cl_mem s = buffer(shorts.size() * 2, shorts.data());
   cl_mem l = buffer(longs.size() * 8, longs.data());
