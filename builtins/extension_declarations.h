@@ -130,21 +130,23 @@ WEFT_INTEL_SHUFFLES(double)
 WEFT_INTEL_BLOCK_IO_TO_8(, uint)
 #endif
 
-#ifdef cl_intel_subgroups_char
+// Only with the base extension, whose macros these use (Clang offers it
+// from OpenCL C 1.2).
+#if defined(cl_intel_subgroups) && defined(cl_intel_subgroups_char)
 WEFT_INTEL_SHUFFLES_AND_VECTORS(char)
 WEFT_INTEL_SHUFFLES_AND_VECTORS(uchar)
 WEFT_INTEL_BLOCK_IO_TO_8(_ui, uint)
 WEFT_INTEL_BLOCK_IO_TO_8(_uc, uchar)
 WEFT_INTEL_BLOCK_IO(_uc16, uchar, uchar16)
 #endif
-#ifdef cl_intel_subgroups_short
+#if defined(cl_intel_subgroups) && defined(cl_intel_subgroups_short)
 WEFT_INTEL_SHUFFLES_AND_VECTORS(short)
 WEFT_INTEL_SHUFFLES_AND_VECTORS(ushort)
 WEFT_INTEL_BLOCK_IO_TO_8(_ui, uint)
 WEFT_INTEL_BLOCK_IO_TO_8(_us, ushort)
 WEFT_INTEL_BLOCK_IO(_us16, ushort, ushort16)
 #endif
-#ifdef cl_intel_subgroups_long
+#if defined(cl_intel_subgroups) && defined(cl_intel_subgroups_long)
 WEFT_INTEL_BLOCK_IO_TO_8(_ui, uint)
 WEFT_INTEL_BLOCK_IO_TO_8(_ul, ulong)
 #endif
@@ -160,11 +162,13 @@ WEFT_INTEL_BLOCK_IO_TO_8(_ul, ulong)
   T __attribute__((overloadable)) intel_sub_group_scan_inclusive_add(T x);     \
   T __attribute__((overloadable)) intel_sub_group_scan_inclusive_min(T x);     \
   T __attribute__((overloadable)) intel_sub_group_scan_inclusive_max(T x);
-#ifdef cl_intel_subgroups_char
+// Only with the base extension, whose macros these use (Clang offers it
+// from OpenCL C 1.2).
+#if defined(cl_intel_subgroups) && defined(cl_intel_subgroups_char)
 WEFT_INTEL_COLLECTIVES(char)
 WEFT_INTEL_COLLECTIVES(uchar)
 #endif
-#ifdef cl_intel_subgroups_short
+#if defined(cl_intel_subgroups) && defined(cl_intel_subgroups_short)
 WEFT_INTEL_COLLECTIVES(short)
 WEFT_INTEL_COLLECTIVES(ushort)
 #endif

@@ -861,3 +861,35 @@ TEST_CASE_METHOD(WeftFixture,
   clReleaseMemObject(small);
   clReleaseKernel(huge);
 }
+
+// Every OpenCL C version the device lists builds a program: the extension
+// declarations Weft puts ahead of each program hold under each version's
+// extensions (a group once used macros of an extension Clang offers only
+// from OpenCL C 1.2, and broke every CL1.1 build).
+TEST_CASE_METHOD(WeftFixture,
+                 "a program builds under every OpenCL C version listed",
+                 "[api]") {
+  size_t bytes = 0;
+  REQUIRE(clGetDeviceInfo(device, CL_DEVICE_OPENCL_C_ALL_VERSIONS, 0, nullptr,
+                          &bytes) == CL_SUCCESS);
+  std::vector<cl_name_version> versions(bytes / sizeof(cl_name_version));
+  REQUIRE(clGetDeviceInfo(device, CL_DEVICE_OPENCL_C_ALL_VERSIONS, bytes,
+                          versions.data(), nullptr) == CL_SUCCESS);
+  REQUIRE(versions.size() >= 4);
+  const char *source = "kernel void k(global int *d) { d[0] = 1; }";
+  for (const cl_name_version &version : versions) {
+    unsigned major = CL_VERSION_MAJOR(version.version),
+             minor = CL_VERSION_MINOR(version.version);
+    if (major == 1 && minor == 0)
+      continue; // there is no -cl-std=CL1.0
+    std::string option = "-cl-std=CL" + std::to_string(major) + "." +
+                         std::to_string(minor);
+    INFO(option);
+    cl_program program;
+    std::string log;
+    cl_int status = build(source, program, log, option.c_str());
+    INFO(log);
+    CHECK(status == CL_SUCCESS);
+    clReleaseProgram(program);
+  }
+}
