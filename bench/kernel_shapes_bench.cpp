@@ -13,12 +13,17 @@
 //     global atomics (the CUDA/OpenCL samples' histogram);
 //   - an 8-bit quantized matrix-vector product with packed dot products
 //     (cl_khr_integer_dot_product; int8 inference kernels), the matrix laid
-//     out so neighbouring work-items read neighbouring words.
+//     out so neighbouring work-items read neighbouring words;
+//   - two per-pixel kernels without loops on uchar4 RGBA pixels, as colour
+//     conversion and compositing code writes them: luminance as dot() of
+//     the pixel as float4 with weights (a vector taken apart), and an alpha
+//     blend of two pictures (a vector computed on whole).
 // Inputs are small integers (or exactly representable fractions), so the
 // host's sums equal the kernels' whatever their order; the kernels that
 // multiply and add turn contraction off, and the host is built without it.
 #include "kernel_bench.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 
@@ -100,6 +105,22 @@ kernel void histogram256(global const uchar *data, global uint *bins,
   barrier(CLK_LOCAL_MEM_FENCE);
   for (int i = lid; i < 256; i += size)
     atomic_add(&bins[i], counts[i]);
+}
+)CLC";
+
+const char *kPixelShapes = R"CLC(
+#pragma OPENCL FP_CONTRACT OFF
+kernel void luminance(global const uchar4 *rgba, global float *luma) {
+  int i = get_global_id(0);
+  luma[i] = dot(convert_float4(rgba[i]), (float4)(0.25f, 0.5f, 0.125f, 0.0f));
+}
+
+kernel void alpha_blend(global const uchar4 *a, global const uchar4 *b,
+                        global uchar4 *out, float alpha) {
+  int i = get_global_id(0);
+  float4 mixed = convert_float4(a[i]) * alpha +
+                 convert_float4(b[i]) * (1.0f - alpha);
+  out[i] = convert_uchar4_sat_rte(mixed);
 }
 )CLC";
 
@@ -427,6 +448,79 @@ Benchmark int8Gemv() {
   return bm;
 }
 
+constexpr size_t kPixels = size_t(kWidth) * kHeight;
+
+std::vector<cl_uchar4> randomPixels(uint32_t seed) {
+  std::vector<cl_uchar4> pixels(kPixels);
+  for (cl_uchar4 &p : pixels)
+    for (int c = 0; c < 4; ++c)
+      p.s[c] = cl_uchar((seed = seed * 1664525u + 1013904223u) >> 24);
+  return pixels;
+}
+
+Benchmark luminance() {
+  static std::vector<cl_uchar4> pixels = randomPixels(7);
+  static std::vector<float> expected(kPixels);
+  for (size_t i = 0; i < kPixels; ++i) // exact: small integers, 2^-k weights
+    expected[i] = pixels[i].s[0] * 0.25f + pixels[i].s[1] * 0.5f +
+                  pixels[i].s[2] * 0.125f;
+  Benchmark bm;
+  bm.name = "luminance, uchar4 pixels (dot)";
+  bm.unit = "Mpix/s";
+  bm.work = double(kPixels) * 1e3;
+  bm.setup = [](const Driver &d, Instance &in, std::string &error) {
+    if (!prepare(d, in, kPixelShapes, "luminance", error))
+      return false;
+    cl_mem src = bufferWith(d, pixels);
+    cl_mem dst = bufferOf(d, kPixels * sizeof(float));
+    in.buffers = {src, dst};
+    clSetKernelArg(in.kernel, 0, sizeof(cl_mem), &src);
+    clSetKernelArg(in.kernel, 1, sizeof(cl_mem), &dst);
+    in.global[0] = kPixels;
+    in.local[0] = 256;
+    in.verify = [&d, dst](int) {
+      return compareExact(readBack<float>(d, dst, kPixels), expected, "luma");
+    };
+    return true;
+  };
+  return bm;
+}
+
+Benchmark alphaBlend() {
+  static std::vector<cl_uchar4> a = randomPixels(11), b = randomPixels(13);
+  // alpha = 0.25: every product and sum exact in float; the result is
+  // rounded to nearest even once, as convert_uchar4_sat_rte does.
+  static std::vector<cl_uchar> expected(kPixels * 4);
+  for (size_t i = 0; i < kPixels; ++i)
+    for (int c = 0; c < 4; ++c)
+      expected[i * 4 + c] = cl_uchar(std::clamp(
+          std::nearbyint(a[i].s[c] * 0.25f + b[i].s[c] * 0.75f), 0.0f, 255.0f));
+  Benchmark bm;
+  bm.name = "alpha blend, uchar4 pixels";
+  bm.unit = "Mpix/s";
+  bm.work = double(kPixels) * 1e3;
+  bm.setup = [](const Driver &d, Instance &in, std::string &error) {
+    if (!prepare(d, in, kPixelShapes, "alpha_blend", error))
+      return false;
+    cl_mem src_a = bufferWith(d, a), src_b = bufferWith(d, b);
+    cl_mem dst = bufferOf(d, kPixels * 4);
+    in.buffers = {src_a, src_b, dst};
+    float alpha = 0.25f;
+    clSetKernelArg(in.kernel, 0, sizeof(cl_mem), &src_a);
+    clSetKernelArg(in.kernel, 1, sizeof(cl_mem), &src_b);
+    clSetKernelArg(in.kernel, 2, sizeof(cl_mem), &dst);
+    clSetKernelArg(in.kernel, 3, sizeof alpha, &alpha);
+    in.global[0] = kPixels;
+    in.local[0] = 256;
+    in.verify = [&d, dst](int) {
+      return compareExact(readBack<cl_uchar>(d, dst, kPixels * 4), expected,
+                          "channels");
+    };
+    return true;
+  };
+  return bm;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -443,5 +537,7 @@ int main(int argc, char **argv) {
   runner.run(gemmTile4());
   runner.run(histogram());
   runner.run(int8Gemv());
+  runner.run(luminance());
+  runner.run(alphaBlend());
   return runner.exitStatus("kernel_shapes_bench");
 }

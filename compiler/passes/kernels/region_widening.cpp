@@ -3,6 +3,7 @@
 #include "compiler/passes/kernels/region_widening.h"
 
 #include "compiler/analysis/kernel_metadata.h"
+#include "compiler/passes/kernels/widening_checks.h"
 #include "compiler/passes/kernels/work_item_vectorizer.h"
 
 #include <llvm/ADT/DenseMap.h>
@@ -311,8 +312,14 @@ WidenedRegion widenRegion(const RegionKernel &kernel, unsigned r,
       // LLVM's loop vectorizer covers the loop over the row's work-items,
       // unless the row is a required width: it leaves rows of 8 scalar
       // (CLBlast's Xgemm loading its tiles, 8 work-items wide: half its
-      // time on a Zen 3 went there), and the widener fits the row exactly.
-      if (required_size[0] < kShortestWidenedRow)
+      // time on a Zen 3 went there), and the widener fits the row exactly;
+      // or unless the work-items compute in vector types, which it leaves
+      // scalar too.
+      bool in_vectors =
+          llvm::any_of(blocks, [](const BasicBlock *block) {
+            return computesInVectors(*block);
+          });
+      if (required_size[0] < kShortestWidenedRow && !in_vectors)
         return result; // no why: LLVM's loop vectorizer covers it
       without_loops = true;
     }

@@ -580,16 +580,34 @@ bool storesToOneAddressConditionally(llvm::Function &f, Value *x) {
   return false;
 }
 
+bool computesInVectors(const llvm::BasicBlock &block) {
+  for (const Instruction &inst : block) {
+    if (inst.getType()->isVectorTy())
+      return true;
+    if (const auto *store = llvm::dyn_cast<llvm::StoreInst>(&inst))
+      if (store->getValueOperand()->getType()->isVectorTy())
+        return true;
+  }
+  return false;
+}
+
+bool computesInVectors(const llvm::Function &f) {
+  return llvm::any_of(f, [](const BasicBlock &block) {
+    return computesInVectors(block);
+  });
+}
+
 // Whether `f` gathers or scatters (what a widened access to elements that
-// are not neighbours becomes) in a loop; once per work-item costs little.
-bool gathersInLoops(llvm::Function &f) {
+// are not neighbours becomes), anywhere or only in a loop (once per
+// work-item costs little beside a loop's rounds).
+bool gathers(llvm::Function &f, bool in_loops) {
   llvm::DominatorTree dominators(f);
   llvm::LoopInfo loops(dominators);
   for (Instruction &inst : llvm::instructions(f))
     if (const auto *call = llvm::dyn_cast<llvm::IntrinsicInst>(&inst))
       if ((call->getIntrinsicID() == llvm::Intrinsic::masked_gather ||
            call->getIntrinsicID() == llvm::Intrinsic::masked_scatter) &&
-          loops.getLoopFor(inst.getParent()))
+          (!in_loops || loops.getLoopFor(inst.getParent())))
         return true;
   return false;
 }

@@ -4,6 +4,7 @@
 #include <string>
 
 namespace llvm {
+class BasicBlock;
 class DominatorTree;
 class Function;
 class Instruction;
@@ -64,11 +65,18 @@ bool hasFastGathers(const llvm::Function &f);
 bool innermostLoopLeftScalar(llvm::Function &f, llvm::LoopInfo &loops,
                              llvm::DominatorTree &dominators, std::string &why);
 
+// Whether `f` computes in vector types (a value or a stored value of type
+// floatN, intN, ...): LLVM's loop vectorizer leaves a loop holding any such
+// instruction scalar, one work-item's vector at a time.
+bool computesInVectors(const llvm::Function &f);
+bool computesInVectors(const llvm::BasicBlock &block);
+
 // Whether a work-item stores to one address for all on a path not every
 // work-item takes.
 bool storesToOneAddressConditionally(llvm::Function &f, llvm::Value *x);
 
-// Whether the widened function `f` gathers or scatters inside a loop.
-bool gathersInLoops(llvm::Function &f);
+// Whether `f` gathers or scatters (what a widened access to elements that
+// are not neighbours becomes): anywhere, or only in a loop (`in_loops`).
+bool gathers(llvm::Function &f, bool in_loops);
 
 } // namespace weft::compiler

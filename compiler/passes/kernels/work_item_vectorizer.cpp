@@ -79,6 +79,7 @@ llvm::Function *vectorizeWorkItems(llvm::Function &body, std::string &why,
   llvm::ValueToValueMapTy map;
   llvm::Function *scalar = llvm::CloneFunction(&body, map);
   prepareForWidening(*scalar, true);
+  bool in_vectors = computesInVectors(*scalar); // builtins inlined
   std::string split_why;
   bool whole_vectors = keepsVectorsWhole(
       *scalar, scalar->getArg(body.arg_size() - 3), split_why);
@@ -91,7 +92,9 @@ llvm::Function *vectorizeWorkItems(llvm::Function &body, std::string &why,
   llvm::DominatorTree dominators(*scalar);
   llvm::LoopInfo loops(dominators);
   bool ok = true;
-  if (loops.empty() && !limits.without_loops &&
+  // Without loops of its own, the work-item loop is LLVM's to vectorize,
+  // unless the work-items compute in vector types, which it leaves scalar.
+  if (loops.empty() && !limits.without_loops && !in_vectors &&
       !storesToOneAddressConditionally(
                            *scalar, scalar->getArg(body.arg_size() - 3))) {
     why = "no loop in the work-item (LLVM's loop vectorizer covers it)";
@@ -150,7 +153,7 @@ llvm::Function *vectorizeWorkItems(llvm::Function &body, std::string &why,
       why = "internal: the widened function was not valid";
     } else if (uniform_loops_only && !limits.gathers_pay &&
                (!hasFastGathers(body) || whole_vectors) &&
-               gathersInLoops(*vector)) {
+               gathers(*vector, true)) {
       // Widened, the loop's strided accesses are gathers: worth it with
       // AVX-512's (2.1x PoCL's naive sgemm on a Xeon), a loss with AVX2's
       // (0.77x on the same Xeon with code for znver3), and a loss with
@@ -161,6 +164,18 @@ llvm::Function *vectorizeWorkItems(llvm::Function &body, std::string &why,
       why = "every loop runs as many times for all work-items and, widened, "
             "would gather (LLVM's loop vectorizer covers it; without "
             "AVX-512, or for whole vectors, gathers cost more)";
+      vector->eraseFromParent();
+      vector = nullptr;
+    } else if (loops.empty() && !limits.without_loops && !limits.gathers_pay &&
+               (!hasFastGathers(body) || whole_vectors) &&
+               gathers(*vector, false)) {
+      // The same for a body without loops, widened because it computes in
+      // vector types: a bilinear resize of uchar4 pixels gathering its four
+      // neighbours ran 181 Mpix/s widened against 281 a work-item's float4
+      // at a time (Zen 3).
+      why = "no loop in the work-item, and widened it would gather (without "
+            "AVX-512, or for whole vectors, gathers cost more than a "
+            "work-item's vectors at a time)";
       vector->eraseFromParent();
       vector = nullptr;
     } else if (lanes > kDefaultLanes &&

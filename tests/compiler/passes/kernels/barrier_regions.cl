@@ -142,7 +142,7 @@ kernel void copy_after_barrier(global const float *in, global float *out,
 // IR-NEXT: %[[XY:[0-9]+]] = mul i64 %local_size_bound, %local_size_bound1
 // IR-NEXT: %items = mul i64 %[[XY]], %local_size_bound2
 // IR: store i64 %local_size_bound, ptr %last,
-// PLAN: kernel bounded: regions, region 0 widened, 16 work-items at once; region 1 widened, 16 work-items at once, work-item entry
+// PLAN: kernel bounded: regions, region 0 widened, 16 work-items at once (12 bytes held at once per work-item); region 1 widened, 16 work-items at once (16 bytes held at once per work-item), work-item entry
 kernel __attribute__((reqd_work_group_size(16, 4, 1)))
 void bounded(global float *out, local float *tmp) {
   size_t l = get_local_id(1) * 16 + get_local_id(0);

@@ -2,8 +2,9 @@
 // (region_state_layout.cpp): the resume states first, then one 64-byte
 // aligned array per variable a work-item keeps across barriers, then the
 // group copies of the group-uniform ones; and the group's stop when the
-// device has no storage to give.
-// RUN: %weft-cl %s -passes='weft-kernel-bodies,weft-drop-redundant-barriers,weft-choose-plan,weft-barrier-regions,print<weft-kernels>' -o %t.ll > %t.plan
+// device has no storage to give. The regions are kept scalar
+// (-weft-widen-regions=false) so that each work-item's slot shows.
+// RUN: %weft-cl %s -weft-widen-regions=false -passes='weft-kernel-bodies,weft-drop-redundant-barriers,weft-choose-plan,weft-barrier-regions,print<weft-kernels>' -o %t.ll > %t.plan
 // RUN: FileCheck %s --check-prefix=IR < %t.ll
 // RUN: FileCheck %s --check-prefix=PLAN < %t.plan
 

@@ -1,0 +1,60 @@
+// Kernels without loops whose work-items compute in vector types are
+// widened by Weft: LLVM's loop vectorizer leaves a work-item loop holding
+// vector-typed values scalar, one work-item's float4 at a time, with a
+// horizontal sum for each dot(). The number of work-items at once fits
+// the values a work-item holds at one point in the registers
+// (widening_width.cpp). Where widening would gather and gathers cost more
+// (AVX2, or whole vectors), they stay on the work-item loop, and the plan
+// says why.
+// RUN: %weft-cl %s --target-cpu=znver3 -passes='weft-kernel-pipeline,print<weft-kernels>' -o /dev/null | FileCheck %s --check-prefix=PLAN-AVX2
+// RUN: %weft-cl %s --target-cpu=skylake-avx512 -passes='weft-kernel-pipeline,print<weft-kernels>' -o /dev/null | FileCheck %s --check-prefix=PLAN-AVX512
+// RUN: %weft-cl %s --target-cpu=znver3 -passes='weft-kernel-pipeline,weft-separate-local-memory,weft-internalize-entries' --optimize -o - | FileCheck %s --check-prefix=AVX2
+
+// A pixel's luminance: each work-item's float4 taken apart, so split into
+// elements, one register per channel for 8 work-items; no shuffles.
+// PLAN-AVX2: kernel luminance: widened, 8 work-items at once ({{[0-9]+}} bytes held at once per work-item), vectors split into elements
+// PLAN-AVX512: kernel luminance: widened, 16 work-items at once ({{[0-9]+}} bytes held at once per work-item), vectors split into elements
+// AVX2-LABEL: define void @__weft_group_luminance(
+// AVX2-NOT: shufflevector <4 x float>
+// AVX2: fmul <8 x {{float|double}}>
+// AVX2: {{^}}}
+kernel void luminance(global const uchar4 *rgba, global float *luma) {
+  int i = get_global_id(0);
+  luma[i] = dot(convert_float4(rgba[i]), (float4)(0.25f, 0.5f, 0.125f, 0.0f));
+}
+
+// Computed on whole vectors: kept whole, 8 work-items' float4 side by side.
+// PLAN-AVX2: kernel blend: widened, 8 work-items at once ({{[0-9]+}} bytes held at once per work-item), vectors kept whole
+// PLAN-AVX512: kernel blend: widened, 16 work-items at once ({{[0-9]+}} bytes held at once per work-item), vectors kept whole
+// AVX2-LABEL: define void @__weft_group_blend(
+// AVX2: <32 x float>
+// AVX2: {{^}}}
+kernel void blend(global const uchar4 *a, global const uchar4 *b,
+                  global uchar4 *out, float alpha) {
+  int i = get_global_id(0);
+  out[i] = convert_uchar4_sat_rte(convert_float4(a[i]) * alpha +
+                                  convert_float4(b[i]) * (1.0f - alpha));
+}
+
+// Four neighbours at computed places: gathers, which on AVX2 cost more
+// than a work-item's float4 at a time (a bilinear resize, 181 against 281
+// Mpix/s on a Zen 3).
+// PLAN-AVX2: kernel bilinear: work-item loop (no loop in the work-item, and widened it would gather
+// PLAN-AVX512: kernel bilinear: work-item loop (no loop in the work-item, and widened it would gather
+kernel void bilinear(global const uchar4 *src, int sw, global uchar4 *dst,
+                     float scale) {
+  int x = get_global_id(0);
+  float u = x * scale;
+  int x0 = (int)u;
+  float a = u - x0;
+  float4 t = (1.0f - a) * convert_float4(src[x0]) +
+             a * convert_float4(src[min(x0 + 1, sw - 1)]);
+  dst[x] = convert_uchar4_sat_rte(t);
+}
+
+// No vector types: the work-item loop, which LLVM's loop vectorizer widens.
+// PLAN-AVX2: kernel scalar: work-item loop (no loop in the work-item (LLVM's loop vectorizer covers it))
+kernel void scalar(global const float *a, global float *b) {
+  int i = get_global_id(0);
+  b[i] = a[i] * 2.0f;
+}
