@@ -233,6 +233,8 @@ void readFeatures(CpuInfo &info) {
   info.has_avx2 = __builtin_cpu_supports("avx2");
   info.has_fma = __builtin_cpu_supports("fma");
   info.has_avx512f = __builtin_cpu_supports("avx512f");
+  info.has_vnni = __builtin_cpu_supports("avx512vnni") ||
+                  __builtin_cpu_supports("avxvnni");
 }
 #else
 std::string cpuidVendor() { return procCpuinfoField("vendor_id"); }

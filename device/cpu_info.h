@@ -22,6 +22,8 @@ struct CpuInfo {
   bool has_avx2 = false;
   bool has_fma = false;
   bool has_avx512f = false;
+  // vpdpbusd, 8-bit dot products (AVX-512 VNNI or AVX-VNNI).
+  bool has_vnni = false;
   // The CPU model and every instruction-set feature word (CPUID), as hex:
   // native code built for one signature runs on any CPU with the same one.
   std::string code_signature;

@@ -373,17 +373,24 @@ cl_int deviceInfo(Device &device, cl_device_info param, InfoWriter &out) {
         CL_DEVICE_KERNEL_CLOCK_SCOPE_WORK_GROUP_KHR |
         CL_DEVICE_KERNEL_CLOCK_SCOPE_SUB_GROUP_KHR);
 
-  // cl_khr_integer_dot_product: both input forms. No form is "accelerated"
-  // (the extension's word for faster than the same arithmetic written out):
-  // the builtins are that arithmetic, which LLVM vectorizes.
+  // cl_khr_integer_dot_product: both input forms. "Accelerated" is the
+  // extension's word for faster than the same arithmetic written out: with
+  // VNNI, a mixed-signedness dot product, plain or added with saturation,
+  // is one vpdpbusd(s) per register of work-items
+  // (compiler/passes/optimizer/vnni_dot_products.h); the other forms take
+  // two and some fix-up, and without VNNI all are that arithmetic.
   case CL_DEVICE_INTEGER_DOT_PRODUCT_CAPABILITIES_KHR:
     return out.value<cl_device_integer_dot_product_capabilities_khr>(
         CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_PACKED_KHR |
         CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_KHR);
   case CL_DEVICE_INTEGER_DOT_PRODUCT_ACCELERATION_PROPERTIES_8BIT_KHR:
-  case CL_DEVICE_INTEGER_DOT_PRODUCT_ACCELERATION_PROPERTIES_4x8BIT_PACKED_KHR:
-    return out.value(
-        cl_device_integer_dot_product_acceleration_properties_khr{});
+  case CL_DEVICE_INTEGER_DOT_PRODUCT_ACCELERATION_PROPERTIES_4x8BIT_PACKED_KHR: {
+    cl_device_integer_dot_product_acceleration_properties_khr accelerated{};
+    accelerated.mixed_signedness_accelerated = p.has_vnni;
+    accelerated.accumulating_saturating_mixed_signedness_accelerated =
+        p.has_vnni;
+    return out.value(accelerated);
+  }
 
   // Partitioning: a compute unit is a CPU.
   case CL_DEVICE_PARTITION_PROPERTIES:

@@ -90,6 +90,7 @@ DeviceProperties describeHost() {
   p.mem_base_addr_align_bits = 1024; // sizeof(long16) in bits
   p.native_vector_width_float = floatLanes(cpu);
   p.has_avx512 = cpu.has_avx512f;
+  p.has_vnni = cpu.has_vnni;
   for (const ExtensionEntry &extension : kDeviceExtensions)
     p.extensions.emplace_back(extension.name);
   if (spirvProgramsSupported())

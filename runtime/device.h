@@ -41,6 +41,7 @@ struct DeviceProperties {
   cl_uint mem_base_addr_align_bits = 0;
   cl_uint native_vector_width_float = 4; // SIMD lanes of 32 bits
   bool has_avx512 = false;
+  bool has_vnni = false; // 8-bit dot products in one instruction
   std::vector<std::string> extensions;        // cl_khr_*
   std::vector<std::string> opencl_c_features; // __opencl_c_*
 };
