@@ -13,7 +13,9 @@
 //     global atomics (the CUDA/OpenCL samples' histogram);
 //   - an 8-bit quantized matrix-vector product with packed dot products
 //     (cl_khr_integer_dot_product; int8 inference kernels), the matrix laid
-//     out so neighbouring work-items read neighbouring words;
+//     out so neighbouring work-items read neighbouring words, and an int8
+//     GEMM whose work-items each compute four rows of a column (four dot
+//     products per word loaded);
 //   - two per-pixel kernels without loops on uchar4 RGBA pixels, as colour
 //     conversion and compositing code writes them: luminance as dot() of
 //     the pixel as float4 with weights (a vector taken apart), and an alpha
@@ -125,6 +127,25 @@ kernel void alpha_blend(global const uchar4 *a, global const uchar4 *b,
 )CLC";
 
 const char *kDotShapes = R"CLC(
+kernel void int8_gemm4(global const uint *a, global const uint *b,
+                       global int *c, int k_words) {
+  int col = get_global_id(0), cols = get_global_size(0);
+  int row = get_global_id(1) * 4;
+  global const uint *a0 = a + row * k_words;
+  int acc0 = 0, acc1 = 0, acc2 = 0, acc3 = 0;
+  for (int k = 0; k < k_words; ++k) {
+    uint w = b[k * cols + col];
+    acc0 += dot_4x8packed_su_int(a0[k], w);
+    acc1 += dot_4x8packed_su_int(a0[k_words + k], w);
+    acc2 += dot_4x8packed_su_int(a0[2 * k_words + k], w);
+    acc3 += dot_4x8packed_su_int(a0[3 * k_words + k], w);
+  }
+  c[row * cols + col] = acc0;
+  c[(row + 1) * cols + col] = acc1;
+  c[(row + 2) * cols + col] = acc2;
+  c[(row + 3) * cols + col] = acc3;
+}
+
 kernel void int8_gemv(global const uint *a, global const uint *x,
                       global int *y, int k_words) {
   int row = get_global_id(0), rows = get_global_size(0);
@@ -521,6 +542,61 @@ Benchmark alphaBlend() {
   return bm;
 }
 
+// C (64 x 4096) = A (64 x 1024 int8) B (1024 x 4096 uint8): each
+// work-item a column, four rows of A the same for the work-items of a
+// row, so four dot products for each word of B loaded.
+constexpr int kGemmRows = 64, kGemmCols = 4096, kGemmWords = 256;
+
+Benchmark int8Gemm4() {
+  static std::vector<cl_uint> a(size_t(kGemmRows) * kGemmWords),
+      b(size_t(kGemmWords) * kGemmCols);
+  static std::vector<cl_int> expected(size_t(kGemmRows) * kGemmCols);
+  uint32_t state = 777;
+  auto next = [&state] { return state = state * 1664525u + 1013904223u; };
+  for (cl_uint &w : a)
+    w = next();
+  for (cl_uint &w : b)
+    w = next();
+  for (int r = 0; r < kGemmRows; ++r)
+    for (int c = 0; c < kGemmCols; ++c) {
+      int64_t acc = 0;
+      for (int k = 0; k < kGemmWords; ++k) {
+        uint32_t x = a[size_t(r) * kGemmWords + k], y = b[size_t(k) * kGemmCols + c];
+        for (int byte = 0; byte < 4; ++byte)
+          acc += int64_t(int8_t(x >> 8 * byte)) * int64_t(uint8_t(y >> 8 * byte));
+      }
+      expected[size_t(r) * kGemmCols + c] = cl_int(acc);
+    }
+  Benchmark bm;
+  bm.name = "int8 GEMM, 4 rows per work-item";
+  bm.unit = "Gdot4/s";
+  bm.work = double(kGemmRows) * kGemmCols * kGemmWords;
+  bm.needs = "cl_khr_integer_dot_product";
+  bm.setup = [](const Driver &d, Instance &in, std::string &error) {
+    if (!prepare(d, in, kDotShapes, "int8_gemm4", error))
+      return false;
+    cl_mem am = bufferWith(d, a), bm_ = bufferWith(d, b);
+    cl_mem cm = bufferOf(d, expected.size() * 4);
+    in.buffers = {am, bm_, cm};
+    int words = kGemmWords;
+    clSetKernelArg(in.kernel, 0, sizeof(cl_mem), &am);
+    clSetKernelArg(in.kernel, 1, sizeof(cl_mem), &bm_);
+    clSetKernelArg(in.kernel, 2, sizeof(cl_mem), &cm);
+    clSetKernelArg(in.kernel, 3, sizeof words, &words);
+    in.dims = 2;
+    in.global[0] = kGemmCols;
+    in.global[1] = kGemmRows / 4;
+    in.local[0] = 128;
+    in.local[1] = 1;
+    in.verify = [&d, cm](int) {
+      return compareExact(readBack<cl_int>(d, cm, expected.size()), expected,
+                          "sums");
+    };
+    return true;
+  };
+  return bm;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -537,6 +613,7 @@ int main(int argc, char **argv) {
   runner.run(gemmTile4());
   runner.run(histogram());
   runner.run(int8Gemv());
+  runner.run(int8Gemm4());
   runner.run(luminance());
   runner.run(alphaBlend());
   return runner.exitStatus("kernel_shapes_bench");

@@ -7,6 +7,8 @@
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/IntrinsicsX86.h>
+#include <llvm/IR/PatternMatch.h>
+#include <llvm/Analysis/VectorUtils.h>
 #include <llvm/Transforms/Utils/Local.h>
 
 #include <array>
@@ -33,11 +35,18 @@ unsigned vnniLanes(const llvm::Function &f) {
   return 0;
 }
 
-// Byte `k` of each 32-bit word of `words`, extended to 32 bits.
+// Where the bytes of an operand's words come from: the words of the
+// work-items side by side (<4N x i8>), or one word for all work-items, in a
+// register (i32) or in memory (its address; the bytes loaded one by one).
+enum class WordsForm { Vector, Register, Memory };
+
+// Byte `k` of each 32-bit word of an operand, extended to 32 bits.
 struct ByteOfWords {
-  Value *words; // <4N x i8>
+  Value *words;
+  WordsForm form;
   unsigned k;
   bool is_signed;
+  llvm::LoadInst *load = nullptr; // Memory: the byte's load
 };
 
 // Which byte of each word `v` takes: k if `v` is shufflevector <4N x i8>
@@ -64,9 +73,70 @@ std::optional<unsigned> byteTaken(Value *v) {
   return unsigned(k);
 }
 
+// Byte k of a scalar word, extended to i32 (zero or sign as `is_signed`
+// says), in the shapes InstCombine leaves it: (s|z)ext (trunc (lshr w,
+// 8k)), and w, 255 / and (lshr w, 8k), 255 / lshr w, 24, ashr (shl w,
+// 24 - 8k), 24 / ashr w, 24; or (s|z)ext of a byte loaded k bytes past an
+// address.
+std::optional<ByteOfWords> scalarByte(Value *v, const llvm::DataLayout &dl) {
+  using namespace llvm::PatternMatch;
+  Value *w = nullptr, *x = nullptr;
+  uint64_t shift = 0, second = 0;
+  auto byte = [](Value *words, WordsForm form, uint64_t k, bool is_signed)
+      -> std::optional<ByteOfWords> {
+    if (k > 3 || !words->getType()->isIntegerTy(32))
+      return std::nullopt;
+    return ByteOfWords{words, form, unsigned(k), is_signed};
+  };
+  if (!v->getType()->isIntegerTy(32))
+    return std::nullopt;
+  if (match(v, m_ZExtOrSExt(m_Value(x))) && x->getType()->isIntegerTy(8)) {
+    bool is_signed = llvm::isa<llvm::SExtInst>(v);
+    if (match(x, m_Trunc(m_LShr(m_Value(w), m_ConstantInt(shift)))) &&
+        shift % 8 == 0)
+      return byte(w, WordsForm::Register, shift / 8, is_signed);
+    if (match(x, m_Trunc(m_Value(w))))
+      return byte(w, WordsForm::Register, 0, is_signed);
+    if (auto *load = llvm::dyn_cast<llvm::LoadInst>(x)) {
+      if (!load->isSimple())
+        return std::nullopt;
+      llvm::APInt offset(dl.getIndexTypeSizeInBits(
+                             load->getPointerOperand()->getType()),
+                         0);
+      Value *base =
+          load->getPointerOperand()->stripAndAccumulateConstantOffsets(
+              dl, offset, /*AllowNonInbounds=*/true);
+      if (offset.isNegative() || offset.getZExtValue() > 3)
+        return std::nullopt;
+      ByteOfWords result{base, WordsForm::Memory,
+                         unsigned(offset.getZExtValue()), is_signed, load};
+      return result;
+    }
+    return std::nullopt;
+  }
+  if (match(v, m_And(m_LShr(m_Value(w), m_ConstantInt(shift)),
+                     m_SpecificInt(255))) &&
+      shift % 8 == 0)
+    return byte(w, WordsForm::Register, shift / 8, false);
+  if (match(v, m_And(m_Value(w), m_SpecificInt(255))))
+    return byte(w, WordsForm::Register, 0, false);
+  if (match(v, m_LShr(m_Value(w), m_SpecificInt(24))))
+    return byte(w, WordsForm::Register, 3, false);
+  if (match(v, m_AShr(m_Shl(m_Value(w), m_ConstantInt(shift)),
+                      m_ConstantInt(second))) &&
+      second == 24 && shift <= 24 && shift % 8 == 0)
+    return byte(w, WordsForm::Register, (24 - shift) / 8, true);
+  if (match(v, m_AShr(m_Value(w), m_SpecificInt(24))))
+    return byte(w, WordsForm::Register, 3, true);
+  return std::nullopt;
+}
+
 // `v` as ByteOfWords: (s|z)ext (shufflevector <4N x i8> %w, poison,
-// <k, k+4, ..., k+4(N-1)>) to <N x i32>.
-std::optional<ByteOfWords> byteOfWords(Value *v) {
+// <k, k+4, ..., k+4(N-1)>) to <N x i32>; or a splat of byte k of a word
+// the same for all work-items.
+std::optional<ByteOfWords> byteOfWords(Value *v, const llvm::DataLayout &dl) {
+  if (Value *scalar = llvm::getSplatValue(v))
+    return scalarByte(scalar, dl);
   auto *ext = llvm::dyn_cast<llvm::CastInst>(v);
   if (!ext || (!llvm::isa<llvm::ZExtInst>(ext) && !llvm::isa<llvm::SExtInst>(ext)))
     return std::nullopt;
@@ -74,7 +144,7 @@ std::optional<ByteOfWords> byteOfWords(Value *v) {
   if (!k)
     return std::nullopt;
   return ByteOfWords{llvm::cast<Instruction>(ext->getOperand(0))->getOperand(0),
-                     *k, llvm::isa<llvm::SExtInst>(ext)};
+                     WordsForm::Vector, *k, llvm::isa<llvm::SExtInst>(ext)};
 }
 
 // Where the widener's masked loads on CPUs without byte masks (AVX2) join
@@ -135,12 +205,12 @@ struct BytesProduct {
   ByteOfWords left, right;
 };
 
-std::optional<BytesProduct> bytesProduct(Value *v) {
+std::optional<BytesProduct> bytesProduct(Value *v, const llvm::DataLayout &dl) {
   auto *mul = llvm::dyn_cast<llvm::BinaryOperator>(v);
   if (!mul || mul->getOpcode() != Instruction::Mul || !mul->hasOneUse())
     return std::nullopt;
-  auto left = byteOfWords(mul->getOperand(0));
-  auto right = byteOfWords(mul->getOperand(1));
+  auto left = byteOfWords(mul->getOperand(0), dl);
+  auto right = byteOfWords(mul->getOperand(1), dl);
   if (!left || !right || left->k != right->k)
     return std::nullopt;
   return BytesProduct{mul, *left, *right};
@@ -162,19 +232,62 @@ void addTerms(Instruction *root, llvm::SmallVectorImpl<Value *> &terms) {
   }
 }
 
+// One operand of a dot product: its words, and the four bytes' sources.
+struct DotOperand {
+  Value *words;
+  WordsForm form;
+  bool is_signed;
+  std::array<llvm::LoadInst *, 4> loads{}; // Memory: each byte's load
+};
+
 class DotRewriter {
 public:
-  DotRewriter(Instruction *root, unsigned register_lanes)
-      : b_(root), lanes_(llvm::cast<llvm::FixedVectorType>(root->getType())
-                             ->getNumElements()),
+  DotRewriter(Instruction *at, unsigned register_lanes)
+      : b_(at), lanes_(llvm::cast<llvm::FixedVectorType>(at->getType())
+                           ->getNumElements()),
         register_lanes_(register_lanes) {}
+
+  // The operand's words as <N x i32>, or null if they cannot be had (the
+  // bytes of a word in memory loaded with a store between them).
+  Value *words(const DotOperand &operand) {
+    llvm::Type *words = llvm::FixedVectorType::get(b_.getInt32Ty(), lanes_);
+    switch (operand.form) {
+    case WordsForm::Vector:
+      return b_.CreateBitCast(operand.words, words);
+    case WordsForm::Register:
+      return b_.CreateVectorSplat(lanes_, operand.words);
+    case WordsForm::Memory: {
+      // One load of the word where the first byte was loaded, if nothing
+      // between the byte loads may write memory.
+      llvm::LoadInst *first = operand.loads[0];
+      for (llvm::LoadInst *load : operand.loads)
+        if (load->getParent() != first->getParent())
+          return nullptr;
+      for (llvm::LoadInst *load : operand.loads)
+        if (load->comesBefore(first))
+          first = load;
+      unsigned loads_seen = 0;
+      for (Instruction *i = first; i && loads_seen < 4; i = i->getNextNode()) {
+        if (llvm::is_contained(operand.loads, i))
+          ++loads_seen;
+        else if (i->mayWriteToMemory())
+          return nullptr;
+      }
+      llvm::IRBuilder<> at_first(first);
+      llvm::LoadInst *word = at_first.CreateAlignedLoad(
+          at_first.getInt32Ty(), operand.words, llvm::Align(1), "word");
+      llvm::AAMDNodes aa = first->getAAMetadata();
+      aa.TBAA = aa.TBAAStruct = nullptr; // the bytes' type is char
+      word->setAAMetadata(aa);
+      return b_.CreateVectorSplat(lanes_, word);
+    }
+    }
+    return nullptr;
+  }
 
   // vpdpbusd(sum, unsigned bytes of u, signed bytes of s), register by
   // register; vpdpbusds (the sum saturated) if `saturated`.
   Value *dpbusd(Value *sum, Value *u, Value *s, bool saturated = false) {
-    llvm::Type *words = sum->getType();
-    u = b_.CreateBitCast(u, words);
-    s = b_.CreateBitCast(s, words);
     unsigned part = std::min(lanes_, register_lanes_);
     using namespace llvm::Intrinsic;
     llvm::Intrinsic::ID id =
@@ -213,30 +326,32 @@ public:
     return parts[0];
   }
 
-  Value *bytes(uint8_t byte, llvm::Type *like) {
-    return llvm::ConstantInt::get(like, byte);
+  // Each byte of each word `byte`.
+  Value *bytes(uint8_t byte) {
+    return llvm::ConstantInt::get(
+        llvm::FixedVectorType::get(b_.getInt32Ty(), lanes_),
+        0x01010101u * byte);
   }
 
   // sum + the dot products of the four bytes of each word of `left` and
-  // `right`, signed or not as each says.
+  // `right` (<N x i32>), signed or not as each says.
   Value *addDot(Value *sum, Value *left, bool left_signed, Value *right,
                 bool right_signed) {
-    llvm::Type *byte_vector = left->getType();
     if (!left_signed && right_signed)
       return dpbusd(sum, left, right);
     if (left_signed && !right_signed)
       return dpbusd(sum, right, left);
-    llvm::Value *zero = llvm::Constant::getNullValue(sum->getType());
+    Value *zero = llvm::Constant::getNullValue(sum->getType());
     if (left_signed) { // both signed
-      Value *biased = b_.CreateXor(left, bytes(0x80, byte_vector));
+      Value *biased = b_.CreateXor(left, bytes(0x80));
       Value *with_bias = dpbusd(sum, biased, right);
-      Value *bias = dpbusd(zero, bytes(0x80, byte_vector), right);
+      Value *bias = dpbusd(zero, bytes(0x80), right);
       return b_.CreateSub(with_bias, bias);
     }
     // both unsigned
-    Value *lowered = b_.CreateXor(right, bytes(0x80, byte_vector));
+    Value *lowered = b_.CreateXor(right, bytes(0x80));
     Value *without = dpbusd(sum, left, lowered);
-    Value *left_sum = dpbusd(zero, left, bytes(1, byte_vector));
+    Value *left_sum = dpbusd(zero, left, bytes(1));
     return b_.CreateAdd(without, b_.CreateShl(left_sum, 7));
   }
 
@@ -251,35 +366,66 @@ private:
 // Rewrites the adds rooted at `root` if four of their terms are a dot
 // product of bytes; returns whether it did.
 bool rewriteDots(Instruction *root, unsigned register_lanes) {
+  const llvm::DataLayout &dl = root->getModule()->getDataLayout();
   llvm::SmallVector<Value *, 16> terms;
   addTerms(root, terms);
   // Products by operands and signedness, in the order met; four of one
   // key, one of each byte, make a dot product.
   using Key = std::tuple<Value *, unsigned, Value *, unsigned>;
-  llvm::MapVector<Key, std::array<llvm::SmallVector<size_t, 2>, 4>> products;
+  auto code = [](const ByteOfWords &b) {
+    return unsigned(b.form) * 2 + unsigned(b.is_signed);
+  };
+  struct Term {
+    size_t index;
+    ByteOfWords left, right;
+  };
+  llvm::MapVector<Key, std::array<llvm::SmallVector<Term, 2>, 4>> products;
   for (size_t i = 0; i < terms.size(); ++i)
-    if (auto product = bytesProduct(terms[i])) {
+    if (auto product = bytesProduct(terms[i], dl)) {
       // One order for both operand orders.
       ByteOfWords a = product->left, b = product->right;
-      if (std::less<Value *>()(b.words, a.words) ||
-          (a.words == b.words && a.is_signed && !b.is_signed))
+      if (std::make_pair(code(b), b.words) < std::make_pair(code(a), a.words))
         std::swap(a, b);
-      products[{a.words, a.is_signed, b.words, b.is_signed}][a.k].push_back(i);
+      products[{a.words, code(a), b.words, code(b)}][a.k].push_back({i, a, b});
     }
-  std::vector<bool> used(terms.size(), false);
   struct Dot {
-    Key key;
+    DotOperand left, right;
+    llvm::SmallVector<size_t, 4> terms;
   };
   std::vector<Dot> dots;
   for (auto &[key, by_byte] : products)
     while (llvm::all_of(by_byte, [](auto &list) { return !list.empty(); })) {
-      for (auto &list : by_byte) {
-        used[list.back()] = true;
-        list.pop_back();
+      Dot dot;
+      for (unsigned k = 0; k < 4; ++k) {
+        Term term = by_byte[k].pop_back_val();
+        dot.terms.push_back(term.index);
+        dot.left = {term.left.words, term.left.form, term.left.is_signed,
+                    dot.left.loads};
+        dot.right = {term.right.words, term.right.form, term.right.is_signed,
+                     dot.right.loads};
+        dot.left.loads[k] = term.left.load;
+        dot.right.loads[k] = term.right.load;
       }
-      dots.push_back({key});
+      dots.push_back(dot);
     }
   if (dots.empty())
+    return false;
+  // The operands' words; a dot product whose words cannot be had stays.
+  DotRewriter rewriter(root, register_lanes);
+  std::vector<bool> used(terms.size(), false);
+  std::vector<std::pair<Value *, Value *>> dot_words;
+  std::vector<const Dot *> rewritten;
+  for (const Dot &dot : dots) {
+    Value *left = rewriter.words(dot.left);
+    Value *right = left ? rewriter.words(dot.right) : nullptr;
+    if (!left || !right)
+      continue;
+    for (size_t t : dot.terms)
+      used[t] = true;
+    dot_words.push_back({left, right});
+    rewritten.push_back(&dot);
+  }
+  if (rewritten.empty())
     return false;
   // A lone mixed-signedness dot product added with signed saturation
   // (dot_acc_sat of uchar4 and char4): one vpdpbusds.
@@ -287,21 +433,22 @@ bool rewriteDots(Instruction *root, unsigned register_lanes) {
       root->hasOneUse()
           ? llvm::dyn_cast<llvm::IntrinsicInst>(root->user_back())
           : nullptr;
-  if (dots.size() == 1 && terms.size() == 4 && saturating &&
+  const Dot &first = *rewritten[0];
+  if (rewritten.size() == 1 && terms.size() == 4 && saturating &&
       saturating->getIntrinsicID() == llvm::Intrinsic::sadd_sat &&
-      std::get<1>(dots[0].key) != std::get<3>(dots[0].key)) {
-    auto [left, left_signed, right, right_signed] = dots[0].key;
+      first.left.is_signed != first.right.is_signed) {
     Value *other = saturating->getArgOperand(
         saturating->getArgOperand(0) == root ? 1 : 0);
-    DotRewriter rewriter(saturating, register_lanes);
-    Value *result = left_signed ? rewriter.dpbusd(other, right, left, true)
-                                : rewriter.dpbusd(other, left, right, true);
+    auto [left, right] = dot_words[0];
+    rewriter.builder().SetInsertPoint(saturating);
+    Value *result = first.left.is_signed
+                        ? rewriter.dpbusd(other, right, left, true)
+                        : rewriter.dpbusd(other, left, right, true);
     result->takeName(saturating);
     saturating->replaceAllUsesWith(result);
     llvm::RecursivelyDeleteTriviallyDeadInstructions(saturating);
     return true;
   }
-  DotRewriter rewriter(root, register_lanes);
   llvm::IRBuilder<> &b = rewriter.builder();
   Value *sum = nullptr;
   for (size_t i = 0; i < terms.size(); ++i)
@@ -309,10 +456,9 @@ bool rewriteDots(Instruction *root, unsigned register_lanes) {
       sum = sum ? b.CreateAdd(sum, terms[i]) : terms[i];
   if (!sum)
     sum = llvm::Constant::getNullValue(root->getType());
-  for (const Dot &dot : dots) {
-    auto [left, left_signed, right, right_signed] = dot.key;
-    sum = rewriter.addDot(sum, left, left_signed, right, right_signed);
-  }
+  for (size_t d = 0; d < rewritten.size(); ++d)
+    sum = rewriter.addDot(sum, dot_words[d].first, rewritten[d]->left.is_signed,
+                          dot_words[d].second, rewritten[d]->right.is_signed);
   sum->takeName(root);
   root->replaceAllUsesWith(sum);
   llvm::RecursivelyDeleteTriviallyDeadInstructions(root);

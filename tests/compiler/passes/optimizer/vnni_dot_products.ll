@@ -1,6 +1,7 @@
 ; weft-vnni-dot-products: with VNNI, four products of byte k of two sets
 ; of 32-bit words (k = 0..3), added, become vpdpbusd on the words
-; themselves; mixed signedness takes one, both signed or both unsigned two
+; themselves (or, for an operand the same for all work-items, its word
+; splat); mixed signedness takes one, both signed or both unsigned two
 ; and a fix-up; a mixed one added with signed saturation is vpdpbusds.
 ; Vectors wider than a register are split into register-wide parts.
 ; Without VNNI nothing changes.
@@ -79,9 +80,11 @@ define <4 x i32> @both_signed(<16 x i8> %a, <16 x i8> %b) #0 {
 }
 ; a + 128 is a's byte unsigned: the sum with it, less 128 times b's sum.
 ; AVX512-LABEL: define <4 x i32> @both_signed(
-; AVX512: %[[BIASED:[0-9]+]] = xor <16 x i8> %{{[ab]}}, <i8 -128,
-; AVX512: %[[WITH:[a-z0-9]+]] = call <4 x i32> @llvm.x86.avx512.vpdpbusd.128(<4 x i32> zeroinitializer,
-; AVX512: %[[BIAS:[a-z0-9]+]] = call <4 x i32> @llvm.x86.avx512.vpdpbusd.128(<4 x i32> zeroinitializer, <4 x i32> bitcast (<16 x i8> <i8 -128,
+; AVX512: %[[A:[0-9]+]] = bitcast <16 x i8> %a to <4 x i32>
+; AVX512: %[[B:[0-9]+]] = bitcast <16 x i8> %b to <4 x i32>
+; AVX512: %[[BIASED:[0-9]+]] = xor <4 x i32> %[[A]], <i32 -2139062144,
+; AVX512: %[[WITH:[a-z0-9]+]] = call <4 x i32> @llvm.x86.avx512.vpdpbusd.128(<4 x i32> zeroinitializer, <4 x i32> %[[BIASED]], <4 x i32> %[[B]])
+; AVX512: %[[BIAS:[a-z0-9]+]] = call <4 x i32> @llvm.x86.avx512.vpdpbusd.128(<4 x i32> zeroinitializer, <4 x i32> <i32 -2139062144, {{.*}}>, <4 x i32> %[[B]])
 ; AVX512: %sum = sub <4 x i32> %[[WITH]], %[[BIAS]]
 ; AVX512-NOT: mul
 ; AVX512: ret <4 x i32> %sum
@@ -114,9 +117,11 @@ define <8 x i32> @both_unsigned(<32 x i8> %a, <32 x i8> %b) #0 {
 }
 ; b - 128 is b's byte signed: the sum with it, plus 128 times a's sum.
 ; AVX512-LABEL: define <8 x i32> @both_unsigned(
-; AVX512: xor <32 x i8> %{{[ab]}}, <i8 -128,
-; AVX512: %[[WITHOUT:[a-z0-9]+]] = call <8 x i32> @llvm.x86.avx512.vpdpbusd.256(<8 x i32> zeroinitializer,
-; AVX512: %[[ASUM:[a-z0-9]+]] = call <8 x i32> @llvm.x86.avx512.vpdpbusd.256(<8 x i32> zeroinitializer, <8 x i32> %{{[0-9]+}}, <8 x i32> bitcast (<32 x i8> <i8 1,
+; AVX512: %[[A:[0-9]+]] = bitcast <32 x i8> %a to <8 x i32>
+; AVX512: %[[B:[0-9]+]] = bitcast <32 x i8> %b to <8 x i32>
+; AVX512: %[[LOWERED:[0-9]+]] = xor <8 x i32> %[[B]], <i32 -2139062144,
+; AVX512: %[[WITHOUT:[a-z0-9]+]] = call <8 x i32> @llvm.x86.avx512.vpdpbusd.256(<8 x i32> zeroinitializer, <8 x i32> %[[A]], <8 x i32> %[[LOWERED]])
+; AVX512: %[[ASUM:[a-z0-9]+]] = call <8 x i32> @llvm.x86.avx512.vpdpbusd.256(<8 x i32> zeroinitializer, <8 x i32> %[[A]], <8 x i32> <i32 16843009,
 ; AVX512: %[[SHIFTED:[0-9]+]] = shl <8 x i32> %[[ASUM]], <i32 7,
 ; AVX512: %sum = add <8 x i32> %[[WITHOUT]], %[[SHIFTED]]
 ; AVX512-NOT: mul
@@ -232,6 +237,96 @@ define <16 x i32> @three_bytes(<64 x i8> %u, <64 x i8> %s) #0 {
 ; AVX512-COUNT-3: mul nsw <16 x i32>
 ; AVX512-NOT: vpdpbusd
 ; AVX512: ret
+
+; One operand the same for all work-items (a GEMV's vector): its bytes
+; loaded one by one from memory, each splat, become one load of the word,
+; splat. The other's bytes taken from a word in a register with shifts
+; and masks are that word.
+define <16 x i32> @uniform_operand(<64 x i8> %m, ptr %x, <16 x i32> %acc) #0 {
+  %m0 = shufflevector <64 x i8> %m, <64 x i8> poison, <16 x i32> <i32 0, i32 4, i32 8, i32 12, i32 16, i32 20, i32 24, i32 28, i32 32, i32 36, i32 40, i32 44, i32 48, i32 52, i32 56, i32 60>
+  %m1 = shufflevector <64 x i8> %m, <64 x i8> poison, <16 x i32> <i32 1, i32 5, i32 9, i32 13, i32 17, i32 21, i32 25, i32 29, i32 33, i32 37, i32 41, i32 45, i32 49, i32 53, i32 57, i32 61>
+  %m2 = shufflevector <64 x i8> %m, <64 x i8> poison, <16 x i32> <i32 2, i32 6, i32 10, i32 14, i32 18, i32 22, i32 26, i32 30, i32 34, i32 38, i32 42, i32 46, i32 50, i32 54, i32 58, i32 62>
+  %m3 = shufflevector <64 x i8> %m, <64 x i8> poison, <16 x i32> <i32 3, i32 7, i32 11, i32 15, i32 19, i32 23, i32 27, i32 31, i32 35, i32 39, i32 43, i32 47, i32 51, i32 55, i32 59, i32 63>
+  %em0 = sext <16 x i8> %m0 to <16 x i32>
+  %em1 = sext <16 x i8> %m1 to <16 x i32>
+  %em2 = sext <16 x i8> %m2 to <16 x i32>
+  %em3 = sext <16 x i8> %m3 to <16 x i32>
+  %x1 = getelementptr i8, ptr %x, i64 1
+  %x2 = getelementptr i8, ptr %x, i64 2
+  %x3 = getelementptr i8, ptr %x, i64 3
+  %b0 = load i8, ptr %x, align 4
+  %b1 = load i8, ptr %x1, align 1
+  %b2 = load i8, ptr %x2, align 2
+  %b3 = load i8, ptr %x3, align 1
+  %u0 = zext i8 %b0 to i32
+  %u1 = zext i8 %b1 to i32
+  %u2 = zext i8 %b2 to i32
+  %u3 = zext i8 %b3 to i32
+  %i0 = insertelement <16 x i32> poison, i32 %u0, i64 0
+  %s0 = shufflevector <16 x i32> %i0, <16 x i32> poison, <16 x i32> zeroinitializer
+  %i1 = insertelement <16 x i32> poison, i32 %u1, i64 0
+  %s1 = shufflevector <16 x i32> %i1, <16 x i32> poison, <16 x i32> zeroinitializer
+  %i2 = insertelement <16 x i32> poison, i32 %u2, i64 0
+  %s2 = shufflevector <16 x i32> %i2, <16 x i32> poison, <16 x i32> zeroinitializer
+  %i3 = insertelement <16 x i32> poison, i32 %u3, i64 0
+  %s3 = shufflevector <16 x i32> %i3, <16 x i32> poison, <16 x i32> zeroinitializer
+  %p0 = mul nsw <16 x i32> %s0, %em0
+  %p1 = mul nsw <16 x i32> %s1, %em1
+  %p2 = mul nsw <16 x i32> %s2, %em2
+  %p3 = mul nsw <16 x i32> %s3, %em3
+  %a0 = add <16 x i32> %p0, %acc
+  %a1 = add <16 x i32> %a0, %p1
+  %a2 = add <16 x i32> %a1, %p2
+  %a3 = add <16 x i32> %a2, %p3
+  ret <16 x i32> %a3
+}
+; AVX512-LABEL: define <16 x i32> @uniform_operand(
+; AVX512: %word = load i32, ptr %x, align 1
+; AVX512-NOT: load i8
+; AVX512: %[[SPLAT:[^ ]+]] = shufflevector <16 x i32> %{{[^ ]+}}, <16 x i32> poison, <16 x i32> zeroinitializer
+; AVX512: %a3 = call <16 x i32> @llvm.x86.avx512.vpdpbusd.512(<16 x i32> %acc, <16 x i32> %[[SPLAT]], <16 x i32> %{{[0-9]+}})
+; AVX512-NOT: mul
+; AVX512: ret <16 x i32> %a3
+
+define <8 x i32> @register_word(<32 x i8> %m, i32 %w) #0 {
+  %m0 = shufflevector <32 x i8> %m, <32 x i8> poison, <8 x i32> <i32 0, i32 4, i32 8, i32 12, i32 16, i32 20, i32 24, i32 28>
+  %m1 = shufflevector <32 x i8> %m, <32 x i8> poison, <8 x i32> <i32 1, i32 5, i32 9, i32 13, i32 17, i32 21, i32 25, i32 29>
+  %m2 = shufflevector <32 x i8> %m, <32 x i8> poison, <8 x i32> <i32 2, i32 6, i32 10, i32 14, i32 18, i32 22, i32 26, i32 30>
+  %m3 = shufflevector <32 x i8> %m, <32 x i8> poison, <8 x i32> <i32 3, i32 7, i32 11, i32 15, i32 19, i32 23, i32 27, i32 31>
+  %em0 = zext <8 x i8> %m0 to <8 x i32>
+  %em1 = zext <8 x i8> %m1 to <8 x i32>
+  %em2 = zext <8 x i8> %m2 to <8 x i32>
+  %em3 = zext <8 x i8> %m3 to <8 x i32>
+  %sh0 = shl i32 %w, 24
+  %w0 = ashr exact i32 %sh0, 24
+  %sh1 = shl i32 %w, 16
+  %w1 = ashr i32 %sh1, 24
+  %sh2 = shl i32 %w, 8
+  %w2 = ashr i32 %sh2, 24
+  %w3 = ashr i32 %w, 24
+  %i0 = insertelement <8 x i32> poison, i32 %w0, i64 0
+  %s0 = shufflevector <8 x i32> %i0, <8 x i32> poison, <8 x i32> zeroinitializer
+  %i1 = insertelement <8 x i32> poison, i32 %w1, i64 0
+  %s1 = shufflevector <8 x i32> %i1, <8 x i32> poison, <8 x i32> zeroinitializer
+  %i2 = insertelement <8 x i32> poison, i32 %w2, i64 0
+  %s2 = shufflevector <8 x i32> %i2, <8 x i32> poison, <8 x i32> zeroinitializer
+  %i3 = insertelement <8 x i32> poison, i32 %w3, i64 0
+  %s3 = shufflevector <8 x i32> %i3, <8 x i32> poison, <8 x i32> zeroinitializer
+  %p0 = mul nsw <8 x i32> %em0, %s0
+  %p1 = mul nsw <8 x i32> %em1, %s1
+  %p2 = mul nsw <8 x i32> %em2, %s2
+  %p3 = mul nsw <8 x i32> %em3, %s3
+  %a0 = add <8 x i32> %p0, %p1
+  %a1 = add <8 x i32> %a0, %p2
+  %sum = add <8 x i32> %a1, %p3
+  ret <8 x i32> %sum
+}
+; AVX512-LABEL: define <8 x i32> @register_word(
+; AVX512: %[[INSERT:[^ ]+]] = insertelement <8 x i32> poison, i32 %w, i64 0
+; AVX512: %[[SPLAT:[^ ]+]] = shufflevector <8 x i32> %[[INSERT]], <8 x i32> poison, <8 x i32> zeroinitializer
+; AVX512: %sum = call <8 x i32> @llvm.x86.avx512.vpdpbusd.256(<8 x i32> zeroinitializer, <8 x i32> %{{[0-9]+}}, <8 x i32> %[[SPLAT]])
+; AVX512-NOT: mul
+; AVX512: ret <8 x i32> %sum
 
 declare <16 x i32> @llvm.sadd.sat.v16i32(<16 x i32>, <16 x i32>)
 
