@@ -9,7 +9,8 @@
 // independent way to run the same code one work-item at a time. Both must
 // write the same bytes, in group sizes that are and are not multiples of
 // the widths Weft chooses, with loops all work-items go round as often and
-// loops they leave at different times.
+// loops they leave at different times, and without loops. CTest runs them
+// with the barrier kernels on fibers, one work-item at a time.
 #include "api_fixture.h"
 
 #include <cstdint>
@@ -203,6 +204,65 @@ void lookup_body(ARGS) {
   MINE(int)[0] = picked;
 }
 KERNEL(lookup)
+
+// Without loops: pixels as uchar4 and float4 taken apart (dot) and computed
+// on whole (mix, swizzles, saturating conversions), int4, float3 through
+// vload3 and cross, short8. Widened since session 27 (LLVM's loop
+// vectorizer left them one work-item at a time). Their 16 results are
+// stored element k of every work-item together (SLOT), so the stores are
+// to neighbouring words, not a scatter that would keep them unwidened on
+// AVX2.
+#define ITEMS (get_global_size(0) * get_global_size(1))
+#define ID (get_global_id(1) * get_global_size(0) + get_global_id(0))
+#define SLOT(T, k) (((global T *)out)[(k) * ITEMS + ID])
+void pixels_body(ARGS) {
+  size_t gid = ID;
+  uchar4 p = as_uchar4(ini[gid]); // neighbours' neighbouring words
+  float4 f = convert_float4(p);
+  SLOT(float, 0) = dot(f, (float4)(0.299f, 0.587f, 0.114f, 0.0f));
+  float4 mixed = mix(f, (float4)(inf[gid]), 0.25f);
+  SLOT(uint, 1) = as_uint(convert_uchar4_sat_rte(mixed.zyxw * 1.5f));
+  int4 q = convert_int4(f) * (int4)(3, -5, 7, -11);
+  SLOT(int, 2) = q.x;
+  SLOT(int, 3) = q.y ^ q.z;
+  SLOT(int, 4) = q.w;
+  float3 c = cross(vload3(gid, inf), (float3)(1.0f, 2.0f, 3.0f));
+  SLOT(float, 5) = c.x;
+  SLOT(float, 6) = c.y;
+  SLOT(float, 7) = c.z;
+  short8 s = convert_short8_sat((float8)(f, f.wzyx) * 1000.0f);
+  SLOT(int, 8) = s.s0 * 65536 + s.s7;
+  SLOT(int, 9) = s.s1 * 65536 + s.s6;
+  SLOT(int, 10) = s.s2 * 65536 + s.s5;
+  SLOT(int, 11) = s.s3 * 65536 + s.s4;
+}
+KERNEL(pixels)
+
+// Every 8-bit dot product form on words the work-items load and on one
+// word the same for all (the VNNI pass reads both as words).
+void dots_body(ARGS) {
+  size_t gid = ID;
+  // At most 1,024 work-items: neighbouring words.
+  uint x = ini[gid], y = ini[gid + 1024], u = ini[7];
+  int c = ini[gid + 2048];
+  SLOT(int, 0) = (int)dot_4x8packed_uu_uint(x, y);
+  SLOT(int, 1) = dot_4x8packed_ss_int(x, y);
+  SLOT(int, 2) = dot_4x8packed_us_int(x, y);
+  SLOT(int, 3) = dot_4x8packed_su_int(x, y);
+  SLOT(int, 4) = (int)dot_acc_sat_4x8packed_uu_uint(x, y, (uint)c);
+  SLOT(int, 5) = dot_acc_sat_4x8packed_ss_int(x, y, c);
+  SLOT(int, 6) = dot_acc_sat_4x8packed_us_int(x, y, c);
+  SLOT(int, 7) = dot_acc_sat_4x8packed_su_int(x, y, c << 20);
+  SLOT(int, 8) = (int)dot(as_uchar4(x), as_uchar4(u));
+  SLOT(int, 9) = dot(as_char4(x), as_char4(u));
+  SLOT(int, 10) = dot(as_uchar4(u), as_char4(y));
+  SLOT(int, 11) = dot(as_char4(u), as_uchar4(y));
+  SLOT(int, 12) = dot_acc_sat(as_char4(x), as_uchar4(u), c);
+  SLOT(int, 13) = dot_acc_sat(as_char4(x), as_char4(y), c << 24);
+  SLOT(int, 14) = dot_4x8packed_su_int(u, x) + dot_4x8packed_su_int(y, x);
+  SLOT(int, 15) = (int)dot_4x8packed_uu_uint(u, u);
+}
+KERNEL(dots)
 )CLC";
 
 struct VectorFixture : WeftFixture {
@@ -299,6 +359,18 @@ TEST_CASE_METHOD(VectorFixture,
 TEST_CASE_METHOD(VectorFixture, "float3 geometry and short8 in loops",
                  "[vector-widening]") {
   check("geometry3");
+}
+
+TEST_CASE_METHOD(VectorFixture,
+                 "without loops: pixels in uchar4 and float4, float3, short8",
+                 "[vector-widening]") {
+  check("pixels");
+}
+
+TEST_CASE_METHOD(VectorFixture,
+                 "without loops: every 8-bit dot product form",
+                 "[vector-widening]") {
+  check("dots");
 }
 
 TEST_CASE_METHOD(VectorFixture,
