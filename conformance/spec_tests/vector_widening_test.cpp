@@ -282,9 +282,24 @@ struct VectorFixture : WeftFixture {
 
   // The bytes `name` writes over `global` x `rows` work-items in groups of
   // `local` x 1.
+  // The program, built once for the test case's runs.
+  cl_program program = nullptr;
+  ~VectorFixture() {
+    if (program)
+      clReleaseProgram(program);
+  }
+
   std::vector<unsigned char> run(const std::string &name, size_t global,
                                  size_t local, size_t rows) {
-    cl_kernel k = kernel(kVectorKernels, name.c_str(), "-cl-std=CL3.0");
+    if (!program) {
+      std::string log;
+      cl_int status = build(kVectorKernels, program, log, "-cl-std=CL3.0");
+      INFO(log);
+      REQUIRE(status == CL_SUCCESS);
+    }
+    cl_int err;
+    cl_kernel k = clCreateKernel(program, name.c_str(), &err);
+    REQUIRE(err == CL_SUCCESS);
     cl_mem in_f = buffer(floats.size() * sizeof(float), floats.data());
     cl_mem in_i = buffer(ints.size() * sizeof(cl_int), ints.data());
     size_t items = global * rows, groups = items; // groups: at most one each
