@@ -304,7 +304,8 @@ WidenedRegion widenRegion(const RegionKernel &kernel, unsigned r,
     return result;
   const std::vector<BasicBlock *> &blocks = regions.blocks[r];
   llvm::SmallPtrSet<BasicBlock *, 32> in_region(blocks.begin(), blocks.end());
-  bool without_loops = false;
+  bool without_loops = false; // widened for its required row width
+  bool loopless_vectors = false; // no loop, but computes in vector types
   {
     llvm::DominatorTree dominators(work);
     llvm::LoopInfo loops(dominators);
@@ -319,9 +320,12 @@ WidenedRegion widenRegion(const RegionKernel &kernel, unsigned r,
           llvm::any_of(blocks, [](const BasicBlock *block) {
             return computesInVectors(*block);
           });
-      if (required_size[0] < kShortestWidenedRow && !in_vectors)
+      if (required_size[0] >= kShortestWidenedRow)
+        without_loops = true;
+      else if (in_vectors)
+        loopless_vectors = true;
+      else
         return result; // no why: LLVM's loop vectorizer covers it
-      without_loops = true;
     }
   }
   if (makesAsyncCopies(blocks) || asksLastInGroup(blocks)) {
@@ -364,12 +368,14 @@ WidenedRegion widenRegion(const RegionKernel &kernel, unsigned r,
   // The loop over single work-items a region otherwise runs on is not the
   // innermost one (the region has a loop), so LLVM's loop vectorizer leaves
   // it scalar: gathers without AVX-512 still beat that (CLBlast's
-  // XgemmDirect on a Zen 3: 2.5x).
+  // XgemmDirect on a Zen 3: 2.5x). A region without loops in vector types
+  // is judged as a kernel without loops is: there one work-item's vectors
+  // at a time beat gathers without AVX-512.
   WideningLimits limits;
   if (required_size[0])
     limits.most_lanes =
         static_cast<unsigned>(llvm::PowerOf2Ceil(required_size[0]));
-  limits.gathers_pay = true;
+  limits.gathers_pay = !loopless_vectors;
   limits.without_loops = without_loops;
   llvm::Function *f = outline.write({});
   result.simd = vectorizeWorkItems(*f, why, how, limits);

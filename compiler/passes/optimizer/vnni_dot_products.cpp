@@ -2,13 +2,13 @@
 
 #include <llvm/ADT/MapVector.h>
 #include <llvm/ADT/SmallVector.h>
+#include <llvm/Analysis/VectorUtils.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/IntrinsicsX86.h>
 #include <llvm/IR/PatternMatch.h>
-#include <llvm/Analysis/VectorUtils.h>
 #include <llvm/Transforms/Utils/Local.h>
 
 #include <array>

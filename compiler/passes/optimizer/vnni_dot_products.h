@@ -8,7 +8,11 @@
 // words side by side, <N x i32> or <4N x i8>; byte k of each word taken out
 // by a stride-4 shuffle, sign or zero extended, multiplied by the same byte
 // of the other operand's words, and the four products of k = 0..3 added
-// (with anything else) in a tree of adds. Each such four becomes
+// (with anything else) in a tree of adds. An operand the same for all
+// work-items (a GEMV's vector) is its bytes splat, taken from a word in a
+// register or loaded one by one: it is read as that word, splat (loaded
+// once where no store comes between the byte loads). Each such four
+// becomes
 //   unsigned x signed:  vpdpbusd(sum, u, s)
 //   signed x signed:    vpdpbusd(sum, a ^ 0x80, b) - vpdpbusd(0, 0x80, b)
 //                       (a + 128 is a's unsigned byte; the second takes

@@ -58,3 +58,32 @@ kernel void scalar(global const float *a, global float *b) {
   int i = get_global_id(0);
   b[i] = a[i] * 2.0f;
 }
+
+// Barrier regions without loops are judged alike: widened when they
+// compute in vector types on neighbouring elements, left one work-item at
+// a time when widened they would gather without AVX-512.
+// The tile's neighbour at (l + 1) % size is a gather: whole vectors, so on
+// AVX-512 too.
+// PLAN-AVX2: kernel staged_blend: regions, region 0 widened, 16 work-items at once (32 bytes held at once per work-item), vectors kept whole; region 1 one work-item at a time (no loop in the work-item, and widened it would gather
+// PLAN-AVX512: kernel staged_blend: regions, region 0 widened, 16 work-items at once (32 bytes held at once per work-item), vectors kept whole; region 1 one work-item at a time (no loop in the work-item, and widened it would gather
+kernel void staged_blend(global const uchar4 *a, global uchar4 *out,
+                         local float4 *tile) {
+  int l = get_local_id(0), i = get_global_id(0);
+  tile[l] = convert_float4(a[i]) * 0.5f;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[i] = convert_uchar4_sat_rte(tile[l] + tile[(l + 1) % get_local_size(0)]);
+}
+// Whole vectors gathered: one work-item at a time on AVX-512 too; its
+// store region is widened.
+// PLAN-AVX2: kernel staged_bilinear: regions, region 0 one work-item at a time (no loop in the work-item, and widened it would gather
+// PLAN-AVX512: kernel staged_bilinear: regions, region 0 one work-item at a time (no loop in the work-item, and widened it would gather
+kernel void staged_bilinear(global const uchar4 *src, global uchar4 *dst,
+                            float scale, local float4 *tile) {
+  int x = get_global_id(0), l = get_local_id(0);
+  float u = x * scale;
+  int x0 = (int)u;
+  tile[l] = (u - x0) * convert_float4(src[x0]) +
+            (1.0f - (u - x0)) * convert_float4(src[x0 + 1]);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  dst[x] = convert_uchar4_sat_rte(tile[l]);
+}
