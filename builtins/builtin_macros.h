@@ -131,3 +131,21 @@ enum weft_rounding { ROUND_TE, ROUND_TZ, ROUND_TP, ROUND_TN };
 #define WEFT_BLOCK_STORE4(data, values) vstore4(data, 0, values)
 #define WEFT_BLOCK_STORE8(data, values) vstore8(data, 0, values)
 #define WEFT_BLOCK_STORE16(data, values) vstore16(data, 0, values)
+
+// cl_intel_subgroups' block reads and writes (global memory in
+// subgroups.cl, images in images.cl): M(SUFFIX, E, T, N) for each suffix
+// and element type Intel names, N elements of type E a work-item (T is E
+// or its vector of N).
+#define WEFT_INTEL_BLOCK_WIDTHS_TO_8(M, SUFFIX, E)                             \
+  M(SUFFIX, E, E, 1)                                                           \
+  M(SUFFIX##2, E, E##2, 2)                                                     \
+  M(SUFFIX##4, E, E##4, 4)                                                     \
+  M(SUFFIX##8, E, E##8, 8)
+#define WEFT_INTEL_BLOCK_IO_TYPES(M)                                           \
+  WEFT_INTEL_BLOCK_WIDTHS_TO_8(M, , uint)                                      \
+  WEFT_INTEL_BLOCK_WIDTHS_TO_8(M, _ui, uint)                                   \
+  WEFT_INTEL_BLOCK_WIDTHS_TO_8(M, _uc, uchar)                                  \
+  M(_uc16, uchar, uchar16, 16)                                                 \
+  WEFT_INTEL_BLOCK_WIDTHS_TO_8(M, _us, ushort)                                 \
+  M(_us16, ushort, ushort16, 16)                                               \
+  WEFT_INTEL_BLOCK_WIDTHS_TO_8(M, _ul, ulong)

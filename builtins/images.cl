@@ -1132,15 +1132,4 @@ static inline void weft_block_write_at(weft_image image, int x, int y,
 #define WEFT_IMAGE_BLOCK_IO_BOTH(SUFFIX, E, T, N)                              \
   WEFT_IMAGE_BLOCK_IO(read_only, write_only, SUFFIX, E, T, N)                  \
   WEFT_IMAGE_BLOCK_IO(read_write, read_write, SUFFIX, E, T, N)
-#define WEFT_IMAGE_BLOCK_IO_TO_8(SUFFIX, E)                                    \
-  WEFT_IMAGE_BLOCK_IO_BOTH(SUFFIX, E, E, 1)                                    \
-  WEFT_IMAGE_BLOCK_IO_BOTH(SUFFIX##2, E, E##2, 2)                              \
-  WEFT_IMAGE_BLOCK_IO_BOTH(SUFFIX##4, E, E##4, 4)                              \
-  WEFT_IMAGE_BLOCK_IO_BOTH(SUFFIX##8, E, E##8, 8)
-WEFT_IMAGE_BLOCK_IO_TO_8(, uint)
-WEFT_IMAGE_BLOCK_IO_TO_8(_ui, uint)
-WEFT_IMAGE_BLOCK_IO_TO_8(_uc, uchar)
-WEFT_IMAGE_BLOCK_IO_BOTH(_uc16, uchar, uchar16, 16)
-WEFT_IMAGE_BLOCK_IO_TO_8(_us, ushort)
-WEFT_IMAGE_BLOCK_IO_BOTH(_us16, ushort, ushort16, 16)
-WEFT_IMAGE_BLOCK_IO_TO_8(_ul, ulong)
+WEFT_INTEL_BLOCK_IO_TYPES(WEFT_IMAGE_BLOCK_IO_BOTH)

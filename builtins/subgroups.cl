@@ -294,18 +294,7 @@ WEFT_INTEL_SHUFFLE_BODIES(double)
     for (uint k = 0; k < N; ++k)                                               \
       p[WEFT_BLOCK_AT(k)] = values[k];                                         \
   }
-#define WEFT_GLOBAL_BLOCK_IO_TO_8(SUFFIX, E)                                   \
-  WEFT_GLOBAL_BLOCK_IO(SUFFIX, E, E, 1)                                        \
-  WEFT_GLOBAL_BLOCK_IO(SUFFIX##2, E, E##2, 2)                                  \
-  WEFT_GLOBAL_BLOCK_IO(SUFFIX##4, E, E##4, 4)                                  \
-  WEFT_GLOBAL_BLOCK_IO(SUFFIX##8, E, E##8, 8)
-WEFT_GLOBAL_BLOCK_IO_TO_8(, uint)
-WEFT_GLOBAL_BLOCK_IO_TO_8(_ui, uint)
-WEFT_GLOBAL_BLOCK_IO_TO_8(_uc, uchar)
-WEFT_GLOBAL_BLOCK_IO(_uc16, uchar, uchar16, 16)
-WEFT_GLOBAL_BLOCK_IO_TO_8(_us, ushort)
-WEFT_GLOBAL_BLOCK_IO(_us16, ushort, ushort16, 16)
-WEFT_GLOBAL_BLOCK_IO_TO_8(_ul, ulong)
+WEFT_INTEL_BLOCK_IO_TYPES(WEFT_GLOBAL_BLOCK_IO)
 
 // cl_intel_subgroups_char and _short: shuffles of 8- and 16-bit values,
 // and the 3.0 collectives under Intel's names.
