@@ -27,6 +27,7 @@ echo
 OCL_ICD_VENDORS="$dir/both" build/bin/async_copy_bench "$@" || status=1
 echo
 OCL_ICD_VENDORS="$dir/both" build/bin/collectives_bench "$@" || status=1
+OCL_ICD_VENDORS="$dir/both" build/bin/subgroup_bench "$@" || status=1
 echo
 OCL_ICD_VENDORS="$dir/both" build/bin/command_buffer_bench "$@" || status=1
 echo

@@ -10,6 +10,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <climits>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -153,21 +156,106 @@ struct PooledStackAllocator {
   }
 };
 
+enum class Waiting : uint8_t { No, AtBarrier, AtExchange };
+
 struct WorkItemFiber {
   ctx::fiber fiber;     // the work-item, while suspended
   ctx::fiber scheduler; // where the work-item returns at a barrier
   bool finished = false;
+  Waiting waiting = Waiting::No;
+  // At a sub-group exchange: its site and the value left there; then the
+  // mask of the work-items that went on from it together.
+  uint32_t site = 0;
+  uint64_t value = 0;
+  uint64_t members = 0;
 };
 
 struct GroupState {
   std::vector<WorkItemFiber> items;
+  // Per work-item (local linear id): its value at its sub-group's last
+  // exchange, which the sub-group reads until its next.
+  std::vector<uint64_t> exchanged;
   size_t current = 0;
+  uint64_t row = 1;   // work-items along dimension 0
+  uint64_t width = 1; // the sub-group size
+  size_t at_barrier = 0, finished = 0;
 };
+
+void suspend(GroupState &group) {
+  WorkItemFiber &item = group.items[group.current];
+  item.scheduler = std::move(item.scheduler).resume();
+}
 
 void arriveAtBarrier(WorkGroupContext *context) {
   auto *group = static_cast<GroupState *>(context->device_state);
+  group->items[group->current].waiting = Waiting::AtBarrier;
+  ++group->at_barrier;
+  suspend(*group);
+}
+
+uint64_t arriveAtExchange(WorkGroupContext *context, uint32_t site,
+                          uint64_t value) {
+  auto *group = static_cast<GroupState *>(context->device_state);
   WorkItemFiber &item = group->items[group->current];
-  item.scheduler = std::move(item.scheduler).resume();
+  item.waiting = Waiting::AtExchange;
+  item.site = site;
+  item.value = value;
+  suspend(*group);
+  return item.members;
+}
+
+// The first work-item (local linear id) of `index`'s sub-group, and how
+// many it has.
+size_t subGroupOf(const GroupState &group, size_t index, size_t &count) {
+  uint64_t x = index % group.row;
+  uint64_t start = x - x % group.width;
+  count = std::min(group.width, group.row - start);
+  return index - (x - start);
+}
+
+uint64_t readExchanged(WorkGroupContext *context, uint32_t member) {
+  auto *group = static_cast<GroupState *>(context->device_state);
+  size_t count;
+  size_t first = subGroupOf(*group, group->current, count);
+  return member < count ? group->exchanged[first + member] : 0;
+}
+
+uint32_t lastToArrive(WorkGroupContext *context) {
+  auto *group = static_cast<GroupState *>(context->device_state);
+  return group->at_barrier + group->finished + 1 == group->items.size();
+}
+
+// Once every work-item waits or has finished: in each sub-group with
+// work-items at an exchange, those at its lowest site go on together.
+// Returns whether any did.
+bool releaseExchanges(GroupState &group) {
+  bool released = false;
+  for (size_t first = 0; first < group.items.size();) {
+    size_t count;
+    subGroupOf(group, first, count);
+    uint32_t lowest = UINT32_MAX;
+    for (size_t i = first; i < first + count; ++i)
+      if (group.items[i].waiting == Waiting::AtExchange)
+        lowest = std::min(lowest, group.items[i].site);
+    if (lowest != UINT32_MAX) {
+      uint64_t members = 0;
+      for (size_t i = first; i < first + count; ++i) {
+        WorkItemFiber &item = group.items[i];
+        if (item.waiting == Waiting::AtExchange && item.site == lowest) {
+          members |= uint64_t{1} << (i - first);
+          group.exchanged[i] = item.value;
+        }
+      }
+      for (size_t i = first; i < first + count; ++i)
+        if (members >> (i - first) & 1) {
+          group.items[i].waiting = Waiting::No;
+          group.items[i].members = members;
+        }
+      released = true;
+    }
+    first += count;
+  }
+  return released;
 }
 
 } // namespace
@@ -219,8 +307,14 @@ FiberRunStatus runWorkGroupOnFibers(WorkItemFunction entry,
   Abandonable<GroupState> held;
   GroupState &group = held.get();
   group.items.resize(sx * sy * sz);
+  group.exchanged.resize(sx * sy * sz);
+  group.row = sx;
+  group.width = std::max<uint64_t>(context.sub_group_size, 1);
   context.device_state = &group;
   context.barrier = arriveAtBarrier;
+  context.sub_group_sync = arriveAtExchange;
+  context.sub_group_read = readExchanged;
+  context.last_to_arrive = lastToArrive;
 
   try {
     size_t index = 0;
@@ -247,20 +341,27 @@ FiberRunStatus runWorkGroupOnFibers(WorkItemFunction entry,
     held.abandon();
     return FiberRunStatus::StackOverflow;
   }
-  // Each round runs every work-item up to its next barrier (or its end), in
-  // local linear id order: the work-group collectives rely on it
-  // (device/launch_abi.h, collective_slots).
-  bool any_running = true;
-  while (any_running) {
-    any_running = false;
+  // Each pass runs every work-item that may go on up to where it waits next
+  // (or its end), in local linear id order. Then the sub-groups' exchanges
+  // are settled; when none is left, everybody waits at a barrier (or has
+  // finished), and the barrier lets them all go on.
+  for (;;) {
     for (size_t i = 0; i < group.items.size(); ++i) {
       WorkItemFiber &item = group.items[i];
-      if (item.finished)
+      if (item.finished || item.waiting != Waiting::No)
         continue;
       group.current = i;
       item.fiber = std::move(item.fiber).resume();
-      any_running |= !item.finished;
+      group.finished += item.finished;
     }
+    if (releaseExchanges(group))
+      continue;
+    if (group.at_barrier == 0)
+      break;
+    for (WorkItemFiber &item : group.items)
+      if (item.waiting == Waiting::AtBarrier)
+        item.waiting = Waiting::No;
+    group.at_barrier = 0;
   }
   return FiberRunStatus::Completed;
 }

@@ -130,6 +130,28 @@ struct WorkGroupContext {
   struct MemoryViolation *memory_violation;
   uint32_t (*memory_check_address)(struct WorkGroupContext *context,
                                    uint64_t address, uint64_t bytes);
+  // Sub-groups whose work-items exchange values (builtins/subgroups.cl),
+  // when they run as fibers (device/fiber_group.cpp): the work-item leaves
+  // `value` for its sub-group at exchange `site` (the kernel's exchanges
+  // numbered in block order) and returns once every work-item of its
+  // sub-group waits somewhere; those waiting at the first such site go on
+  // together, and the mask returned has their bits (bit i: sub-group local
+  // id i). `sub_group_read` then answers the value of sub-group local id
+  // `member` at that exchange. Set by the device for every group: outside
+  // fibers (a group of one work-item) they answer for a sub-group of one,
+  // keeping the value in `solo_sub_group_value`.
+  uint64_t (*sub_group_sync)(struct WorkGroupContext *context, uint32_t site,
+                             uint64_t value);
+  uint64_t (*sub_group_read)(struct WorkGroupContext *context,
+                             uint32_t member);
+  uint64_t solo_sub_group_value;
+  // The kernel's sub-group size (KernelDescription::sub_group_size).
+  uint32_t sub_group_size;
+  // On fibers: nonzero when every other work-item of the group waits at a
+  // barrier or has finished, so the caller is the last to arrive at the
+  // next one (the work-group collectives, whose work-items need not arrive
+  // in local id order once sub-groups exchange values).
+  uint32_t (*last_to_arrive)(struct WorkGroupContext *context);
 };
 
 // The memory checking mode (compiler/passes/kernels/memory_checks.h,

@@ -155,6 +155,17 @@ uint32_t addressKind(WorkGroupContext *context, const void *address) {
 
 void noBarrier(WorkGroupContext *) {}
 
+// A sub-group exchange outside fibers: the group has one work-item, its
+// sub-group that one.
+uint64_t soloSubGroupSync(WorkGroupContext *context, uint32_t, uint64_t value) {
+  context->solo_sub_group_value = value;
+  return 1;
+}
+uint64_t soloSubGroupRead(WorkGroupContext *context, uint32_t) {
+  return context->solo_sub_group_value;
+}
+uint32_t aloneInGroup(WorkGroupContext *) { return 1; }
+
 // The async copies' per-work-item counters (AsyncCopyState) for the groups
 // this thread runs: one array, grown as needed and never cleared between
 // groups, because each group counts under a generation of its own.
@@ -292,6 +303,9 @@ FiberRunStatus runGroup(const NDRangeLaunch &launch, WorkGroupContext &context,
         runWorkGroupOnFibers(launch.work_item_entry, launch.arguments, context,
                              fiberStackSizeFor(launch.work_item_stack));
     context.barrier = noBarrier;
+    context.sub_group_sync = soloSubGroupSync;
+    context.sub_group_read = soloSubGroupRead;
+    context.last_to_arrive = aloneInGroup;
     return status;
   }
   // A group entry that could not get its per-work-item storage says so in
@@ -371,6 +385,10 @@ void runGroups(void *opaque, uint64_t first, uint64_t last) {
   context.group_id[3] = 0;
   context.work_dim = launch.work_dim;
   context.barrier = noBarrier;
+  context.sub_group_sync = soloSubGroupSync;
+  context.sub_group_read = soloSubGroupRead;
+  context.last_to_arrive = aloneInGroup;
+  context.sub_group_size = launch.sub_group_size;
   context.async_copy_counters = asyncCopyCounters;
   context.work_item_storage = workItemStorage;
   context.address_kind = addressKind;

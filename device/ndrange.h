@@ -37,6 +37,8 @@ struct NDRangeLaunch {
   // put their own mode back after.
   bool flush_denormals = false;
   uint64_t local_memory_size = 0;
+  // The kernel's sub-group size (builtins/subgroups.cl).
+  uint32_t sub_group_size = 1;
   // Where the kernel's printf calls write (device/printf_abi.h); null for a
   // kernel that does not call printf.
   PrintfBuffer *printf_buffer = nullptr;

@@ -1,5 +1,6 @@
 // Device entry points: discovery, the info queries, sub-devices and the
 // device/host timers.
+#include "compiler/interface/compiler_interface.h"
 #include "device/clock.h"
 #include "icd/command_buffer_api.h"
 #include "icd/info_query.h"
@@ -258,8 +259,13 @@ cl_int deviceInfo(Device &device, cl_device_info param, InfoWriter &out) {
   case CL_DEVICE_PIPE_SUPPORT:
   case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT:
     return out.value<cl_bool>(CL_TRUE);
-  case CL_DEVICE_MAX_NUM_SUB_GROUPS: // sub-groups of one work-item
+  case CL_DEVICE_MAX_NUM_SUB_GROUPS: // rows of one work-item each
     return out.value<cl_uint>(static_cast<cl_uint>(p.max_work_group_size));
+  case CL_DEVICE_SUB_GROUP_SIZES_INTEL: { // cl_intel_required_subgroup_size
+    std::vector<size_t> sizes(std::begin(weft::compiler::kSubGroupSizes),
+                              std::end(weft::compiler::kSubGroupSizes));
+    return out.array(sizes.data(), sizes.size());
+  }
   case CL_DEVICE_MAX_PIPE_ARGS:
     return out.value<cl_uint>(weft::kMaxPipeArguments);
   case CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS:

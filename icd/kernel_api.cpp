@@ -287,9 +287,8 @@ cl_int icd::ndRangeKernel(CommandTarget &target, cl_kernel kernel_handle,
     }
     if (total > kernel->maxWorkGroupSize(props.max_work_group_size))
       return CL_INVALID_WORK_GROUP_SIZE;
-    // Sub-groups have one work-item: the required count is the group size.
     uint64_t sub_groups = kernel->description().required_sub_groups;
-    if (sub_groups && total != sub_groups)
+    if (sub_groups && kernel->subGroupCount(local, work_dim) != sub_groups)
       return CL_INVALID_WORK_GROUP_SIZE;
   } else {
     kernel->chooseLocalSize(work_dim, global_work_size, local,
@@ -395,8 +394,8 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueTask(cl_command_queue queue,
                                 num_events, events, event);
 }
 
-// Sub-groups are single work-items (builtins/subgroups.cl), so the answers
-// follow from the work-group size alone.
+// The answers follow from the kernel's sub-group size and the group's
+// shape (Kernel::subGroupCount).
 CL_API_ENTRY cl_int CL_API_CALL clGetKernelSubGroupInfo(
     cl_kernel handle, cl_device_id device, cl_kernel_sub_group_info param_name,
     size_t input_value_size, const void *input_value, size_t param_value_size,
@@ -407,32 +406,29 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelSubGroupInfo(
   Context &context = kernel->program().context();
   size_t max_group = kernel->maxWorkGroupSize(
       context.device().properties().max_work_group_size);
+  size_t width = kernel->description().sub_group_size;
   icd::InfoWriter out(param_value_size, param_value, param_value_size_ret);
   // The NDRange queries take the local size, one size_t per dimension.
-  auto localSize = [&](size_t &items) {
+  size_t local[3] = {1, 1, 1}, dims = 0;
+  auto localSize = [&] {
     if (!input_value || input_value_size == 0 ||
         input_value_size % sizeof(size_t) != 0 ||
         input_value_size > 3 * sizeof(size_t))
       return false;
-    const auto *sizes = static_cast<const size_t *>(input_value);
-    items = 1;
-    for (size_t d = 0; d < input_value_size / sizeof(size_t); ++d)
-      items *= sizes[d];
+    dims = input_value_size / sizeof(size_t);
+    for (size_t d = 0; d < dims; ++d)
+      local[d] = static_cast<const size_t *>(input_value)[d];
     return true;
   };
   switch (param_name) {
-  case CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE: {
-    size_t items;
-    if (!localSize(items))
+  case CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE:
+    if (!localSize())
       return CL_INVALID_VALUE;
-    return out.value(size_t{1});
-  }
-  case CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE: {
-    size_t items;
-    if (!localSize(items))
+    return out.value(kernel->maxSubGroupSize(local, dims));
+  case CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE:
+    if (!localSize())
       return CL_INVALID_VALUE;
-    return out.value(items);
-  }
+    return out.value(kernel->subGroupCount(local, dims));
   case CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT: {
     if (!input_value || input_value_size != sizeof(size_t) ||
         param_value_size % sizeof(size_t) != 0 ||
@@ -440,19 +436,27 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelSubGroupInfo(
         (param_value && param_value_size == 0))
       return CL_INVALID_VALUE;
     size_t count = *static_cast<const size_t *>(input_value);
-    size_t dims = param_value ? param_value_size / sizeof(size_t) : 3;
-    size_t local[3] = {0, 0, 0};
-    // One work-item per sub-group: count work-items in dimension 0, or no
-    // local size at all when the kernel cannot run that many.
-    if (count >= 1 && count <= max_group)
-      local[0] = count, local[1] = local[2] = 1;
-    return out.array(local, dims);
+    size_t dims_out = param_value ? param_value_size / sizeof(size_t) : 3;
+    size_t answer[3] = {0, 0, 0};
+    // count full sub-groups along dimension 0, or rows of one work-item
+    // (one sub-group each) along dimension 1, or no local size at all when
+    // the kernel cannot run that many.
+    size_t rows = context.device().properties().max_work_item_sizes[1];
+    if (count >= 1 && count <= max_group / width)
+      answer[0] = count * width, answer[1] = answer[2] = 1;
+    else if (count >= 1 && dims_out >= 2 && count <= max_group &&
+             count <= rows)
+      answer[0] = 1, answer[1] = count, answer[2] = 1;
+    return out.array(answer, dims_out);
   }
-  case CL_KERNEL_MAX_NUM_SUB_GROUPS:
+  case CL_KERNEL_MAX_NUM_SUB_GROUPS: // rows of one work-item each
     return out.value(max_group);
   case CL_KERNEL_COMPILE_NUM_SUB_GROUPS: // SPIR-V's SubgroupsPerWorkgroup
     return out.value(
         static_cast<size_t>(kernel->description().required_sub_groups));
+  case CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL:
+    return out.value(
+        static_cast<size_t>(kernel->description().required_sub_group_size));
   default:
     return CL_INVALID_VALUE;
   }

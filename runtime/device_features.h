@@ -87,14 +87,12 @@ inline constexpr ExtensionEntry kDeviceExtensions[] = {
     // Clocks of every scope, all the CPU's cycle counter
     // (builtins/kernel_clock.cl).
     {"cl_khr_kernel_clock", CL_MAKE_VERSION(1, 0, 0), true},
-    // Rotations within a sub-group, of one work-item here
-    // (builtins/subgroups.cl); until sub-groups are wider, each work-item
-    // gets its own value.
+    // Sub-groups are runs of 4 to 64 work-items along dimension 0
+    // (KernelDescription::sub_group_size; builtins/subgroups.cl): every
+    // function that exchanges values between them is written with two
+    // primitives, lanes of one vector on the widened path, a sub-group
+    // scheduler on fibers (device/fiber_group.cpp).
     {"cl_khr_subgroup_rotate", CL_MAKE_VERSION(1, 0, 0), true},
-    // The other sub-group extensions, on the same sub-groups of one
-    // work-item (builtins/subgroups.cl): what reads a ballot is written for
-    // any size; what exchanges values between work-items gives each its
-    // own (or an exclusive scan's identity).
     {"cl_khr_subgroup_extended_types", CL_MAKE_VERSION(1, 0, 0), true},
     {"cl_khr_subgroup_non_uniform_vote", CL_MAKE_VERSION(1, 0, 0), true},
     {"cl_khr_subgroup_ballot", CL_MAKE_VERSION(1, 0, 0), true},
@@ -104,12 +102,13 @@ inline constexpr ExtensionEntry kDeviceExtensions[] = {
     {"cl_khr_subgroup_shuffle_relative", CL_MAKE_VERSION(1, 0, 0), true},
     {"cl_khr_subgroup_clustered_reduce", CL_MAKE_VERSION(1, 0, 0), true},
     // Intel's shuffles and block reads and writes (global memory and 2-D
-    // images; 8-, 16- and 64-bit elements too) on the same sub-groups; the block operations are written for
-    // any sub-group size (builtins/subgroups.cl, builtins/images.cl).
+    // images; 8-, 16- and 64-bit elements too) (builtins/subgroups.cl,
+    // builtins/images.cl), and required sizes (kSubGroupSizes).
     {"cl_intel_subgroups", CL_MAKE_VERSION(1, 0, 0), true},
     {"cl_intel_subgroups_char", CL_MAKE_VERSION(1, 0, 0), true},
     {"cl_intel_subgroups_short", CL_MAKE_VERSION(1, 0, 0), true},
     {"cl_intel_subgroups_long", CL_MAKE_VERSION(1, 0, 0), true},
+    {"cl_intel_required_subgroup_size", CL_MAKE_VERSION(1, 0, 0), true},
     // Bitfield insert and extract, bit reverse
     // (builtins/extended_bit_ops.cl).
     {"cl_khr_extended_bit_ops", CL_MAKE_VERSION(1, 0, 0), true},
@@ -130,7 +129,7 @@ inline constexpr FeatureEntry kOpenClCFeatures[] = {
     {"__opencl_c_generic_address_space", CL_MAKE_VERSION(3, 0, 0)},
     // Pipes need the generic address space (Clang refuses one without it).
     {"__opencl_c_pipes", CL_MAKE_VERSION(3, 0, 0)},
-    // Sub-groups of one work-item (builtins/subgroups.cl). Not the
+    // Sub-groups (builtins/subgroups.cl). Not the
     // cl_khr_subgroups extension: it requires independent forward progress
     // of sub-groups, which work-items run one after another on a thread
     // cannot give (one spinning on another would never let it run).

@@ -466,12 +466,25 @@ size_t mergedGroupFactor(size_t local, size_t groups, size_t limit,
   return factor;
 }
 
+size_t Kernel::subGroupCount(const size_t *local, size_t dims) const {
+  size_t width = description_.sub_group_size;
+  size_t count = dims > 0 ? (local[0] + width - 1) / width : 1;
+  for (size_t d = 1; d < dims; ++d)
+    count *= local[d];
+  return count;
+}
+
+size_t Kernel::maxSubGroupSize(const size_t *local, size_t dims) const {
+  size_t width = description_.sub_group_size;
+  return dims > 0 ? std::min(width, local[0]) : std::min<size_t>(width, 1);
+}
+
 void Kernel::chooseLocalSize(cl_uint work_dim, const size_t *global,
                              size_t *local, size_t compute_units) const {
-  // A required number of sub-groups (of one work-item each) is the group's
-  // size: along dimension 0, the last group of a row may be partial.
+  // A required number of sub-groups is a group of that many full
+  // sub-groups along dimension 0.
   if (uint64_t count = description_.required_sub_groups) {
-    local[0] = static_cast<size_t>(count);
+    local[0] = static_cast<size_t>(count * description_.sub_group_size);
     for (cl_uint d = 1; d < work_dim; ++d)
       local[d] = 1;
     return;
@@ -521,6 +534,7 @@ cl_int Kernel::makeLaunch(Queue &queue, cl_uint work_dim, const size_t *offset,
       description_.plan.path == compiler::ExecutionPath::Regions;
   launch.work_dim = work_dim;
   launch.work_item_stack = description_.private_memory + kStackReserve;
+  launch.sub_group_size = description_.sub_group_size;
   launch.group_stack = description_.group_entry_frame + kStackReserve;
   launch.settings = settings().launchSettings();
   launch.flush_denormals = flush_denormals_;

@@ -105,6 +105,12 @@ public:
   // work-item fibers need large stacks (the device's limit when the code
   // cannot be prepared: launches then fail).
   size_t maxWorkGroupSize(size_t device_limit) const;
+  // Sub-groups (builtins/subgroups.cl): each row of a group along dimension
+  // 0 is cut into runs of description().sub_group_size work-items, the last
+  // run shorter when the row is. For a group of `local` (`dims` sizes):
+  // how many sub-groups it has, and how large the largest is.
+  size_t subGroupCount(const size_t *local, size_t dims) const;
+  size_t maxSubGroupSize(const size_t *local, size_t dims) const;
 
   // chooseLocalSize for this kernel on a device of `compute_units`: groups
   // of up to 256 work-items for kernels with barriers (fewer when its fibers

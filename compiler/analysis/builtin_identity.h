@@ -31,6 +31,7 @@ enum class BuiltinFamily : uint32_t {
   WorkGroupPipeCall, // as Clang emits it
   WorkGroupPipe, // as compiler/passes/kernels/work_group_pipes.cpp rewrote it
   WorkGroupCollective,
+  SubGroupExchange, // values passed between a sub-group's work-items
   Printf,
   Image,
   Count,

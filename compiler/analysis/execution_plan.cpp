@@ -8,6 +8,19 @@ namespace weft::compiler {
 
 ExecutionPlan choosePlan(const KernelFeatures &features) {
   ExecutionPlan plan;
+  if (features.subGroupExchanges() &&
+      (features.barriers() || features.asyncCopies() ||
+       features.workGroupPipes())) {
+    // Work-items of a sub-group that pass values to each other each run to
+    // the exchange before any goes on: the fibers' scheduler does that for
+    // any control flow, sub-groups that part ways included. Without
+    // barriers a sub-group is a chunk of the widened path's lanes
+    // (weft-widen-work-items), or falls back to the fibers.
+    plan.path = ExecutionPath::Fibers;
+    plan.fallback = "sub-groups exchange values";
+    plan.work_item_entry = true;
+    return plan;
+  }
   if (features.barriers()) {
     // Fibers only when the regions cannot be cut (weft-barrier-regions),
     // but the work-item entry is always there: WEFT_BARRIERS=fibers and the

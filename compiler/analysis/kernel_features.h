@@ -31,6 +31,9 @@ struct KernelFeatures {
   bool barriers() const { return has(BuiltinFamily::BarrierMarker); }
   bool asyncCopies() const { return has(BuiltinFamily::AsyncCopy); }
   bool workGroupPipes() const { return has(BuiltinFamily::WorkGroupPipe); }
+  bool subGroupExchanges() const {
+    return has(BuiltinFamily::SubGroupExchange);
+  }
 };
 
 KernelFeatures computeKernelFeatures(llvm::Function &body);

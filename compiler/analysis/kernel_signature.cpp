@@ -1,5 +1,6 @@
 #include "compiler/analysis/kernel_signature.h"
 
+#include <llvm/ADT/StringExtras.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DataLayout.h>
 #include <llvm/IR/DerivedTypes.h>
@@ -136,6 +137,22 @@ std::string attributeString(const KernelDescription &k,
 
 } // namespace
 
+uint32_t defaultSubGroupSize(const llvm::Function &kernel) {
+  llvm::StringRef features =
+      kernel.getFnAttribute("target-features").getValueAsString();
+  auto has = [&](llvm::StringRef feature) {
+    for (llvm::StringRef part : llvm::split(features, ','))
+      if (part == feature)
+        return true;
+    return false;
+  };
+  if (has("+avx512f") && !has("-evex512"))
+    return 16;
+  if (has("+avx"))
+    return 8;
+  return 4;
+}
+
 bool describeKernel(const llvm::Function &kernel, KernelDescription &out,
                     std::string &error) {
   const llvm::DataLayout &layout = kernel.getParent()->getDataLayout();
@@ -145,15 +162,23 @@ bool describeKernel(const llvm::Function &kernel, KernelDescription &out,
   out.required_sub_groups = static_cast<uint64_t>(
       metadataInt(kernel, kRequiredSubGroupsMetadata, 0, 0));
   // A required sub-group size (intel_reqd_sub_group_size, SPIR-V's
-  // SubgroupSize) other than Weft's one work-item cannot be met.
-  int64_t sub_group_size =
-      metadataInt(kernel, "intel_reqd_sub_group_size", 0, 1);
-  if (sub_group_size != 1) {
-    error = "kernel '" + out.name + "' requires sub-groups of " +
-            std::to_string(sub_group_size) +
-            " work-items; this device's sub-groups have one work-item";
-    return false;
+  // SubgroupSize) must be one the device lists.
+  int64_t required = metadataInt(kernel, "intel_reqd_sub_group_size", 0, 0);
+  if (required != 0) {
+    bool offered = false;
+    for (uint32_t size : kSubGroupSizes)
+      offered = offered || required == size;
+    if (!offered) {
+      error = "kernel '" + out.name + "' requires sub-groups of " +
+              std::to_string(required) +
+              " work-items; this device's sub-group sizes are 1, 2, 4, 8, "
+              "16, 32 and 64 (CL_DEVICE_SUB_GROUP_SIZES_INTEL)";
+      return false;
+    }
   }
+  out.required_sub_group_size = static_cast<uint32_t>(required);
+  out.sub_group_size = required ? static_cast<uint32_t>(required)
+                                : defaultSubGroupSize(kernel);
   out.attributes = attributeString(out, vecTypeHint(kernel));
   // Clang sets this for OpenCL C 1.x and for -cl-uniform-work-group-size.
   out.uniform_work_group_size =

@@ -163,6 +163,10 @@ inline std::string describePlan(const ExecutionPlan &plan) {
   return text;
 }
 
+// The sub-group sizes a kernel may require (CL_DEVICE_SUB_GROUP_SIZES_INTEL):
+// a size wider than the registers runs as several vectors.
+inline constexpr uint32_t kSubGroupSizes[] = {1, 2, 4, 8, 16, 32, 64};
+
 struct KernelDescription {
   std::string name;
   std::string attributes; // source attributes, as CL_KERNEL_ATTRIBUTES wants
@@ -171,8 +175,16 @@ struct KernelDescription {
   uint64_t reqd_work_group_size[3] = {0, 0, 0};
   uint64_t work_group_size_hint[3] = {0, 0, 0};
   // SPIR-V's SubgroupsPerWorkgroup: work-groups of exactly this many
-  // sub-groups, which have one work-item each (0: any size).
+  // sub-groups (0: any number).
   uint64_t required_sub_groups = 0;
+  // How many work-items a sub-group has: runs of this many consecutive
+  // work-items along dimension 0 of each row of the group, the last run of
+  // a row shorter when the row's length is not a multiple
+  // (builtins/subgroups.cl). The required size (intel_reqd_sub_group_size,
+  // SPIR-V's SubgroupSize; 0: none) or the CPU's own
+  // (compiler/analysis/kernel_signature.h, subGroupSizeFor).
+  uint32_t sub_group_size = 1;
+  uint32_t required_sub_group_size = 0;
   uint64_t static_local_memory = 0; // kernel-scope __local variables
   // Stack frames of the entry points (every call is inlined into them, but
   // for calls into libm): a work-item's private memory, and what the loop
@@ -272,6 +284,8 @@ void forEachField(
   visit("reqd_work_group_size", k.reqd_work_group_size);
   visit("work_group_size_hint", k.work_group_size_hint);
   visit("required_sub_groups", k.required_sub_groups);
+  visit("sub_group_size", k.sub_group_size);
+  visit("required_sub_group_size", k.required_sub_group_size);
   visit("static_local_memory", k.static_local_memory);
   visit("private_memory", k.private_memory);
   visit("group_entry_frame", k.group_entry_frame);

@@ -532,50 +532,73 @@ kernel void clocks(global ulong *out, global float *sink) {
 }
 
 TEST_CASE_METHOD(WeftFixture,
-                 "cl_khr_subgroup_rotate: in sub-groups of one work-item, "
-                 "each keeps its value",
+                 "cl_khr_subgroup_rotate: every type, rotated and clustered, "
+                 "against the sub-group's members",
                  "[extensions]") {
   REQUIRE(hasExtension("cl_khr_subgroup_rotate"));
-  // Widened across work-items (a loop of their own) and split at a
-  // barrier; every type the extension names.
+  // Widened a sub-group at a time, and on fibers (with a barrier).
   const char *source = R"CLC(
 #pragma OPENCL EXTENSION cl_khr_fp16 : enable
 kernel void rotations(global const int *in, global int *out,
                       local int *scratch) {
   size_t i = get_global_id(0), l = get_local_id(0);
-  int v = in[i], acc = 0;
-  for (int d = -3; d <= 3; ++d) {
-    acc += sub_group_rotate(v, d) - v;
-    acc += sub_group_clustered_rotate(v, d, 1u) - v;
-    acc += (int)sub_group_rotate((char)v, d) - (int)(char)v;
-    acc += (int)sub_group_rotate((ushort)v, d) - (int)(ushort)v;
-    acc += (int)(sub_group_rotate((ulong)v, d) - (ulong)v);
-    acc += (int)(sub_group_rotate((float)v, d) - (float)v);
-    acc += (int)(sub_group_rotate((double)v, d) - (double)v);
-    acc += (int)(sub_group_clustered_rotate((half)(v & 1023), d, 1u) -
-                 (half)(v & 1023));
-  }
-  scratch[l] = sub_group_rotate(v, 1);
+  int v = in[i];
+  global int *o = out + i * 9;
+#ifdef WITH_BARRIER
+  scratch[l] = v;
   barrier(CLK_LOCAL_MEM_FENCE);
-  out[i] = acc * 1000000 + scratch[l];
+  v = scratch[l];
+#endif
+  o[0] = get_sub_group_size();
+  o[1] = sub_group_rotate(v, 1);
+  o[2] = sub_group_rotate(v, -3);
+  o[3] = sub_group_clustered_rotate(v, 1, 4u);
+  o[4] = (int)sub_group_rotate((char)v, 2);
+  o[5] = (int)sub_group_rotate((ushort)v, 3);
+  o[6] = (int)sub_group_rotate((ulong)v, 5) +
+         (int)sub_group_rotate((float)v, 7) * 0;
+  o[7] = (int)sub_group_rotate((double)v, -1);
+  o[8] = (int)sub_group_clustered_rotate((half)(v & 1023), 1, 2u);
 }
 )CLC";
-  cl_kernel k = kernel(source, "rotations");
-  const size_t items = 256, local = 64;
-  std::vector<cl_int> in(items);
-  for (size_t i = 0; i < items; ++i)
-    in[i] = cl_int(i * 37 + 5);
-  cl_mem m_in = buffer(items * 4, in.data()), out = buffer(items * 4);
-  clSetKernelArg(k, 0, sizeof(cl_mem), &m_in);
-  clSetKernelArg(k, 1, sizeof(cl_mem), &out);
-  clSetKernelArg(k, 2, local * 4, nullptr);
-  REQUIRE(runAndWait(k, 1, &items, &local) == CL_SUCCESS);
-  std::vector<cl_int> got = readInts(out, items);
-  for (size_t i = 0; i < items; ++i) {
-    INFO("work-item " << i);
-    CHECK(got[i] == in[i]);
+  for (const char *options : {"", "-DWITH_BARRIER"}) {
+    INFO("options '" << options << "'");
+    cl_kernel k = kernel(source, "rotations", options);
+    const size_t items = 256, local = 64;
+    std::vector<cl_int> in(items);
+    for (size_t i = 0; i < items; ++i)
+      in[i] = cl_int(i * 37 + 5);
+    cl_mem m_in = buffer(items * 4, in.data()), out = buffer(items * 9 * 4);
+    clSetKernelArg(k, 0, sizeof(cl_mem), &m_in);
+    clSetKernelArg(k, 1, sizeof(cl_mem), &out);
+    clSetKernelArg(k, 2, local * 4, nullptr);
+    REQUIRE(runAndWait(k, 1, &items, &local) == CL_SUCCESS);
+    std::vector<cl_int> got = readInts(out, items * 9);
+    for (size_t i = 0; i < items; ++i) {
+      const cl_int *o = &got[i * 9];
+      size_t n = size_t(o[0]), m = i % n, first = i - m;
+      INFO("work-item " << i << " of sub-groups of " << n);
+      REQUIRE(n >= 1);
+      // The member `delta` places on, wrapping round the sub-group or the
+      // cluster of `c` work-items.
+      auto rotated = [&](long delta, size_t c) {
+        size_t base = m / c * c;
+        long offset = (long(m - base) + delta) % long(c);
+        return in[first + base + size_t(offset < 0 ? offset + long(c) : offset)];
+      };
+      CHECK(o[1] == rotated(1, n));
+      CHECK(o[2] == rotated(-3, n));
+      if (n % 4 == 0)
+        CHECK(o[3] == rotated(1, 4));
+      CHECK(o[4] == cl_int(int8_t(rotated(2, n))));
+      CHECK(o[5] == cl_int(uint16_t(rotated(3, n))));
+      CHECK(o[6] == rotated(5, n));
+      CHECK(o[7] == rotated(-1, n));
+      if (n % 2 == 0)
+        CHECK(o[8] == (rotated(1, 2) & 1023));
+    }
+    clReleaseMemObject(m_in);
+    clReleaseMemObject(out);
+    clReleaseKernel(k);
   }
-  clReleaseMemObject(m_in);
-  clReleaseMemObject(out);
-  clReleaseKernel(k);
 }

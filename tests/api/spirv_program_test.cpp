@@ -351,8 +351,7 @@ TEST_CASE_METHOD(SpirvFixture, "SPIR-V extension instructions run",
 
 // SubgroupDispatch: a required number of sub-groups per work-group (which
 // llvm-spirv-15 drops, so Weft reads it from the module) fixes the group
-// size, since each sub-group is one work-item; a sub-group size other than
-// one cannot be built.
+// size: that many sub-groups of the required SubgroupSize (1, then 2).
 TEST_CASE_METHOD(SpirvFixture, "SPIR-V sub-group execution modes",
                  "[api][spirv]") {
   REQUIRE(supported());
@@ -392,10 +391,32 @@ TEST_CASE_METHOD(SpirvFixture, "SPIR-V sub-group execution modes",
   clReleaseKernel(k);
   clReleaseProgram(program);
 
+  // SubgroupSize 2 with 4 sub-groups (the count's default): groups of 8.
   cl_program two = fromIl(readFixture("sub_group_size_two.spv"));
-  CHECK(clBuildProgram(two, 1, &device, "", nullptr, nullptr) ==
-        CL_BUILD_PROGRAM_FAILURE);
-  CHECK(log(two).find("sub-groups of 2 work-items") != std::string::npos);
+  REQUIRE(clBuildProgram(two, 1, &device, "", nullptr, nullptr) ==
+          CL_SUCCESS);
+  cl_kernel pairs = clCreateKernel(two, "fixed_groups", &err);
+  REQUIRE(err == CL_SUCCESS);
+  size_t size = 0, chosen[3] = {0, 0, 0}, four = 4;
+  REQUIRE(clGetKernelSubGroupInfo(pairs, device,
+                                  CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL, 0,
+                                  nullptr, sizeof size, &size,
+                                  nullptr) == CL_SUCCESS);
+  CHECK(size == 2);
+  REQUIRE(clGetKernelSubGroupInfo(pairs, device,
+                                  CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT,
+                                  sizeof four, &four, sizeof chosen, chosen,
+                                  nullptr) == CL_SUCCESS);
+  CHECK(chosen[0] == 8);
+  cl_mem sizes_out = buffer(kItems * 4);
+  clSetKernelArg(pairs, 0, sizeof sizes_out, &sizes_out);
+  size_t eight = 8;
+  CHECK(runAndWait(pairs, 1, &kItems, &four) == CL_INVALID_WORK_GROUP_SIZE);
+  REQUIRE(runAndWait(pairs, 1, &kItems, &eight) == CL_SUCCESS);
+  std::vector<cl_int> group_sizes = readInts(sizes_out, kItems);
+  CHECK(group_sizes == std::vector<cl_int>(kItems, 8));
+  clReleaseMemObject(sizes_out);
+  clReleaseKernel(pairs);
   clReleaseProgram(two);
 }
 
@@ -736,15 +757,17 @@ TEST_CASE_METHOD(SpirvFixture, "SPIR-V reads and writes of mipmap levels",
 // The sub-group extensions through SPIR-V (sub_group_extensions.cl made by
 // clang-15 and llvm-spirv-15: GroupNonUniform ballot, vote, arithmetic,
 // shuffle, relative shuffle and clustered instructions, the SubgroupLtMask
-// built-in). The reference is for sub-groups of one work-item, the size
-// the kernel reports; conformance_subgroups checks the OpenCL C functions
-// for any size.
+// built-in), against the members of each sub-group of the size the kernel
+// reports, in groups of 16; conformance_subgroups and
+// conformance_subgroup_lanes check the OpenCL C functions further.
 TEST_CASE_METHOD(SpirvFixture, "SPIR-V sub-group extension instructions",
                  "[api][spirv]") {
   REQUIRE(supported());
   cl_kernel k = fixtureKernel("sub_group_extensions.spv", "sg");
-  size_t global = 64;
-  REQUIRE(maxSubGroupSize(k, global) == 1);
+  size_t global = 64, local = 16;
+  size_t width = maxSubGroupSize(k, local);
+  REQUIRE(width >= 1);
+  REQUIRE(local % width == 0);
   std::vector<cl_int> input(global);
   for (size_t i = 0; i < global; ++i)
     input[i] = cl_int(i % 7) - 3; // -3 .. 3
@@ -752,15 +775,25 @@ TEST_CASE_METHOD(SpirvFixture, "SPIR-V sub-group extension instructions",
   cl_mem out = buffer(global * 4);
   clSetKernelArg(k, 0, sizeof in, &in);
   clSetKernelArg(k, 1, sizeof out, &out);
-  REQUIRE(runAndWait(k, 1, &global, nullptr) == CL_SUCCESS);
+  REQUIRE(runAndWait(k, 1, &global, &local) == CL_SUCCESS);
   std::vector<cl_int> got = readInts(out, global);
   for (size_t i = 0; i < global; ++i) {
-    int v = input[i], positive = v > 0;
-    // bit count, inverse ballot, reduce, shuffle, shuffle down, clustered
-    // max, elect, all-equal; the lt mask and the exclusive scan are 0.
-    int want = positive + positive * 10 + v * 100 + v * 1000 + v * 10000 +
-               v * 100000 + 1000000 + 10000000;
-    INFO("work-item " << i << ", input " << v);
+    size_t lid = i % width, first = i - lid;
+    int v = input[i], positive = v > 0, positives = 0, sum = 0, before = 0;
+    bool all_equal = true;
+    for (size_t m = first; m < first + width; ++m) {
+      positives += input[m] > 0;
+      sum += input[m];
+      before += m < i ? input[m] : 0;
+      all_equal = all_equal && input[m] == input[first];
+    }
+    // bit count, inverse ballot, reduce, shuffle from 0, shuffle down by 0,
+    // clustered max of 1, elect, all-equal; the lt mask and the exclusive
+    // scan.
+    int want = positives + positive * 10 + sum * 100 + input[first] * 1000 +
+               v * 10000 + v * 100000 + (lid == 0) * 1000000 +
+               all_equal * 10000000 + int((1u << lid) - 1) + before;
+    INFO("work-item " << i << ", input " << v << ", sub-groups of " << width);
     CHECK(got[i] == want);
   }
   clReleaseMemObject(in);
@@ -769,15 +802,17 @@ TEST_CASE_METHOD(SpirvFixture, "SPIR-V sub-group extension instructions",
 }
 
 // cl_intel_subgroups through SPIR-V (intel_subgroups.cl, made by clang-15
-// and llvm-spirv-15 with SPV_INTEL_subgroups). The reference is for
-// sub-groups of one work-item, the size the kernel reports: a shuffle down
-// by one takes `next`, up by one `previous`.
+// and llvm-spirv-15 with SPV_INTEL_subgroups), for the sub-group size the
+// kernel reports: in one group of 16, sub-group local id lid of work-item
+// i, its sub-group starting at first = i - lid.
 TEST_CASE_METHOD(SpirvFixture, "SPIR-V Intel sub-group instructions",
                  "[api][spirv]") {
   REQUIRE(supported());
   cl_kernel k = fixtureKernel("intel_subgroups.spv", "isg");
   size_t global = 16;
-  REQUIRE(maxSubGroupSize(k, global) == 1);
+  size_t width = maxSubGroupSize(k, global);
+  REQUIRE(width >= 1);
+  REQUIRE(global % width == 0);
   cl_int err;
   std::vector<cl_uint> input(global);
   for (size_t i = 0; i < global; ++i)
@@ -798,15 +833,19 @@ TEST_CASE_METHOD(SpirvFixture, "SPIR-V Intel sub-group instructions",
   clSetKernelArg(k, 0, sizeof in, &in);
   clSetKernelArg(k, 1, sizeof img, &img);
   clSetKernelArg(k, 2, sizeof out, &out);
-  REQUIRE(runAndWait(k, 1, &global, nullptr) == CL_SUCCESS);
+  REQUIRE(runAndWait(k, 1, &global, &global) == CL_SUCCESS);
   std::vector<cl_int> got = readInts(out, global * 2);
   for (size_t i = 0; i < global; ++i) {
-    INFO("work-item " << i);
-    cl_uint b = input[i];
-    CHECK(cl_uint(got[2 * i]) == b + (b + 100) + (b + 200) + b);
+    INFO("work-item " << i << " of sub-groups of " << width);
+    size_t lid = i % width, first = i - lid;
+    cl_uint s = input[first];
+    cl_uint d = lid + 1 < width ? input[i + 1] : input[first] + 100;
+    cl_uint u = lid >= 1 ? input[i - 1] : input[first + width - 1] + 200;
+    cl_uint x = width > 1 ? input[first + (lid ^ 1)] : input[i];
+    CHECK(cl_uint(got[i]) == s + d + u + x);
     cl_uint texel;
     std::memcpy(&texel, &texels[4 * i], 4);
-    CHECK(cl_uint(got[2 * i + 1]) == texel);
+    CHECK(cl_uint(got[global + i]) == texel);
   }
   for (cl_mem m : {img, in, out})
     clReleaseMemObject(m);

@@ -4,10 +4,22 @@
 // weft-barrier-regions, which cuts its regions at the markers; the body
 // then serves the work-item entry (fibers, and the async copy checking
 // mode).
+// It also makes the sub-group exchanges (builtins/subgroups.cl) calls into
+// the group's scheduler (WorkGroupContext::sub_group_sync, _read), and the
+// work-group collectives ask the scheduler whether they are the last to
+// arrive.
 #pragma once
 #include <llvm/IR/PassManager.h>
 
+namespace llvm {
+class Function;
+}
+
 namespace weft::compiler {
+
+// The exchanges of `body` as calls through the context, each sync with the
+// number of its site; returns whether there were any.
+bool lowerSubGroupExchangesToCalls(llvm::Function &body);
 
 class FiberBarriersPass : public llvm::PassInfoMixin<FiberBarriersPass> {
 public:

@@ -63,9 +63,12 @@ llvm::PreservedAnalyses GroupEntriesPass::run(llvm::Module &module,
   for (llvm::Function &f : module)
     if (familyOf(identifyBuiltin(f)) == BuiltinFamily::WorkItemQuery &&
         !f.use_empty()) {
+      std::string caller;
+      if (auto *call = llvm::dyn_cast<llvm::Instruction>(*f.user_begin()))
+        caller = " (in " + call->getFunction()->getName().str() + ")";
       reportBuildError(module, "work-item function " + f.getName() +
                                    " is called from code Weft could not "
-                                   "inline into a kernel");
+                                   "inline into a kernel" + caller);
       break;
     }
   return llvm::PreservedAnalyses::none();

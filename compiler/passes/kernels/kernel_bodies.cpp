@@ -39,6 +39,7 @@ Value *dimensionIndex(IRBuilder<> &b, Value *dimension) {
 struct BodyValues {
   Value *context;
   Value *local_id[3];
+  uint32_t sub_group_size; // KernelDescription::sub_group_size
 };
 
 Value *localId(IRBuilder<> &b, const BodyValues &body, Value *dimension) {
@@ -145,6 +146,8 @@ Value *answerQuery(Builtin query, IRBuilder<> &b, const BodyValues &body,
   }
   case Builtin::GroupContext:
     return body.context;
+  case Builtin::SubGroupWidth:
+    return b.getInt32(body.sub_group_size);
   case Builtin::CollectiveSlots:
     // An invariant load: the loops over the work-items then keep the
     // pointer, and the count of arrived work-items, in registers.
@@ -189,6 +192,7 @@ bool callsGroupFunctions(llvm::Function &body) {
   for (llvm::Instruction &inst : llvm::instructions(body)) {
     BuiltinFamily family = familyOf(calledBuiltin(inst));
     if (family == BuiltinFamily::WorkGroupPipeCall ||
+        family == BuiltinFamily::SubGroupExchange ||
         family == BuiltinFamily::WorkGroupPipe ||
         family == BuiltinFamily::AsyncCopy ||
         family == BuiltinFamily::AsyncCopyWait)
@@ -215,7 +219,9 @@ groupAwareFunctions(llvm::Module &module) {
         llvm::Function *callee = call ? call->getCalledFunction() : nullptr;
         if (callee &&
             (aware.count(callee) || isWorkItemQuery(identifyBuiltin(*callee)) ||
-             isBarrier(identifyBuiltin(*callee)))) {
+             isBarrier(identifyBuiltin(*callee)) ||
+             familyOf(identifyBuiltin(*callee)) ==
+                 BuiltinFamily::SubGroupExchange)) {
           aware.insert(&f);
           grew = true;
           break;
@@ -226,9 +232,53 @@ groupAwareFunctions(llvm::Module &module) {
   return aware;
 }
 
+// A call whose function type differs from its callee's only as the x86-64
+// ABI passes small vectors (a SPIR-V module's int2 argument where Clang's
+// builtin takes the double it is coerced into): the same call with each
+// value reinterpreted, direct, so it can be inlined. Null when the types
+// differ otherwise.
+llvm::CallInst *callWithCalleeType(llvm::CallInst &call) {
+  auto *callee = llvm::dyn_cast<llvm::Function>(call.getCalledOperand());
+  if (!callee || call.getCalledFunction() ||
+      callee->arg_size() != call.arg_size())
+    return nullptr;
+  const llvm::DataLayout &layout = callee->getParent()->getDataLayout();
+  auto sameBits = [&](llvm::Type *a, llvm::Type *b) {
+    return a == b || (a->isSized() && b->isSized() && !a->isPointerTy() &&
+                      !b->isPointerTy() && !a->isAggregateType() &&
+                      !b->isAggregateType() &&
+                      layout.getTypeSizeInBits(a) == layout.getTypeSizeInBits(b));
+  };
+  llvm::FunctionType *type = callee->getFunctionType();
+  if (!sameBits(type->getReturnType(), call.getType()))
+    return nullptr;
+  for (unsigned i = 0; i < call.arg_size(); ++i)
+    if (!sameBits(type->getParamType(i), call.getArgOperand(i)->getType()))
+      return nullptr;
+  IRBuilder<> b(&call);
+  std::vector<Value *> args;
+  for (unsigned i = 0; i < call.arg_size(); ++i)
+    args.push_back(b.CreateBitCast(call.getArgOperand(i), type->getParamType(i)));
+  llvm::CallInst *direct = b.CreateCall(callee, args);
+  direct->setCallingConv(callee->getCallingConv());
+  if (!call.getType()->isVoidTy())
+    call.replaceAllUsesWith(b.CreateBitCast(direct, call.getType()));
+  call.eraseFromParent();
+  return direct;
+}
+
 bool inlineGroupAwareCalls(llvm::Function &body,
                            const llvm::SmallPtrSet<llvm::Function *, 16> &aware,
                            std::string &error) {
+  std::vector<llvm::CallInst *> mismatched;
+  for (llvm::Instruction &inst : llvm::instructions(body))
+    if (auto *call = llvm::dyn_cast<llvm::CallInst>(&inst))
+      if (auto *callee =
+              llvm::dyn_cast<llvm::Function>(call->getCalledOperand()))
+        if (!call->getCalledFunction() && aware.count(callee))
+          mismatched.push_back(call);
+  for (llvm::CallInst *call : mismatched)
+    callWithCalleeType(*call);
   for (bool inlined = true; inlined;) {
     inlined = false;
     for (llvm::Instruction &inst : llvm::instructions(body)) {
@@ -394,7 +444,8 @@ llvm::PreservedAnalyses KernelBodiesPass::run(llvm::Module &module,
     unsigned n = kernel->arg_size();
     BodyValues values{
         body->getArg(n),
-        {body->getArg(n + 1), body->getArg(n + 2), body->getArg(n + 3)}};
+        {body->getArg(n + 1), body->getArg(n + 2), body->getArg(n + 3)},
+        record.description.sub_group_size};
     if (!inlineGroupAwareCalls(*body, group_aware, error)) {
       reportBuildError(module, error);
       return llvm::PreservedAnalyses::none();

@@ -3,6 +3,8 @@
 // accesses touch neighbouring elements.
 #include "compiler/passes/kernels/varying_values.h"
 
+#include "compiler/analysis/builtin_identity.h"
+
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/Constants.h>
@@ -40,6 +42,10 @@ void VaryingValues::findVarying() {
       grew = false;
       for (Instruction &inst : llvm::instructions(scalar_)) {
         if (varying_.count(&inst) || inst.getType()->isVoidTy())
+          continue;
+        // A sub-group's exchange answers one mask for its lanes (a chunk
+        // is a sub-group); what it reads varies with the index alone.
+        if (calledBuiltin(inst) == Builtin::SubGroupSync)
           continue;
         bool varies = false;
         if (auto *phi = llvm::dyn_cast<PHINode>(&inst)) {

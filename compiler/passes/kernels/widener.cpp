@@ -3,6 +3,8 @@
 // block is written under the mask of the work-items on it.
 #include "compiler/passes/kernels/widener.h"
 
+#include "compiler/analysis/builtin_identity.h"
+
 #include "compiler/passes/kernels/widening_checks.h"
 
 #include <llvm/Analysis/ValueTracking.h>
@@ -106,8 +108,50 @@ Value *Widener::accessPointers(Value *pointer, unsigned spacing) {
   return stride ? masks_.stridedPointers(pointers, *stride) : pointers;
 }
 
+bool Widener::emitExchange(Instruction &inst, Value *mask) {
+  Builtin builtin = calledBuiltin(inst);
+  if (builtin != Builtin::SubGroupSync && builtin != Builtin::SubGroupRead)
+    return false;
+  auto &call = llvm::cast<llvm::CallInst>(inst);
+  llvm::Type *i64 = b_.getInt64Ty();
+  auto *slots = llvm::ArrayType::get(i64, lanes_);
+  if (!exchanged_) {
+    llvm::IRBuilderBase::InsertPointGuard keep(b_);
+    BasicBlock &entry = vector_fn_.getEntryBlock();
+    b_.SetInsertPoint(&entry, entry.getFirstInsertionPt());
+    auto *alloca = b_.CreateAlloca(slots, nullptr, "sub_group_values");
+    alloca->setAlignment(llvm::Align(64));
+    exchanged_ = alloca;
+  }
+  if (builtin == Builtin::SubGroupSync) {
+    b_.CreateAlignedStore(widened(call.getArgOperand(0)), exchanged_,
+                          llvm::Align(64));
+    Value *lanes = mask->getType()->isVectorTy()
+                       ? mask
+                       : b_.CreateVectorSplat(lanes_, mask);
+    Value *bits = b_.CreateBitCast(lanes, b_.getIntNTy(lanes_));
+    uniform_[&inst] = b_.CreateZExtOrTrunc(bits, i64, "sub_group_members");
+    return true;
+  }
+  Value *member = call.getArgOperand(0);
+  if (!varies(member)) {
+    Value *slot = b_.CreateInBoundsGEP(
+        slots, exchanged_, {b_.getInt64(0), b_.CreateZExt(uniform(member), i64)});
+    uniform_[&inst] = b_.CreateLoad(i64, slot, "sub_group_value");
+    return true;
+  }
+  Value *index = b_.CreateZExt(widened(member), vectorOf(i64, lanes_));
+  Value *pointers = b_.CreateInBoundsGEP(i64, exchanged_, index);
+  vector_[&inst] = b_.CreateMaskedGather(
+      vectorOf(i64, lanes_), pointers, llvm::Align(8),
+      llvm::ConstantVector::getSplat(llvm::ElementCount::getFixed(lanes_),
+                                     b_.getTrue()),
+      nullptr, "sub_group_values");
+  return true;
+}
+
 void Widener::emitInstruction(Instruction &inst, Value *mask) {
-  if (ignorable(inst))
+  if (ignorable(inst) || emitExchange(inst, mask))
     return;
   if (!varies(&inst) && !llvm::isa<llvm::StoreInst>(inst)) {
     std::vector<Value *> operands; // mapped first: this may throw

@@ -43,6 +43,11 @@ private:
   llvm::Value *widened(llvm::Value *v);
   llvm::Value *accessPointers(llvm::Value *pointer, unsigned spacing);
   void emitInstruction(llvm::Instruction &inst, llvm::Value *mask);
+  // A sub-group's exchange (builtins/subgroups.cl): the lanes' values stored
+  // side by side, the mask of the lanes on the block as the answer; a read
+  // loads one lane's value, or gathers one per lane. Returns false for any
+  // other instruction.
+  bool emitExchange(llvm::Instruction &inst, llvm::Value *mask);
   void emitTerminator(llvm::BasicBlock *block, llvm::Value *mask);
   void emitJoin(llvm::PHINode &phi, llvm::BasicBlock *block);
   void emitBlock(llvm::BasicBlock *block);
@@ -102,6 +107,8 @@ private:
   LaneMasks masks_;
   llvm::DenseMap<llvm::Value *, llvm::Value *> uniform_, vector_, splats_;
   llvm::DenseMap<llvm::PHINode *, llvm::Value *> loop_exit_values_;
+  // The lanes' values at the last sub-group exchange: [lanes x i64].
+  llvm::Value *exchanged_ = nullptr;
   // Rows: the later loads of a run, already loaded with its first.
   bool rows_;
   llvm::DenseMap<llvm::Instruction *, llvm::Value *> row_loads_;

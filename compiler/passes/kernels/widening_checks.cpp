@@ -232,6 +232,9 @@ bool supportedInstruction(const Instruction &inst, std::string &why,
   if (const auto *call = llvm::dyn_cast<llvm::CallInst>(&inst)) {
     if (elementWiseIntrinsic(call->getIntrinsicID()))
       return true;
+    // A sub-group's exchanges are lane operations (Widener::emitExchange).
+    if (familyOf(calledBuiltin(inst)) == BuiltinFamily::SubGroupExchange)
+      return true;
     if (familyOf(calledBuiltin(inst)) == BuiltinFamily::Printf) {
       // Kept whole for the message: each record is reserved and written by
       // one work-item at a time.

@@ -3,7 +3,9 @@
 // pass, which gives the kernels planned as Widened their body.simd.
 #include "compiler/passes/kernels/work_item_vectorizer.h"
 
+#include "compiler/analysis/builtin_identity.h"
 #include "compiler/analysis/kernel_metadata.h"
+#include "compiler/passes/kernels/fiber_barriers.h"
 #include "compiler/passes/kernels/widener.h"
 #include "compiler/passes/kernels/widening_checks.h"
 #include "compiler/passes/kernels/widening_width.h"
@@ -66,6 +68,13 @@ llvm::Function *widenInto(llvm::Function &body, llvm::Function &scalar,
 
 } // namespace
 
+bool exchangesSubGroupValues(llvm::Function &body) {
+  for (Instruction &inst : llvm::instructions(body))
+    if (familyOf(calledBuiltin(inst)) == BuiltinFamily::SubGroupExchange)
+      return true;
+  return false;
+}
+
 unsigned widenedLanes(const llvm::Function &simd) {
   unsigned lanes = kDefaultLanes;
   simd.getFnAttribute(kLanesAttribute).getValueAsString().getAsInteger(10,
@@ -94,7 +103,8 @@ llvm::Function *vectorizeWorkItems(llvm::Function &body, std::string &why,
   bool ok = true;
   // Without loops of its own, the work-item loop is LLVM's to vectorize,
   // unless the work-items compute in vector types, which it leaves scalar.
-  if (loops.empty() && !limits.without_loops && !in_vectors &&
+  bool sub_groups = limits.sub_group_lanes != 0;
+  if (loops.empty() && !limits.without_loops && !in_vectors && !sub_groups &&
       !storesToOneAddressConditionally(
                            *scalar, scalar->getArg(body.arg_size() - 3))) {
     why = "no loop in the work-item (LLVM's loop vectorizer covers it)";
@@ -120,7 +130,7 @@ llvm::Function *vectorizeWorkItems(llvm::Function &body, std::string &why,
       !hasDivergentLoop(*scalar, loops, dominators,
                         scalar->getArg(body.arg_size() - 3));
   std::string left_scalar;
-  if (uniform_loops_only &&
+  if (uniform_loops_only && !sub_groups &&
       !innermostLoopLeftScalar(*scalar, loops, dominators, left_scalar)) {
     why = "every loop runs as many times for all work-items, walks memory "
           "element by element and carries only counters and reductions "
@@ -137,6 +147,10 @@ llvm::Function *vectorizeWorkItems(llvm::Function &body, std::string &why,
       lanes = limits.most_lanes;
       how += std::string(how.empty() ? "" : ", ") + "as wide as the group";
     }
+    if (sub_groups) {
+      lanes = limits.sub_group_lanes;
+      how = "a sub-group";
+    }
     how = std::to_string(lanes) +
           (lanes == 1 ? " work-item at once" : " work-items at once") +
           (how.empty() ? "" : " (" + how + ")") +
@@ -151,6 +165,8 @@ llvm::Function *vectorizeWorkItems(llvm::Function &body, std::string &why,
     vector = widenInto(body, *scalar, loops, kWidenedSuffix, lanes, rows);
     if (!vector) {
       why = "internal: the widened function was not valid";
+    } else if (sub_groups) {
+      // No narrower function for a row's end: its chunks are sub-groups.
     } else if (uniform_loops_only && !limits.gathers_pay &&
                (!hasFastGathers(body) || whole_vectors) &&
                gathers(*vector, true)) {
@@ -201,8 +217,22 @@ WorkItemVectorizerPass::run(llvm::Module &module,
     if (!record.body || plan.path != ExecutionPath::Widened)
       continue;
     std::string why, how;
-    if (vectorizeWorkItems(*record.body, why, how)) {
+    WideningLimits limits;
+    bool sub_groups = exchangesSubGroupValues(*record.body);
+    if (sub_groups)
+      limits.sub_group_lanes = record.description.sub_group_size;
+    if (vectorizeWorkItems(*record.body, why, how, limits)) {
       plan.lanes = how;
+      changed = true;
+      continue;
+    }
+    if (sub_groups) {
+      // The fibers' scheduler runs the exchanges whatever the shape.
+      lowerSubGroupExchangesToCalls(*record.body);
+      plan.path = ExecutionPath::Fibers;
+      plan.work_item_entry = true;
+      plan.fallback = "sub-groups exchange values, and the widener declined: " +
+                      why;
       changed = true;
       continue;
     }

@@ -36,12 +36,19 @@ struct WideningLimits {
   // Widen a body with no loop of its own too: the loop over work-items it
   // would otherwise run in is one LLVM's loop vectorizer leaves scalar.
   bool without_loops = false;
+  // The kernel's sub-groups exchange values (builtins/subgroups.cl): a
+  // sub-group is one chunk, so exactly this many lanes (its size), whatever
+  // the widening would otherwise pay; 0 for none.
+  unsigned sub_group_lanes = 0;
 };
 llvm::Function *vectorizeWorkItems(llvm::Function &body, std::string &why,
                                    std::string &how,
                                    const WideningLimits &limits = {});
 
 inline constexpr const char *kLanesAttribute = "weft-lanes";
+
+// Whether `body` passes values between the work-items of a sub-group.
+bool exchangesSubGroupValues(llvm::Function &body);
 
 // The work-items a function vectorizeWorkItems wrote runs at once.
 unsigned widenedLanes(const llvm::Function &simd);

@@ -1,0 +1,182 @@
+// Sub-group functions (issue 35) against the same work written with
+// __local memory and barriers, on Weft and PoCL side by side: a sum and an
+// inclusive scan of every run of 16 floats (sub-groups of 16, required with
+// intel_reqd_sub_group_size), beside a plain copy of the same bytes (the
+// memory-bandwidth ceiling). Drivers without cl_intel_required_subgroup_size
+// run only the hand-written kernels.
+#include "kernel_bench.h"
+
+namespace {
+
+constexpr size_t kItems = size_t(1) << 24;
+constexpr size_t kGroup = 256;
+constexpr size_t kRun = 16;
+constexpr const char *kSubGroups = "cl_intel_required_subgroup_size";
+
+const char *kReduceByHand = R"CLC(
+kernel void reduce(global const float *in, global float *sums,
+                   local float *scratch) {
+  size_t lid = get_local_id(0);
+  scratch[lid] = in[get_global_id(0)];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (size_t step = 8; step > 0; step /= 2) {
+    if ((lid & 15) < step)
+      scratch[lid] += scratch[lid + step];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if ((lid & 15) == 0)
+    sums[get_global_id(0) / 16] = scratch[lid];
+}
+)CLC";
+
+const char *kReduceSubGroup = R"CLC(
+kernel __attribute__((intel_reqd_sub_group_size(16))) void
+reduce(global const float *in, global float *sums) {
+  float sum = sub_group_reduce_add(in[get_global_id(0)]);
+  if (get_sub_group_local_id() == 0)
+    sums[get_global_id(0) / 16] = sum;
+}
+)CLC";
+
+// Hillis-Steele in local memory within each run of 16: four steps of two
+// barriers each.
+const char *kScanByHand = R"CLC(
+kernel void scan(global const float *in, global float *out,
+                 local float *scratch) {
+  size_t lid = get_local_id(0);
+  scratch[lid] = in[get_global_id(0)];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (size_t offset = 1; offset < 16; offset *= 2) {
+    float add = (lid & 15) >= offset ? scratch[lid - offset] : 0.0f;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    scratch[lid] += add;
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  out[get_global_id(0)] = scratch[lid];
+}
+)CLC";
+
+const char *kScanSubGroup = R"CLC(
+kernel __attribute__((intel_reqd_sub_group_size(16))) void
+scan(global const float *in, global float *out) {
+  out[get_global_id(0)] = sub_group_scan_inclusive_add(in[get_global_id(0)]);
+}
+)CLC";
+
+const char *kCopy = R"CLC(
+kernel void copy(global const float *in, global float *out) {
+  out[get_global_id(0)] = in[get_global_id(0)];
+}
+)CLC";
+
+std::vector<float> &input() {
+  static std::vector<float> data = smallIntegers(kItems, 7, 16);
+  return data;
+}
+
+Benchmark reduction(const char *name, const char *source, bool local_arg,
+                    const std::string &needs) {
+  static std::vector<float> expected;
+  expected.assign(kItems / kRun, 0.0f);
+  for (size_t i = 0; i < kItems; ++i)
+    expected[i / kRun] += input()[i];
+  Benchmark bm;
+  bm.name = name;
+  bm.unit = "GB/s";
+  bm.work = kItems * 4.0;
+  bm.needs = needs;
+  bm.setup = [=](const Driver &d, Instance &in, std::string &error) {
+    if (!prepare(d, in, source, "reduce", error))
+      return false;
+    cl_mem data = bufferWith(d, input()), sums = bufferOf(d, kItems / kRun * 4);
+    in.buffers = {data, sums};
+    clSetKernelArg(in.kernel, 0, sizeof(cl_mem), &data);
+    clSetKernelArg(in.kernel, 1, sizeof(cl_mem), &sums);
+    if (local_arg)
+      clSetKernelArg(in.kernel, 2, kGroup * 4, nullptr);
+    in.global[0] = kItems;
+    in.local[0] = kGroup;
+    in.verify = [&d, sums](int) {
+      return compareExact(readBack<float>(d, sums, expected.size()), expected,
+                          "sums of 16");
+    };
+    return true;
+  };
+  return bm;
+}
+
+Benchmark scan(const char *name, const char *source, const char *kernel_name,
+               bool local_arg, const std::string &needs, bool is_copy) {
+  static std::vector<float> scanned, copied;
+  scanned.assign(kItems, 0.0f);
+  float running = 0;
+  for (size_t i = 0; i < kItems; ++i) {
+    running = i % kRun == 0 ? input()[i] : running + input()[i];
+    scanned[i] = running;
+  }
+  copied = input();
+  Benchmark bm;
+  bm.name = name;
+  bm.unit = "GB/s";
+  bm.work = kItems * 8.0; // read and written once
+  bm.needs = needs;
+  bm.setup = [=](const Driver &d, Instance &in, std::string &error) {
+    if (!prepare(d, in, source, kernel_name, error))
+      return false;
+    cl_mem data = bufferWith(d, input()), out = bufferOf(d, kItems * 4);
+    in.buffers = {data, out};
+    clSetKernelArg(in.kernel, 0, sizeof(cl_mem), &data);
+    clSetKernelArg(in.kernel, 1, sizeof(cl_mem), &out);
+    if (local_arg)
+      clSetKernelArg(in.kernel, 2, kGroup * 4, nullptr);
+    in.global[0] = kItems;
+    in.local[0] = kGroup;
+    in.verify = [&d, out, is_copy](int) {
+      return compareExact(readBack<float>(d, out, kItems),
+                          is_copy ? copied : scanned, "elements");
+    };
+    return true;
+  };
+  return bm;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  Runner runner(driversFromArguments(argc, argv), 6.0);
+  if (runner.drivers().empty())
+    return 1;
+  std::printf("Sub-group functions, 16Mi floats in runs of 16 (groups of "
+              "256): median wall time of enqueue + clFinish per launch; "
+              "ratio = first driver's throughput / second's\n");
+  runner.header();
+  const char *reduce_hand = "reduce 16, local + barriers";
+  const char *reduce_sub_group = "reduce 16, sub_group_reduce_add";
+  const char *scan_hand = "scan 16, local + barriers";
+  const char *scan_sub_group = "scan 16, sub_group_scan_inclusive_add";
+  const char *copy = "copy (bandwidth ceiling)";
+  runner.run(reduction(reduce_hand, kReduceByHand, true, ""));
+  runner.run(reduction(reduce_sub_group, kReduceSubGroup, false, kSubGroups));
+  runner.run(scan(scan_hand, kScanByHand, "scan", true, "", false));
+  runner.run(
+      scan(scan_sub_group, kScanSubGroup, "scan", false, kSubGroups, false));
+  runner.run(scan(copy, kCopy, "copy", false, "", true));
+  std::printf("\nSpeed-ups (time of the second / time of the first):\n");
+  for (const Driver &d : runner.drivers()) {
+    runner.compare("reduce: sub-group vs by hand, " + d.label,
+                   reduce_sub_group, d.label, reduce_hand, d.label);
+    runner.compare("scan: sub-group vs by hand, " + d.label, scan_sub_group,
+                   d.label, scan_hand, d.label);
+    runner.compare("scan sub-group vs copy (1.00 = bandwidth), " + d.label,
+                   scan_sub_group, d.label, copy, d.label);
+  }
+  if (runner.drivers().size() == 2) {
+    const std::string a = runner.drivers()[0].label,
+                      b = runner.drivers()[1].label;
+    runner.compare("reduce: " + a + " sub-group vs " + b + " by hand",
+                   reduce_sub_group, a, reduce_hand, b);
+    runner.compare("scan: " + a + " sub-group vs " + b + " by hand",
+                   scan_sub_group, a, scan_hand, b);
+  }
+  return runner.exitStatus("subgroup_bench");
+}

@@ -1,0 +1,60 @@
+// A sub-group is a run of work-items along dimension 0 (builtins/
+// subgroups.cl): as many as a vector register holds 32-bit lanes (8 with
+// AVX2, 16 with AVX-512) or the size the kernel requires. A kernel whose
+// sub-groups exchange values without a barrier is widened a sub-group at a
+// time, its exchanges lane operations (Widener::emitExchange); with a
+// barrier, or a shape the widener declines, its work-items run on fibers
+// whose scheduler settles the exchanges (device/fiber_group.cpp).
+// RUN: %weft-cl %s --target-cpu=znver3 -passes='weft-kernel-pipeline,print<weft-kernels>' -o /dev/null | FileCheck %s --check-prefix=PLAN-AVX2
+// RUN: %weft-cl %s --target-cpu=skylake-avx512 -passes='weft-kernel-pipeline,print<weft-kernels>' -o /dev/null | FileCheck %s --check-prefix=PLAN-AVX512
+// RUN: %weft-cl %s --target-cpu=znver3 -passes='weft-kernel-pipeline,weft-separate-local-memory,weft-internalize-entries' --optimize -o - | FileCheck %s --check-prefix=AVX2
+
+// PLAN-AVX2: kernel reduce: widened, 8 work-items at once (a sub-group)
+// PLAN-AVX512: kernel reduce: widened, 16 work-items at once (a sub-group)
+// The widened exchange is a store of the lanes and loads: no call is left.
+// AVX2-LABEL: define void @__weft_group_reduce(
+// AVX2-NOT: call {{.*}}sub_group
+// AVX2: {{^}}}
+kernel void reduce(global const float *in, global float *out) {
+  size_t i = get_global_id(0);
+  out[i] = sub_group_reduce_add(in[i]);
+}
+
+// A required size wider than the registers is several registers a value.
+// PLAN-AVX2: kernel wide: widened, 32 work-items at once (a sub-group)
+// PLAN-AVX512: kernel wide: widened, 32 work-items at once (a sub-group)
+kernel __attribute__((intel_reqd_sub_group_size(32))) void
+wide(global const int *in, global int *out) {
+  size_t i = get_global_id(0);
+  out[i] = sub_group_shuffle_xor(in[i], 3) + sub_group_scan_inclusive_max(in[i]);
+}
+
+// Work-items that part ways: the masks of the widened lanes are the
+// active sets.
+// PLAN-AVX2: kernel parted: widened, 8 work-items at once (a sub-group)
+kernel void parted(global const int *in, global int *out) {
+  size_t i = get_global_id(0);
+  int v = in[i], sum = 0;
+  for (int k = 0; k < (v & 3); ++k)
+    sum += sub_group_non_uniform_reduce_add(k);
+  if (v & 1)
+    sum += sub_group_ballot(1).x;
+  out[i] = sum;
+}
+
+// With a barrier: fibers, whatever the CPU.
+// PLAN-AVX2: kernel staged: fibers (sub-groups exchange values), work-item entry
+// PLAN-AVX512: kernel staged: fibers (sub-groups exchange values), work-item entry
+kernel void staged(global const int *in, global int *out, local int *tile) {
+  size_t l = get_local_id(0);
+  tile[l] = in[get_global_id(0)];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = sub_group_reduce_max(tile[get_local_size(0) - 1 - l]);
+}
+
+// Only where it is, not what others hold: no exchange, any path.
+// PLAN-AVX2: kernel position: work-item loop
+kernel void position(global int *out) {
+  size_t i = get_global_id(0);
+  out[i] = get_sub_group_id() * 100 + get_sub_group_local_id();
+}
