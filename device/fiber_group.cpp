@@ -220,23 +220,35 @@ uint64_t readExchanged(WorkGroupContext *context, uint32_t member) {
   return member < count ? group->exchanged[first + member] : 0;
 }
 
+// A work-item waiting for another goes round its loop again only after the
+// others ran up to where they wait.
+void yieldToOthers(WorkGroupContext *context) {
+  suspend(*static_cast<GroupState *>(context->device_state));
+}
+
 uint32_t lastToArrive(WorkGroupContext *context) {
   auto *group = static_cast<GroupState *>(context->device_state);
   return group->at_barrier + group->finished + 1 == group->items.size();
 }
 
-// Once every work-item waits or has finished: in each sub-group with
-// work-items at an exchange, those at its lowest site go on together.
-// Returns whether any did.
+// In each sub-group whose work-items all wait (or have finished), with some
+// at an exchange: those at its lowest site go on together. Returns whether
+// any did.
 bool releaseExchanges(GroupState &group) {
   bool released = false;
   for (size_t first = 0; first < group.items.size();) {
     size_t count;
     subGroupOf(group, first, count);
     uint32_t lowest = UINT32_MAX;
-    for (size_t i = first; i < first + count; ++i)
-      if (group.items[i].waiting == Waiting::AtExchange)
-        lowest = std::min(lowest, group.items[i].site);
+    bool running = false;
+    for (size_t i = first; i < first + count; ++i) {
+      const WorkItemFiber &item = group.items[i];
+      running |= !item.finished && item.waiting == Waiting::No;
+      if (item.waiting == Waiting::AtExchange)
+        lowest = std::min(lowest, item.site);
+    }
+    if (running) // one that yielded may still come to the same exchange
+      lowest = UINT32_MAX;
     if (lowest != UINT32_MAX) {
       uint64_t members = 0;
       for (size_t i = first; i < first + count; ++i) {
@@ -315,6 +327,7 @@ FiberRunStatus runWorkGroupOnFibers(WorkItemFunction entry,
   context.sub_group_sync = arriveAtExchange;
   context.sub_group_read = readExchanged;
   context.last_to_arrive = lastToArrive;
+  context.yield = yieldToOthers;
 
   try {
     size_t index = 0;
@@ -345,7 +358,10 @@ FiberRunStatus runWorkGroupOnFibers(WorkItemFunction entry,
   // (or its end), in local linear id order. Then the sub-groups' exchanges
   // are settled; when none is left, everybody waits at a barrier (or has
   // finished), and the barrier lets them all go on.
+  // A work-item that yielded (it waits for another in a loop) is run again
+  // in the next pass.
   for (;;) {
+    bool yielded = false;
     for (size_t i = 0; i < group.items.size(); ++i) {
       WorkItemFiber &item = group.items[i];
       if (item.finished || item.waiting != Waiting::No)
@@ -353,8 +369,9 @@ FiberRunStatus runWorkGroupOnFibers(WorkItemFunction entry,
       group.current = i;
       item.fiber = std::move(item.fiber).resume();
       group.finished += item.finished;
+      yielded |= !item.finished && item.waiting == Waiting::No;
     }
-    if (releaseExchanges(group))
+    if (releaseExchanges(group) || yielded)
       continue;
     if (group.at_barrier == 0)
       break;

@@ -152,6 +152,11 @@ struct WorkGroupContext {
   // next one (the work-group collectives, whose work-items need not arrive
   // in local id order once sub-groups exchange values).
   uint32_t (*last_to_arrive)(struct WorkGroupContext *context);
+  // Called at the back edge of a loop in which a work-item waits for
+  // another (compiler/analysis/waiting_loops.h): on fibers, the others run
+  // before it goes round again (independent forward progress); elsewhere
+  // nothing.
+  void (*yield)(struct WorkGroupContext *context);
 };
 
 // The memory checking mode (compiler/passes/kernels/memory_checks.h,

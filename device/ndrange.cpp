@@ -165,6 +165,7 @@ uint64_t soloSubGroupRead(WorkGroupContext *context, uint32_t) {
   return context->solo_sub_group_value;
 }
 uint32_t aloneInGroup(WorkGroupContext *) { return 1; }
+void noYield(WorkGroupContext *) {}
 
 // The async copies' per-work-item counters (AsyncCopyState) for the groups
 // this thread runs: one array, grown as needed and never cleared between
@@ -306,6 +307,7 @@ FiberRunStatus runGroup(const NDRangeLaunch &launch, WorkGroupContext &context,
     context.sub_group_sync = soloSubGroupSync;
     context.sub_group_read = soloSubGroupRead;
     context.last_to_arrive = aloneInGroup;
+    context.yield = noYield;
     return status;
   }
   // A group entry that could not get its per-work-item storage says so in
@@ -388,6 +390,7 @@ void runGroups(void *opaque, uint64_t first, uint64_t last) {
   context.sub_group_sync = soloSubGroupSync;
   context.sub_group_read = soloSubGroupRead;
   context.last_to_arrive = aloneInGroup;
+  context.yield = noYield;
   context.sub_group_size = launch.sub_group_size;
   context.async_copy_counters = asyncCopyCounters;
   context.work_item_storage = workItemStorage;

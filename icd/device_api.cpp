@@ -275,8 +275,11 @@ cl_int deviceInfo(Device &device, cl_device_info param, InfoWriter &out) {
   case CL_DEVICE_IMAGE_SUPPORT: // runtime/image.cpp, builtins/images.cl
     return out.value<cl_bool>(CL_TRUE);
   case CL_DEVICE_ERROR_CORRECTION_SUPPORT:
-  case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
     return out.value<cl_bool>(CL_FALSE);
+  // A loop in which a work-item waits for another runs on fibers that
+  // yield at its back edge (compiler/analysis/waiting_loops.h).
+  case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
+    return out.value<cl_bool>(CL_TRUE);
   // builtins/work_group_collectives.cl.
   case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:
     return out.value<cl_bool>(CL_TRUE);

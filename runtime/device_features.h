@@ -92,6 +92,10 @@ inline constexpr ExtensionEntry kDeviceExtensions[] = {
     // function that exchanges values between them is written with two
     // primitives, lanes of one vector on the widened path, a sub-group
     // scheduler on fibers (device/fiber_group.cpp).
+    // The OpenCL 2.0 extension, which requires independent forward progress
+    // of sub-groups: a loop in which a work-item waits for another runs on
+    // fibers that yield at its back edge (compiler/analysis/waiting_loops.h).
+    {"cl_khr_subgroups", CL_MAKE_VERSION(1, 0, 0), true},
     {"cl_khr_subgroup_rotate", CL_MAKE_VERSION(1, 0, 0), true},
     {"cl_khr_subgroup_extended_types", CL_MAKE_VERSION(1, 0, 0), true},
     {"cl_khr_subgroup_non_uniform_vote", CL_MAKE_VERSION(1, 0, 0), true},
@@ -129,10 +133,7 @@ inline constexpr FeatureEntry kOpenClCFeatures[] = {
     {"__opencl_c_generic_address_space", CL_MAKE_VERSION(3, 0, 0)},
     // Pipes need the generic address space (Clang refuses one without it).
     {"__opencl_c_pipes", CL_MAKE_VERSION(3, 0, 0)},
-    // Sub-groups (builtins/subgroups.cl). Not the
-    // cl_khr_subgroups extension: it requires independent forward progress
-    // of sub-groups, which work-items run one after another on a thread
-    // cannot give (one spinning on another would never let it run).
+    // Sub-groups (builtins/subgroups.cl).
     {"__opencl_c_subgroups", CL_MAKE_VERSION(3, 0, 0)},
     // Every atomic is a real atomic instruction of the host CPU, coherent
     // across all its cores, so every order and scope holds

@@ -8,6 +8,14 @@ namespace weft::compiler {
 
 ExecutionPlan choosePlan(const KernelFeatures &features) {
   ExecutionPlan plan;
+  if (features.waits_on_work_items) {
+    // Only fibers let the awaited work-item run meanwhile: the loop yields
+    // at its back edge (weft-fiber-barriers).
+    plan.path = ExecutionPath::Fibers;
+    plan.fallback = "a loop waits for another work-item";
+    plan.work_item_entry = true;
+    return plan;
+  }
   if (features.subGroupExchanges() &&
       (features.barriers() || features.asyncCopies() ||
        features.workGroupPipes())) {

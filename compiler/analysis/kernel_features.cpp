@@ -1,5 +1,7 @@
 #include "compiler/analysis/kernel_features.h"
 
+#include "compiler/analysis/waiting_loops.h"
+
 #include "compiler/passes/kernels/async_copy_followers.h"
 #include "compiler/passes/kernels/work_group_pipes.h"
 
@@ -16,6 +18,7 @@ KernelFeatures computeKernelFeatures(llvm::Function &body) {
   features.copies_come_first = features.asyncCopies() && copiesComeFirst(body);
   features.pipe_calls_outside_loops =
       features.workGroupPipes() && pipeFollowersApply(body);
+  features.waits_on_work_items = waitsOnOtherWorkItems(body);
   return features;
 }
 

@@ -24,6 +24,8 @@ struct KernelFeatures {
   bool copies_come_first = false;
   // No work-group pipe reservation or commit sits in a loop.
   bool pipe_calls_outside_loops = false;
+  // A loop waits for another work-item (analysis/waiting_loops.h).
+  bool waits_on_work_items = false;
 
   bool has(BuiltinFamily family) const {
     return calls.test(static_cast<size_t>(family));

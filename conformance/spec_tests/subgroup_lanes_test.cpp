@@ -311,3 +311,69 @@ TEST_CASE_METHOD(WeftFixture,
   CHECK(log.find("1, 2, 4, 8, 16, 32 and 64") != std::string::npos);
   clReleaseProgram(program);
 }
+
+TEST_CASE_METHOD(WeftFixture,
+                 "Independent forward progress: a work-item waits in a loop "
+                 "for a flag a later sub-group sets, with and without a "
+                 "barrier",
+                 "[subgroup-lanes]") {
+  cl_bool progress = CL_FALSE;
+  REQUIRE(clGetDeviceInfo(device,
+                          CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS,
+                          sizeof progress, &progress, nullptr) == CL_SUCCESS);
+  REQUIRE(progress == CL_TRUE);
+  REQUIRE(hasExtension("cl_khr_subgroups"));
+  // Each sub-group's first work-item waits until the sub-group after it has
+  // taken its turn; the last sub-group starts. Work-items run one after
+  // another would wait forever in the first sub-group. The turn is in
+  // local memory, set up behind a barrier, or in a global buffer the host
+  // sets (no barrier: the kernel would otherwise be widened).
+  const char *source = R"CLC(
+kernel void chain(global int *out, global atomic_int *global_turn,
+                  local atomic_int *local_turn) {
+  uint sub_group = get_sub_group_id(), count = get_num_sub_groups();
+#ifdef WITH_BARRIER
+  volatile local atomic_int *turn = local_turn;
+  if (get_local_id(0) == 0)
+    atomic_init(turn, (int)count - 1);
+  barrier(CLK_LOCAL_MEM_FENCE);
+#else
+  volatile global atomic_int *turn = global_turn;
+#endif
+  int order = -1;
+  if (get_sub_group_local_id() == 0) {
+    while (atomic_load(turn) != (int)sub_group)
+      ;
+    order = atomic_fetch_sub(turn, 1);
+  }
+  out[get_global_id(0)] = order;
+}
+)CLC";
+  for (bool with_barrier : {true, false}) {
+    INFO((with_barrier ? "with a barrier" : "without a barrier"));
+    cl_kernel k = kernel(source, "chain",
+                         with_barrier ? "-cl-std=CL3.0 -DWITH_BARRIER"
+                                      : "-cl-std=CL3.0");
+    const size_t items = 64; // one group
+    size_t width = 0;
+    REQUIRE(clGetKernelSubGroupInfo(k, device,
+                                    CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
+                                    sizeof items, &items, sizeof width, &width,
+                                    nullptr) == CL_SUCCESS);
+    REQUIRE(width >= 1);
+    cl_int start = cl_int(items / width) - 1;
+    cl_mem out = buffer(items * 4), turn = buffer(4, &start);
+    clSetKernelArg(k, 0, sizeof out, &out);
+    clSetKernelArg(k, 1, sizeof turn, &turn);
+    clSetKernelArg(k, 2, sizeof(cl_int), nullptr);
+    REQUIRE(runAndWait(k, 1, &items, &items) == CL_SUCCESS);
+    std::vector<cl_int> got = readInts(out, items);
+    for (size_t i = 0; i < items; ++i) {
+      INFO("work-item " << i << ", sub-groups of " << width);
+      CHECK(got[i] == (i % width == 0 ? cl_int(i / width) : -1));
+    }
+    clReleaseMemObject(out);
+    clReleaseMemObject(turn);
+    clReleaseKernel(k);
+  }
+}

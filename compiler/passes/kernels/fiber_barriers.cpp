@@ -2,6 +2,7 @@
 
 #include "compiler/analysis/builtin_identity.h"
 #include "compiler/analysis/kernel_metadata.h"
+#include "compiler/analysis/waiting_loops.h"
 #include "compiler/passes/kernels/context_access.h"
 #include "compiler/passes/kernels/kernel_bodies.h"
 #include "device/launch_abi.h"
@@ -74,12 +75,30 @@ bool askLastToArrive(llvm::Function &body) {
   return !compares.empty();
 }
 
+// A loop in which the work-item waits for another yields at each back
+// edge, so the fibers run the others meanwhile.
+bool yieldInWaitingLoops(llvm::Function &body) {
+  llvm::DominatorTree dominators(body);
+  llvm::LoopInfo loops(dominators);
+  std::vector<llvm::Loop *> waiting = loopsWaitingOnOthers(loops);
+  for (llvm::Loop *loop : waiting) {
+    llvm::SmallVector<llvm::BasicBlock *, 4> latches;
+    loop->getLoopLatches(latches);
+    for (llvm::BasicBlock *latch : latches) {
+      llvm::IRBuilder<> b(latch->getTerminator());
+      callContextFunction(b, contextOf(body),
+                          offsetof(WorkGroupContext, yield), b.getVoidTy(), {});
+    }
+  }
+  return !waiting.empty();
+}
+
 } // namespace
 
 // The blocks of `body` in reverse post-order, a loop's blocks before the
 // blocks after it: the depth-first walk takes a block's successors that
 // leave its loop first, so they finish first and come after the loop.
-std::vector<llvm::BasicBlock *> blocksLoopsFirst(llvm::Function &body) {
+static std::vector<llvm::BasicBlock *> blocksLoopsFirst(llvm::Function &body) {
   llvm::DominatorTree dominators(body);
   llvm::LoopInfo loops(dominators);
   std::vector<llvm::BasicBlock *> post_order;
@@ -156,6 +175,7 @@ llvm::PreservedAnalyses FiberBarriersPass::run(llvm::Module &module,
       continue;
     changed |= lowerBarriersToSwitches(*record.body);
     changed |= askLastToArrive(*record.body);
+    changed |= yieldInWaitingLoops(*record.body);
     // A widened kernel's exchanges become lane operations
     // (weft-widen-work-items), or these calls where it falls back.
     if (record.description.plan.path != ExecutionPath::Widened)

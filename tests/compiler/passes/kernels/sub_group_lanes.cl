@@ -5,9 +5,10 @@
 // time, its exchanges lane operations (Widener::emitExchange); with a
 // barrier, or a shape the widener declines, its work-items run on fibers
 // whose scheduler settles the exchanges (device/fiber_group.cpp).
-// RUN: %weft-cl %s --target-cpu=znver3 -passes='weft-kernel-pipeline,print<weft-kernels>' -o /dev/null | FileCheck %s --check-prefix=PLAN-AVX2
-// RUN: %weft-cl %s --target-cpu=skylake-avx512 -passes='weft-kernel-pipeline,print<weft-kernels>' -o /dev/null | FileCheck %s --check-prefix=PLAN-AVX512
-// RUN: %weft-cl %s --target-cpu=znver3 -passes='weft-kernel-pipeline,weft-separate-local-memory,weft-internalize-entries' --optimize -o - | FileCheck %s --check-prefix=AVX2
+// RUN: %weft-cl %s --cl-options=-cl-std=CL3.0 --target-cpu=znver3 -passes='weft-kernel-pipeline,print<weft-kernels>' -o /dev/null | FileCheck %s --check-prefix=PLAN-AVX2
+// RUN: %weft-cl %s --cl-options=-cl-std=CL3.0 --target-cpu=skylake-avx512 -passes='weft-kernel-pipeline,print<weft-kernels>' -o /dev/null | FileCheck %s --check-prefix=PLAN-AVX512
+// RUN: %weft-cl %s --cl-options=-cl-std=CL3.0 --target-cpu=znver3 -passes='weft-kernel-pipeline' -o - | FileCheck %s --check-prefix=YIELD
+// RUN: %weft-cl %s --cl-options=-cl-std=CL3.0 --target-cpu=znver3 -passes='weft-kernel-pipeline,weft-separate-local-memory,weft-internalize-entries' --optimize -o - | FileCheck %s --check-prefix=AVX2
 
 // PLAN-AVX2: kernel reduce: widened, 8 work-items at once (a sub-group)
 // PLAN-AVX512: kernel reduce: widened, 16 work-items at once (a sub-group)
@@ -57,4 +58,28 @@ kernel void staged(global const int *in, global int *out, local int *tile) {
 kernel void position(global int *out) {
   size_t i = get_global_id(0);
   out[i] = get_sub_group_id() * 100 + get_sub_group_local_id();
+}
+
+// A work-item that waits in a loop for another (cl_khr_subgroups'
+// independent forward progress) runs on fibers, yielding at the back edge.
+// PLAN-AVX2: kernel waits: fibers (a loop waits for another work-item), work-item entry
+// PLAN-AVX512: kernel waits: fibers (a loop waits for another work-item), work-item entry
+// YIELD-LABEL: define internal void @__weft_body_waits(
+// YIELD: call void %{{[0-9]+}}(ptr %context)
+// YIELD: br label %while.cond
+kernel void waits(global atomic_int *flag, global int *out) {
+  if (get_local_id(0) == 0)
+    while (atomic_load(flag) == 0)
+      ;
+  else if (get_local_id(0) == get_local_size(0) - 1)
+    atomic_store(flag, 1);
+  out[get_global_id(0)] = 1;
+}
+
+// A loop of read-modify-writes finishes on its own: not a wait, so not
+// fibers.
+// PLAN-AVX2: kernel counts: work-item loop
+kernel void counts(global const int *in, global atomic_int *bins, int n) {
+  for (int k = 0; k < n; ++k)
+    atomic_fetch_add(&bins[in[get_global_id(0) * n + k] & 255], 1);
 }

@@ -7,7 +7,9 @@
 
 // CHECK: kernel private_array: work-item loop (a private array{{.*}})
 // CHECK: kernel atomic_counter: work-item loop (an instruction it does not widen (atomicrmw))
-// CHECK: kernel volatile_reads: work-item loop (an atomic or volatile load)
+// A loop that waits on a volatile load waits for another work-item: fibers
+// (analysis/waiting_loops.h), before any widening check.
+// CHECK: kernel volatile_reads: fibers (a loop waits for another work-item), work-item entry
 // CHECK: kernel volatile_writes: work-item loop (an atomic or volatile store)
 // CHECK: kernel prints: work-item loop (printf, whose records are written one work-item at a time)
 // CHECK: kernel library_call: work-item loop (an instruction it does not widen (call))
