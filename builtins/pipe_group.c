@@ -1,5 +1,5 @@
 // work_group_reserve_{read,write}_pipe and work_group_commit_{read,write}_pipe
-// (and the sub-group forms, at the end):
+// (the sub-group forms are at the end):
 // one reservation for the whole group, made by all its work-items with the
 // same arguments. The first work-item to reach the group's n-th reservation
 // makes it (builtins/pipe_engine.c) and the others take its id; the last to
@@ -111,24 +111,46 @@ void __work_group_commit_read_pipe(PIPE pipe, void *reserve_id, unsigned size,
   __weft_work_group_commit(__weft_group_context(), &made, pipe, reserve_id, 0);
 }
 
-// Sub-groups are single work-items (builtins/subgroups.cl): a sub-group
-// reservation is the work-item's own.
+// Sub-group reservations (cl_khr_subgroups): the sub-group's first active
+// work-item makes the reservation and the others take its id, through the
+// exchanges every sub-group function is written with (builtins/
+// subgroups.cl); the commit waits for the sub-group's active work-items,
+// which have read or written their packets, and the first commits.
+uint64_t __weft_sub_group_sync(uint64_t value);
+uint64_t __weft_sub_group_read(uint32_t member);
+unsigned _Z22get_sub_group_local_idv(void); // get_sub_group_local_id()
+
+static void *subGroupReserve(PIPE pipe, unsigned num_packets, int is_write) {
+  uint32_t first = (uint32_t)__builtin_ctzll(__weft_sub_group_sync(0));
+  void *id = NULL;
+  if (_Z22get_sub_group_local_idv() == first)
+    id = __weft_pipe_reserve((void *)pipe, num_packets, is_write);
+  __weft_sub_group_sync((uint64_t)(uintptr_t)id);
+  return (void *)(uintptr_t)__weft_sub_group_read(first);
+}
+
+static void subGroupCommit(PIPE pipe, void *reserve_id, int is_write) {
+  uint32_t first = (uint32_t)__builtin_ctzll(__weft_sub_group_sync(0));
+  if (_Z22get_sub_group_local_idv() == first)
+    __weft_pipe_commit((void *)pipe, reserve_id, is_write);
+}
+
 void *__sub_group_reserve_write_pipe(PIPE pipe, unsigned num_packets,
                                      unsigned size, unsigned align) {
-  return __weft_pipe_reserve((void *)pipe, num_packets, 1);
+  return subGroupReserve(pipe, num_packets, 1);
 }
 
 void *__sub_group_reserve_read_pipe(PIPE pipe, unsigned num_packets,
                                     unsigned size, unsigned align) {
-  return __weft_pipe_reserve((void *)pipe, num_packets, 0);
+  return subGroupReserve(pipe, num_packets, 0);
 }
 
 void __sub_group_commit_write_pipe(PIPE pipe, void *reserve_id, unsigned size,
                                    unsigned align) {
-  __weft_pipe_commit((void *)pipe, reserve_id, 1);
+  subGroupCommit(pipe, reserve_id, 1);
 }
 
 void __sub_group_commit_read_pipe(PIPE pipe, void *reserve_id, unsigned size,
                                   unsigned align) {
-  __weft_pipe_commit((void *)pipe, reserve_id, 0);
+  subGroupCommit(pipe, reserve_id, 0);
 }

@@ -563,3 +563,79 @@ __kernel void consume(__read_only pipe int p, int per_item,
   clReleaseKernel(consume);
   clReleaseProgram(prog);
 }
+
+TEST_CASE_METHOD(PipeFixture,
+                 "sub-group reservations: one per sub-group, its work-items "
+                 "at their sub-group local ids, only the sub-groups that take "
+                 "the branch",
+                 "[pipe]") {
+  const char *source = R"CLC(
+__kernel void put(__global const int *in, __write_only pipe int p) {
+  int v = in[get_global_id(0)];
+  if (get_sub_group_id() % 2 == 0) {
+    reserve_id_t r = sub_group_reserve_write_pipe(p, get_sub_group_size());
+    if (is_valid_reserve_id(r)) {
+      write_pipe(p, r, get_sub_group_local_id(), &v);
+      sub_group_commit_write_pipe(p, r);
+    }
+  }
+}
+__kernel void take(__read_only pipe int p, __global int *out) {
+  reserve_id_t r = sub_group_reserve_read_pipe(p, get_sub_group_size());
+  int v = -1;
+  if (is_valid_reserve_id(r)) {
+    read_pipe(p, r, get_sub_group_local_id(), &v);
+    sub_group_commit_read_pipe(p, r);
+  }
+  out[get_global_id(0)] = v;
+}
+)CLC";
+  cl_program prog = program(source);
+  cl_kernel put = kernelOf(prog, "put"), take = kernelOf(prog, "take");
+  const size_t items = 256, local = 64;
+  size_t width = 0;
+  REQUIRE(clGetKernelSubGroupInfo(put, device,
+                                  CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
+                                  sizeof local, &local, sizeof width, &width,
+                                  nullptr) == CL_SUCCESS);
+  REQUIRE(width > 1);
+  std::vector<cl_int> input(items);
+  for (size_t i = 0; i < items; ++i)
+    input[i] = cl_int(i * 3 + 1);
+  cl_mem in = buffer(items * 4, input.data()), out = buffer(items * 4);
+  cl_mem p = pipe(sizeof(cl_int), cl_uint(items));
+  setArgs(put, in, p);
+  run(put, items, local);
+  setArgs(take, p, out);
+  run(take, items, local);
+  // The even sub-groups' values, each writer's run whole and in order in
+  // one reader sub-group (groups run on any thread, so any of them), and
+  // nothing for the others.
+  std::vector<cl_int> got = read<cl_int>(out, items);
+  std::multiset<cl_int> expected, seen;
+  for (size_t i = 0; i < items; ++i)
+    if ((i % local) / width % 2 == 0)
+      expected.insert(input[i]);
+  size_t filled = 0;
+  for (size_t run = 0; run < items / width; ++run) {
+    INFO("sub-group " << run << " of the reader");
+    const cl_int *values = &got[run * width];
+    if (values[0] == -1) {
+      for (size_t k = 0; k < width; ++k)
+        CHECK(values[k] == -1);
+      continue;
+    }
+    ++filled;
+    for (size_t k = 1; k < width; ++k)
+      CHECK(values[k] == values[0] + cl_int(3 * k));
+    for (size_t k = 0; k < width; ++k)
+      seen.insert(values[k]);
+  }
+  CHECK(filled == items / width / 2);
+  CHECK(seen == expected);
+  for (cl_mem m : {in, out, p})
+    clReleaseMemObject(m);
+  clReleaseKernel(put);
+  clReleaseKernel(take);
+  clReleaseProgram(prog);
+}
