@@ -21,6 +21,7 @@
 #include "builtin_macros.h"
 
 uint __weft_sub_group_width(void);
+uint __weft_sub_group_local_id(void);
 ulong __weft_sub_group_sync(ulong value);
 ulong __weft_sub_group_read(uint member);
 
@@ -33,8 +34,10 @@ static inline uint weft_runs(size_t row) {
   return (uint)((row + WEFT_WIDTH - 1) / WEFT_WIDTH);
 }
 
+// The local id along dimension 0 modulo S, which the widened path knows to
+// be the lane (compiler/passes/kernels/kernel_bodies.cpp).
 OVERLOADABLE uint get_sub_group_local_id(void) {
-  return (uint)get_local_id(0) & (WEFT_WIDTH - 1);
+  return __weft_sub_group_local_id();
 }
 OVERLOADABLE uint get_sub_group_size(void) {
   uint first = (uint)get_local_id(0) & ~(WEFT_WIDTH - 1);
@@ -197,13 +200,9 @@ OVERLOADABLE int sub_group_non_uniform_any(int predicate) {
 #define WEFT_OP_and(a, b) ((a) & (b))
 #define WEFT_OP_or(a, b) ((a) | (b))
 #define WEFT_OP_xor(a, b) ((a) ^ (b))
-#define WEFT_OP_logical_and(a, b) ((a) && (b))
-#define WEFT_OP_logical_or(a, b) ((a) || (b))
-#define WEFT_OP_logical_xor(a, b) ((!(a)) != (!(b)))
 
 // The fold of OP over the values of `members` (after an exchange), in
-// sub-group local id order; every reduction, scan and clustered reduction,
-// uniform or not, is one with its members.
+// sub-group local id order: any members, a step per member.
 #define WEFT_FOLD(T, OP, IDENTITY)                                             \
   static inline T weft_fold_##OP##_##T(ulong members) {                        \
     T total = IDENTITY;                                                        \
@@ -212,6 +211,52 @@ OVERLOADABLE int sub_group_non_uniform_any(int predicate) {
       total = (members >> i) & 1 ? (T)WEFT_OP_##OP(total, value) : total;      \
     }                                                                          \
     return total;                                                              \
+  }
+
+// A whole sub-group, every work-item active, folds in log2(size) exchanges
+// instead: each work-item swaps its partial result with the one `mask` away
+// (a butterfly: every work-item ends with its cluster's total), or adds the
+// one `delta` below (a scan). Each exchange reads a member named by a
+// constant offset from the work-item's own id, which the widened path makes
+// one permutation of the lanes. Whether the sub-group is whole is the same
+// for all its work-items, so each runs the same form.
+static inline ulong weft_whole(void) { return weft_ids_below(WEFT_WIDTH); }
+#define WEFT_SWAPPED(T, v, index)                                              \
+  (__weft_sub_group_sync(weft_bits(v)), weft_##T##_from(WEFT_READ(index)))
+#define WEFT_BUTTERFLY_STEP(T, OP, v, span, m)                                 \
+  if ((m) < (span)) {                                                          \
+    T other = WEFT_SWAPPED(T, v, get_sub_group_local_id() ^ (m));              \
+    v = (T)WEFT_OP_##OP(v, other);                                             \
+  }
+#define WEFT_SCAN_STEP(T, OP, v, d)                                            \
+  if ((d) < WEFT_WIDTH) {                                                      \
+    uint me = get_sub_group_local_id();                                        \
+    T below = WEFT_SWAPPED(T, v, me - (d));                                    \
+    v = me >= (d) ? (T)WEFT_OP_##OP(below, v) : v;                             \
+  }
+#define WEFT_LOG_STEPS(T, OP, IDENTITY)                                        \
+  static inline T weft_butterfly_##OP##_##T(T v, uint span) {                  \
+    WEFT_BUTTERFLY_STEP(T, OP, v, span, 1)                                     \
+    WEFT_BUTTERFLY_STEP(T, OP, v, span, 2)                                     \
+    WEFT_BUTTERFLY_STEP(T, OP, v, span, 4)                                     \
+    WEFT_BUTTERFLY_STEP(T, OP, v, span, 8)                                     \
+    WEFT_BUTTERFLY_STEP(T, OP, v, span, 16)                                    \
+    WEFT_BUTTERFLY_STEP(T, OP, v, span, 32)                                    \
+    return v;                                                                  \
+  }                                                                            \
+  static inline T weft_prefix_##OP##_##T(T v) {                                \
+    WEFT_SCAN_STEP(T, OP, v, 1)                                                \
+    WEFT_SCAN_STEP(T, OP, v, 2)                                                \
+    WEFT_SCAN_STEP(T, OP, v, 4)                                                \
+    WEFT_SCAN_STEP(T, OP, v, 8)                                                \
+    WEFT_SCAN_STEP(T, OP, v, 16)                                               \
+    WEFT_SCAN_STEP(T, OP, v, 32)                                               \
+    return v;                                                                  \
+  }                                                                            \
+  static inline T weft_prefix_before_##OP##_##T(T v) {                         \
+    T inclusive = weft_prefix_##OP##_##T(v);                                   \
+    T before = WEFT_SWAPPED(T, inclusive, get_sub_group_local_id() - 1);       \
+    return get_sub_group_local_id() == 0 ? (T)(IDENTITY) : before;             \
   }
 
 // The members a work-item's result folds: all active ones, those up to it,
@@ -223,23 +268,40 @@ static inline ulong weft_cluster_of_me(uint cluster_size) {
   return weft_ids_below(first + cluster_size) & ~weft_ids_below(first);
 }
 
+// Which work-items are here, before anything is exchanged.
+#define WEFT_ACTIVE() __weft_sub_group_sync(0)
+
 #define WEFT_ARITHMETIC(T, OP, IDENTITY, PREFIX)                               \
   OVERLOADABLE T PREFIX##reduce_##OP(T x) {                                    \
-    return weft_fold_##OP##_##T(__weft_sub_group_sync(weft_bits(x)));          \
+    ulong active = WEFT_ACTIVE();                                              \
+    if (active == weft_whole())                                                \
+      return weft_butterfly_##OP##_##T(x, WEFT_WIDTH);                         \
+    __weft_sub_group_sync(weft_bits(x));                                       \
+    return weft_fold_##OP##_##T(active);                                       \
   }                                                                            \
   OVERLOADABLE T PREFIX##scan_inclusive_##OP(T x) {                            \
-    ulong active = __weft_sub_group_sync(weft_bits(x));                        \
+    ulong active = WEFT_ACTIVE();                                              \
+    if (active == weft_whole())                                                \
+      return weft_prefix_##OP##_##T(x);                                        \
+    __weft_sub_group_sync(weft_bits(x));                                       \
     return weft_fold_##OP##_##T(active & WEFT_UP_TO_ME);                       \
   }                                                                            \
   OVERLOADABLE T PREFIX##scan_exclusive_##OP(T x) {                            \
-    ulong active = __weft_sub_group_sync(weft_bits(x));                        \
+    ulong active = WEFT_ACTIVE();                                              \
+    if (active == weft_whole())                                                \
+      return weft_prefix_before_##OP##_##T(x);                                 \
+    __weft_sub_group_sync(weft_bits(x));                                       \
     return weft_fold_##OP##_##T(active & WEFT_BEFORE_ME);                      \
   }
 #define WEFT_ALL_ARITHMETIC(T, OP, IDENTITY)                                   \
   WEFT_FOLD(T, OP, IDENTITY)                                                   \
+  WEFT_LOG_STEPS(T, OP, IDENTITY)                                              \
   WEFT_ARITHMETIC(T, OP, IDENTITY, sub_group_non_uniform_)                     \
   OVERLOADABLE T sub_group_clustered_reduce_##OP(T x, uint cluster_size) {     \
-    ulong active = __weft_sub_group_sync(weft_bits(x));                        \
+    ulong active = WEFT_ACTIVE();                                              \
+    if (active == weft_whole())                                                \
+      return weft_butterfly_##OP##_##T(x, cluster_size);                       \
+    __weft_sub_group_sync(weft_bits(x));                                       \
     return weft_fold_##OP##_##T(active & weft_cluster_of_me(cluster_size));    \
   }
 
@@ -329,36 +391,26 @@ WEFT_SUB_GROUP_NUMBERS(float, -INFINITY, INFINITY)
 WEFT_SUB_GROUP_NUMBERS(double, -(double)INFINITY, (double)INFINITY)
 WEFT_SUB_GROUP_NUMBERS(half, -(half)INFINITY, (half)INFINITY)
 
-// The logical operations on int predicates (non-uniform and clustered): the
-// fold sees each value as true or false.
-#define WEFT_LOGICAL(OP, IDENTITY)                                             \
-  static inline int weft_fold_logical_##OP(ulong members) {                    \
-    int total = IDENTITY;                                                      \
-    for (uint i = 0; i < WEFT_WIDTH; ++i) {                                    \
-      int value = (int)WEFT_READ(i) != 0;                                      \
-      total = (members >> i) & 1 ? WEFT_OP_logical_##OP(total, value) : total; \
-    }                                                                          \
-    return total;                                                              \
-  }                                                                            \
+// The logical operations on int predicates (non-uniform and clustered):
+// the bitwise ones on each predicate as 0 or 1, the answer as 0 or 1 (an
+// exclusive scan's identity for `and` is all ones).
+#define WEFT_LOGICAL(OP, BITWISE)                                              \
   OVERLOADABLE int sub_group_non_uniform_reduce_logical_##OP(int x) {          \
-    return weft_fold_logical_##OP(__weft_sub_group_sync(x != 0));              \
+    return sub_group_non_uniform_reduce_##BITWISE(x != 0) != 0;                \
   }                                                                            \
   OVERLOADABLE int sub_group_non_uniform_scan_inclusive_logical_##OP(int x) {  \
-    ulong active = __weft_sub_group_sync(x != 0);                              \
-    return weft_fold_logical_##OP(active & WEFT_UP_TO_ME);                     \
+    return sub_group_non_uniform_scan_inclusive_##BITWISE(x != 0) != 0;        \
   }                                                                            \
   OVERLOADABLE int sub_group_non_uniform_scan_exclusive_logical_##OP(int x) {  \
-    ulong active = __weft_sub_group_sync(x != 0);                              \
-    return weft_fold_logical_##OP(active & WEFT_BEFORE_ME);                    \
+    return sub_group_non_uniform_scan_exclusive_##BITWISE(x != 0) != 0;        \
   }                                                                            \
   OVERLOADABLE int sub_group_clustered_reduce_logical_##OP(int x,              \
                                                            uint cluster_size) { \
-    ulong active = __weft_sub_group_sync(x != 0);                              \
-    return weft_fold_logical_##OP(active & weft_cluster_of_me(cluster_size));  \
+    return sub_group_clustered_reduce_##BITWISE(x != 0, cluster_size) != 0;    \
   }
-WEFT_LOGICAL(and, 1)
-WEFT_LOGICAL(or, 0)
-WEFT_LOGICAL(xor, 0)
+WEFT_LOGICAL(and, and)
+WEFT_LOGICAL(or, or)
+WEFT_LOGICAL(xor, xor)
 
 // The OpenCL 3.0 collectives, and for 8- and 16-bit integers
 // (cl_khr_subgroup_extended_types).

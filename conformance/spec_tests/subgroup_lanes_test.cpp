@@ -49,6 +49,8 @@ enum Slot : int {
   kLoopSum,       // a loop each work-item goes round (v & 3) times
   kAfterBranch,   // reduce_add(1) after the branch: the whole sub-group
   kIntelShuffleDown,
+  kExclusiveLogicalAnd, // of v > 10: 1 for the first, whatever it holds
+  kClusteredMax2,
   kSlots
 };
 
@@ -100,6 +102,8 @@ kernel SIZE_ATTRIBUTE void lanes(global const int *in, global int *out) {
   o[23] = sum;
   o[24] = sub_group_reduce_add(1);
   o[25] = intel_sub_group_shuffle_down(v, v + 1000, 1);
+  o[26] = sub_group_non_uniform_scan_exclusive_logical_and(v > 10);
+  o[27] = sub_group_clustered_reduce_max(v, 2);
 }
 )CLC";
 
@@ -201,6 +205,14 @@ void checkRun(const std::vector<cl_int> &got, const std::vector<int> &input,
         CHECK(at(i, kOddReduceAdd) == -1);
       }
       CHECK(at(i, kAnyAbove50) == any_above);
+      bool all_before = true;
+      for (size_t b = 0; b < m; ++b)
+        all_before = all_before && members[b].value > 10;
+      CHECK(at(i, kExclusiveLogicalAnd) == int(all_before));
+      if (n % 2 == 0)
+        CHECK(at(i, kClusteredMax2) ==
+              std::max(members[m & ~size_t(1)].value,
+                       members[m | 1].value));
       CHECK(at(i, kAllNonNegative) == 1);
       // Round k has the members that go round more than k times, each
       // adding k + 1.

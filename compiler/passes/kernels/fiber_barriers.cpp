@@ -134,7 +134,22 @@ static std::vector<llvm::BasicBlock *> blocksLoopsFirst(llvm::Function &body) {
                                          post_order.rend());
 }
 
-bool lowerSubGroupExchangesToCalls(llvm::Function &body) {
+void lowerSubGroupLocalIds(llvm::Function &body, uint32_t sub_group_size) {
+  std::vector<llvm::CallInst *> ids;
+  for (llvm::Instruction &inst : llvm::instructions(body))
+    if (calledBuiltin(inst) == Builtin::SubGroupLocalId)
+      ids.push_back(llvm::cast<llvm::CallInst>(&inst));
+  for (llvm::CallInst *call : ids) {
+    llvm::IRBuilder<> b(call);
+    call->replaceAllUsesWith(subGroupLocalId(
+        b, body.getArg(body.arg_size() - 3), sub_group_size));
+    call->eraseFromParent();
+  }
+}
+
+bool lowerSubGroupExchangesToCalls(llvm::Function &body,
+                                   uint32_t sub_group_size) {
+  lowerSubGroupLocalIds(body, sub_group_size);
   // Sites numbered in that order, so that a site before another in the
   // kernel's flow (the inside of a branch before the code after it, a
   // loop's body before the code after the loop) has the lower number: the
@@ -179,7 +194,8 @@ llvm::PreservedAnalyses FiberBarriersPass::run(llvm::Module &module,
     // A widened kernel's exchanges become lane operations
     // (weft-widen-work-items), or these calls where it falls back.
     if (record.description.plan.path != ExecutionPath::Widened)
-      changed |= lowerSubGroupExchangesToCalls(*record.body);
+      changed |= lowerSubGroupExchangesToCalls(
+          *record.body, record.description.sub_group_size);
   }
   return changed ? llvm::PreservedAnalyses::none()
                  : llvm::PreservedAnalyses::all();

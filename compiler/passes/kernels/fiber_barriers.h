@@ -11,6 +11,8 @@
 #pragma once
 #include <llvm/IR/PassManager.h>
 
+#include <cstdint>
+
 namespace llvm {
 class Function;
 }
@@ -18,8 +20,12 @@ class Function;
 namespace weft::compiler {
 
 // The exchanges of `body` as calls through the context, each sync with the
-// number of its site; returns whether there were any.
-bool lowerSubGroupExchangesToCalls(llvm::Function &body);
+// number of its site, and its sub-group local ids computed from x; returns
+// whether there were any exchanges.
+bool lowerSubGroupExchangesToCalls(llvm::Function &body,
+                                   uint32_t sub_group_size);
+// Only the sub-group local ids (a body whose widened copy runs instead).
+void lowerSubGroupLocalIds(llvm::Function &body, uint32_t sub_group_size);
 
 class FiberBarriersPass : public llvm::PassInfoMixin<FiberBarriersPass> {
 public:

@@ -19,6 +19,12 @@
 #include <cstddef>
 
 namespace weft::compiler {
+llvm::Value *subGroupLocalId(llvm::IRBuilder<> &b, llvm::Value *x,
+                             uint32_t sub_group_size) {
+  return b.CreateAnd(b.CreateTrunc(x, b.getInt32Ty()),
+                     b.getInt32(sub_group_size - 1), "sub_group_local_id");
+}
+
 namespace {
 
 using llvm::IRBuilder;
@@ -148,6 +154,8 @@ Value *answerQuery(Builtin query, IRBuilder<> &b, const BodyValues &body,
     return body.context;
   case Builtin::SubGroupWidth:
     return b.getInt32(body.sub_group_size);
+  case Builtin::SubGroupLocalId:
+    return subGroupLocalId(b, body.local_id[0], body.sub_group_size);
   case Builtin::CollectiveSlots:
     // An invariant load: the loops over the work-items then keep the
     // pointer, and the count of arrived work-items, in registers.
@@ -307,9 +315,17 @@ bool inlineGroupAwareCalls(llvm::Function &body,
 // barrier, or a query other than of global ids and sizes).
 bool lowerWorkItemCalls(llvm::Function &body, const BodyValues &values,
                         llvm::Function &marker) {
+  // Where sub-groups exchange values, their local ids stay calls until the
+  // path is known: the widened path answers with the lanes' numbers.
+  bool exchanges = false;
+  for (llvm::Instruction &inst : llvm::instructions(body))
+    exchanges = exchanges || familyOf(calledBuiltin(inst)) ==
+                                 BuiltinFamily::SubGroupExchange;
   std::vector<llvm::CallInst *> calls;
   for (llvm::Instruction &inst : llvm::instructions(body))
-    if (isWorkItemQuery(calledBuiltin(inst)) || isBarrier(calledBuiltin(inst)))
+    if ((isWorkItemQuery(calledBuiltin(inst)) &&
+         !(exchanges && calledBuiltin(inst) == Builtin::SubGroupLocalId)) ||
+        isBarrier(calledBuiltin(inst)))
       calls.push_back(llvm::cast<llvm::CallInst>(&inst));
 
   bool sees_groups = false;

@@ -7,7 +7,10 @@
 // description (arguments, attributes, local memory) is recorded in
 // !weft.kernels (compiler/analysis/kernel_metadata.h) for the passes after.
 #pragma once
+#include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/PassManager.h>
+
+#include <cstdint>
 
 namespace weft::compiler {
 
@@ -15,6 +18,12 @@ namespace weft::compiler {
 // linear id == work-items - 1): weft-barrier-regions replaces it by its
 // answer in the loops that run the other work-items apart from the last.
 inline constexpr const char *kLastInGroupMetadata = "weft.last_in_group";
+// A work-item's sub-group local id: its local id along dimension 0 (`x`)
+// modulo the sub-group size. Where sub-groups exchange values the call
+// stays until the path is known (the widened path answers with the lanes'
+// numbers, weft-fiber-barriers with this).
+llvm::Value *subGroupLocalId(llvm::IRBuilder<> &b, llvm::Value *x,
+                             uint32_t sub_group_size);
 
 class KernelBodiesPass : public llvm::PassInfoMixin<KernelBodiesPass> {
 public:

@@ -47,7 +47,7 @@ void VaryingValues::findVarying() {
         // is a sub-group); what it reads varies with the index alone.
         if (calledBuiltin(inst) == Builtin::SubGroupSync)
           continue;
-        bool varies = false;
+        bool varies = calledBuiltin(inst) == Builtin::SubGroupLocalId;
         if (auto *phi = llvm::dyn_cast<PHINode>(&inst)) {
           Loop *loop = loops_.getLoopFor(phi->getParent());
           varies = !loop || loop->getHeader() != phi->getParent() ||

@@ -12,6 +12,7 @@
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
 
+#include <stdexcept>
 #include <vector>
 
 namespace weft::compiler {
@@ -124,8 +125,9 @@ bool Widener::emitExchange(Instruction &inst, Value *mask) {
     exchanged_ = alloca;
   }
   if (builtin == Builtin::SubGroupSync) {
-    b_.CreateAlignedStore(widened(call.getArgOperand(0)), exchanged_,
-                          llvm::Align(64));
+    exchanged_vector_ = widened(call.getArgOperand(0));
+    exchanged_block_ = b_.GetInsertBlock();
+    b_.CreateAlignedStore(exchanged_vector_, exchanged_, llvm::Align(64));
     Value *lanes = mask->getType()->isVectorTy()
                        ? mask
                        : b_.CreateVectorSplat(lanes_, mask);
@@ -134,6 +136,28 @@ bool Widener::emitExchange(Instruction &inst, Value *mask) {
     return true;
   }
   Value *member = call.getArgOperand(0);
+  // Reads right after their exchange, the members named by constants (a
+  // lane's number xor or minus a constant: the log-step folds of
+  // builtins/subgroups.cl): one permutation of the vector stored.
+  if (exchanged_vector_ && exchanged_block_ == b_.GetInsertBlock()) {
+    Value *index = varies(member) ? widened(member) : uniform(member);
+    if (auto *constant = llvm::dyn_cast<llvm::Constant>(index)) {
+      llvm::SmallVector<int, 64> picks;
+      for (unsigned lane = 0; lane < (varies(member) ? lanes_ : 1); ++lane) {
+        auto *pick = llvm::dyn_cast_or_null<llvm::ConstantInt>(
+            index->getType()->isVectorTy() ? constant->getAggregateElement(lane)
+                                           : constant);
+        picks.push_back(pick ? int(pick->getZExtValue() % lanes_) : 0);
+      }
+      if (varies(member))
+        vector_[&inst] = b_.CreateShuffleVector(exchanged_vector_, picks,
+                                                "sub_group_values");
+      else
+        uniform_[&inst] = b_.CreateExtractElement(
+            exchanged_vector_, uint64_t(picks[0]), "sub_group_value");
+      return true;
+    }
+  }
   if (!varies(member)) {
     Value *slot = b_.CreateInBoundsGEP(
         slots, exchanged_, {b_.getInt64(0), b_.CreateZExt(uniform(member), i64)});
@@ -153,6 +177,15 @@ bool Widener::emitExchange(Instruction &inst, Value *mask) {
 void Widener::emitInstruction(Instruction &inst, Value *mask) {
   if (ignorable(inst) || emitExchange(inst, mask))
     return;
+  if (calledBuiltin(inst) == Builtin::SubGroupLocalId) {
+    if (!sub_groups_)
+      throw std::out_of_range("a sub-group local id outside sub-groups");
+    std::vector<llvm::Constant *> lanes;
+    for (unsigned lane = 0; lane < lanes_; ++lane)
+      lanes.push_back(llvm::ConstantInt::get(inst.getType(), lane));
+    vector_[&inst] = llvm::ConstantVector::get(lanes);
+    return;
+  }
   if (!varies(&inst) && !llvm::isa<llvm::StoreInst>(inst)) {
     std::vector<Value *> operands; // mapped first: this may throw
     for (Value *operand : inst.operands())

@@ -34,6 +34,11 @@ public:
           unsigned kernel_args, unsigned lanes, bool rows = false);
   ~Widener();
 
+  // Each chunk of lanes is one sub-group (its first work-item's x a multiple
+  // of the lanes): a sub-group local id is the lane's number
+  // (kSubGroupLaneMetadata).
+  void chunksAreSubGroups() { sub_groups_ = true; }
+
   void run();
 
 private:
@@ -107,8 +112,12 @@ private:
   LaneMasks masks_;
   llvm::DenseMap<llvm::Value *, llvm::Value *> uniform_, vector_, splats_;
   llvm::DenseMap<llvm::PHINode *, llvm::Value *> loop_exit_values_;
-  // The lanes' values at the last sub-group exchange: [lanes x i64].
+  // The lanes' values at the last sub-group exchange: [lanes x i64] in
+  // memory, and the vector stored there (reads in the same block permute it).
   llvm::Value *exchanged_ = nullptr;
+  llvm::Value *exchanged_vector_ = nullptr;
+  llvm::BasicBlock *exchanged_block_ = nullptr;
+  bool sub_groups_ = false;
   // Rows: the later loads of a run, already loaded with its first.
   bool rows_;
   llvm::DenseMap<llvm::Instruction *, llvm::Value *> row_loads_;

@@ -233,7 +233,8 @@ bool supportedInstruction(const Instruction &inst, std::string &why,
     if (elementWiseIntrinsic(call->getIntrinsicID()))
       return true;
     // A sub-group's exchanges are lane operations (Widener::emitExchange).
-    if (familyOf(calledBuiltin(inst)) == BuiltinFamily::SubGroupExchange)
+    if (familyOf(calledBuiltin(inst)) == BuiltinFamily::SubGroupExchange ||
+        calledBuiltin(inst) == Builtin::SubGroupLocalId)
       return true;
     if (familyOf(calledBuiltin(inst)) == BuiltinFamily::Printf) {
       // Kept whole for the message: each record is reserved and written by

@@ -36,7 +36,7 @@ namespace {
 // failed.
 llvm::Function *widenInto(llvm::Function &body, llvm::Function &scalar,
                           llvm::LoopInfo &loops, llvm::StringRef suffix,
-                          unsigned lanes, bool rows) {
+                          unsigned lanes, bool rows, bool sub_groups = false) {
   unsigned kernel_args = body.arg_size() - 4;
   std::vector<llvm::Type *> params;
   for (unsigned i = 0; i <= kernel_args; ++i)
@@ -53,7 +53,10 @@ llvm::Function *widenInto(llvm::Function &body, llvm::Function &scalar,
   vector->addFnAttr(kLanesAttribute, std::to_string(lanes));
   bool widened = true;
   try {
-    Widener(scalar, loops, *vector, kernel_args, lanes, rows).run();
+    Widener widener(scalar, loops, *vector, kernel_args, lanes, rows);
+    if (sub_groups)
+      widener.chunksAreSubGroups();
+    widener.run();
   } catch (const std::out_of_range &) {
     widened = false; // a value or edge it never reached
   }
@@ -162,7 +165,8 @@ llvm::Function *vectorizeWorkItems(llvm::Function &body, std::string &why,
     // load a row per work-item where gathers are a load per lane; elsewhere
     // a kernel that would gather keeps LLVM's loop vectorizer (below).
     bool rows = limits.gathers_pay && !hasFastGathers(body);
-    vector = widenInto(body, *scalar, loops, kWidenedSuffix, lanes, rows);
+    vector = widenInto(body, *scalar, loops, kWidenedSuffix, lanes, rows,
+                       sub_groups);
     if (!vector) {
       why = "internal: the widened function was not valid";
     } else if (sub_groups) {
@@ -224,11 +228,14 @@ WorkItemVectorizerPass::run(llvm::Module &module,
     if (vectorizeWorkItems(*record.body, why, how, limits)) {
       plan.lanes = how;
       changed = true;
+      if (sub_groups) // the scalar body, which the entry may still call
+        lowerSubGroupLocalIds(*record.body, record.description.sub_group_size);
       continue;
     }
     if (sub_groups) {
       // The fibers' scheduler runs the exchanges whatever the shape.
-      lowerSubGroupExchangesToCalls(*record.body);
+      lowerSubGroupExchangesToCalls(*record.body,
+                                    record.description.sub_group_size);
       plan.path = ExecutionPath::Fibers;
       plan.work_item_entry = true;
       plan.fallback = "sub-groups exchange values, and the widener declined: " +

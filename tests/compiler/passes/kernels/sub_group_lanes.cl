@@ -12,10 +12,22 @@
 
 // PLAN-AVX2: kernel reduce: widened, 8 work-items at once (a sub-group)
 // PLAN-AVX512: kernel reduce: widened, 16 work-items at once (a sub-group)
-// The widened exchange is a store of the lanes and loads: no call is left.
+// A whole sub-group reduces in log2(8) steps, each a permutation of the
+// lanes and an add (a butterfly: every lane ends with the total); no call
+// and no gather is left.
 // AVX2-LABEL: define void @__weft_group_reduce(
 // AVX2-NOT: call {{.*}}sub_group
-// AVX2: {{^}}}
+// AVX2: full_chunk:
+// AVX2-NEXT: load i64
+// AVX2: load <8 x float>
+// AVX2-NEXT: shufflevector <8 x float> %{{[0-9]+}}, <8 x float> poison, <8 x i32> <i32 1, i32 0, i32 3, i32 2, i32 5, i32 4, i32 7, i32 6>
+// AVX2-NEXT: fadd <8 x float>
+// AVX2-NEXT: shufflevector <8 x float> %{{[0-9]+}}, <8 x float> poison, <8 x i32> <i32 2, i32 3, i32 0, i32 1, i32 6, i32 7, i32 4, i32 5>
+// AVX2-NEXT: fadd <8 x float>
+// AVX2-NEXT: shufflevector <8 x float> %{{[0-9]+}}, <8 x float> poison, <8 x i32> <i32 4, i32 5, i32 6, i32 7, i32 0, i32 1, i32 2, i32 3>
+// AVX2-NEXT: fadd <8 x float>
+// AVX2-NOT: masked.gather
+// AVX2: partial_chunk:
 kernel void reduce(global const float *in, global float *out) {
   size_t i = get_global_id(0);
   out[i] = sub_group_reduce_add(in[i]);
