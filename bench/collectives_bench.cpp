@@ -4,12 +4,12 @@
 // set beside a plain copy of the same bytes (the memory-bandwidth ceiling).
 // Drivers without __opencl_c_work_group_collective_functions run only the
 // hand-written kernels.
-#include "kernel_bench.h"
+#include "segmented_benchmarks.h"
 
 namespace {
 
-constexpr size_t kItems = size_t(1) << 24;
-constexpr size_t kGroup = 256;
+using segmented::kGroup;
+
 constexpr const char *kCollectives =
     "__opencl_c_work_group_collective_functions";
 
@@ -76,78 +76,6 @@ kernel void copy(global const float *in, global float *out) {
 }
 )CLC";
 
-std::vector<float> &input() {
-  static std::vector<float> data = smallIntegers(kItems, 7, 16);
-  return data;
-}
-
-Benchmark reduction(const char *name, const char *source, bool local_arg,
-                    const std::string &needs) {
-  static std::vector<float> expected;
-  expected.assign(kItems / kGroup, 0.0f);
-  for (size_t i = 0; i < kItems; ++i)
-    expected[i / kGroup] += input()[i];
-  Benchmark bm;
-  bm.name = name;
-  bm.unit = "GB/s";
-  bm.work = kItems * 4.0;
-  bm.needs = needs;
-  bm.setup = [=](const Driver &d, Instance &in, std::string &error) {
-    if (!prepare(d, in, source, "reduce", error))
-      return false;
-    cl_mem data = bufferWith(d, input()),
-           sums = bufferOf(d, kItems / kGroup * 4);
-    in.buffers = {data, sums};
-    clSetKernelArg(in.kernel, 0, sizeof(cl_mem), &data);
-    clSetKernelArg(in.kernel, 1, sizeof(cl_mem), &sums);
-    if (local_arg)
-      clSetKernelArg(in.kernel, 2, kGroup * 4, nullptr);
-    in.global[0] = kItems;
-    in.local[0] = kGroup;
-    in.verify = [&d, sums](int) {
-      return compareExact(readBack<float>(d, sums, expected.size()), expected,
-                          "group sums");
-    };
-    return true;
-  };
-  return bm;
-}
-
-Benchmark scan(const char *name, const char *source, const char *kernel_name,
-               bool local_arg, const std::string &needs, bool is_copy) {
-  static std::vector<float> scanned, copied;
-  scanned.assign(kItems, 0.0f);
-  float running = 0;
-  for (size_t i = 0; i < kItems; ++i) {
-    running = i % kGroup == 0 ? input()[i] : running + input()[i];
-    scanned[i] = running;
-  }
-  copied = input();
-  Benchmark bm;
-  bm.name = name;
-  bm.unit = "GB/s";
-  bm.work = kItems * 8.0; // read and written once
-  bm.needs = needs;
-  bm.setup = [=](const Driver &d, Instance &in, std::string &error) {
-    if (!prepare(d, in, source, kernel_name, error))
-      return false;
-    cl_mem data = bufferWith(d, input()), out = bufferOf(d, kItems * 4);
-    in.buffers = {data, out};
-    clSetKernelArg(in.kernel, 0, sizeof(cl_mem), &data);
-    clSetKernelArg(in.kernel, 1, sizeof(cl_mem), &out);
-    if (local_arg)
-      clSetKernelArg(in.kernel, 2, kGroup * 4, nullptr);
-    in.global[0] = kItems;
-    in.local[0] = kGroup;
-    in.verify = [&d, out, is_copy](int) {
-      return compareExact(readBack<float>(d, out, kItems),
-                          is_copy ? copied : scanned, "elements");
-    };
-    return true;
-  };
-  return bm;
-}
-
 } // namespace
 
 int main(int argc, char **argv) {
@@ -164,14 +92,17 @@ int main(int argc, char **argv) {
   const char *scan_collective = "scan 256, work_group_scan";
   const char *copy = "copy (bandwidth ceiling)";
   const char *copy_barrier = "copy across a barrier";
-  runner.run(reduction(reduce_hand, kReduceByHand, true, ""));
   runner.run(
-      reduction(reduce_collective, kReduceCollective, false, kCollectives));
-  runner.run(scan(scan_hand, kScanByHand, "scan", true, "", false));
-  runner.run(scan(scan_collective, kScanCollective, "scan", false, kCollectives,
-                  false));
-  runner.run(scan(copy, kCopy, "copy", false, "", true));
-  runner.run(scan(copy_barrier, kCopyAcrossBarrier, "copy", false, "", true));
+      segmented::reduction(reduce_hand, kReduceByHand, true, "", kGroup));
+  runner.run(segmented::reduction(reduce_collective, kReduceCollective, false,
+                                  kCollectives, kGroup));
+  runner.run(
+      segmented::scan(scan_hand, kScanByHand, "scan", true, "", kGroup, false));
+  runner.run(segmented::scan(scan_collective, kScanCollective, "scan", false,
+                             kCollectives, kGroup, false));
+  runner.run(segmented::scan(copy, kCopy, "copy", false, "", kGroup, true));
+  runner.run(segmented::scan(copy_barrier, kCopyAcrossBarrier, "copy", false,
+                             "", kGroup, true));
   std::printf("\nSpeed-ups (time of the second / time of the first):\n");
   for (const Driver &d : runner.drivers()) {
     runner.compare("reduce: collective vs by hand, " + d.label,

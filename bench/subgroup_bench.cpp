@@ -4,12 +4,10 @@
 // intel_reqd_sub_group_size), beside a plain copy of the same bytes (the
 // memory-bandwidth ceiling). Drivers without cl_intel_required_subgroup_size
 // run only the hand-written kernels.
-#include "kernel_bench.h"
+#include "segmented_benchmarks.h"
 
 namespace {
 
-constexpr size_t kItems = size_t(1) << 24;
-constexpr size_t kGroup = 256;
 constexpr size_t kRun = 16;
 constexpr const char *kSubGroups = "cl_intel_required_subgroup_size";
 
@@ -69,77 +67,6 @@ kernel void copy(global const float *in, global float *out) {
 }
 )CLC";
 
-std::vector<float> &input() {
-  static std::vector<float> data = smallIntegers(kItems, 7, 16);
-  return data;
-}
-
-Benchmark reduction(const char *name, const char *source, bool local_arg,
-                    const std::string &needs) {
-  static std::vector<float> expected;
-  expected.assign(kItems / kRun, 0.0f);
-  for (size_t i = 0; i < kItems; ++i)
-    expected[i / kRun] += input()[i];
-  Benchmark bm;
-  bm.name = name;
-  bm.unit = "GB/s";
-  bm.work = kItems * 4.0;
-  bm.needs = needs;
-  bm.setup = [=](const Driver &d, Instance &in, std::string &error) {
-    if (!prepare(d, in, source, "reduce", error))
-      return false;
-    cl_mem data = bufferWith(d, input()), sums = bufferOf(d, kItems / kRun * 4);
-    in.buffers = {data, sums};
-    clSetKernelArg(in.kernel, 0, sizeof(cl_mem), &data);
-    clSetKernelArg(in.kernel, 1, sizeof(cl_mem), &sums);
-    if (local_arg)
-      clSetKernelArg(in.kernel, 2, kGroup * 4, nullptr);
-    in.global[0] = kItems;
-    in.local[0] = kGroup;
-    in.verify = [&d, sums](int) {
-      return compareExact(readBack<float>(d, sums, expected.size()), expected,
-                          "sums of 16");
-    };
-    return true;
-  };
-  return bm;
-}
-
-Benchmark scan(const char *name, const char *source, const char *kernel_name,
-               bool local_arg, const std::string &needs, bool is_copy) {
-  static std::vector<float> scanned, copied;
-  scanned.assign(kItems, 0.0f);
-  float running = 0;
-  for (size_t i = 0; i < kItems; ++i) {
-    running = i % kRun == 0 ? input()[i] : running + input()[i];
-    scanned[i] = running;
-  }
-  copied = input();
-  Benchmark bm;
-  bm.name = name;
-  bm.unit = "GB/s";
-  bm.work = kItems * 8.0; // read and written once
-  bm.needs = needs;
-  bm.setup = [=](const Driver &d, Instance &in, std::string &error) {
-    if (!prepare(d, in, source, kernel_name, error))
-      return false;
-    cl_mem data = bufferWith(d, input()), out = bufferOf(d, kItems * 4);
-    in.buffers = {data, out};
-    clSetKernelArg(in.kernel, 0, sizeof(cl_mem), &data);
-    clSetKernelArg(in.kernel, 1, sizeof(cl_mem), &out);
-    if (local_arg)
-      clSetKernelArg(in.kernel, 2, kGroup * 4, nullptr);
-    in.global[0] = kItems;
-    in.local[0] = kGroup;
-    in.verify = [&d, out, is_copy](int) {
-      return compareExact(readBack<float>(d, out, kItems),
-                          is_copy ? copied : scanned, "elements");
-    };
-    return true;
-  };
-  return bm;
-}
-
 } // namespace
 
 int main(int argc, char **argv) {
@@ -155,16 +82,18 @@ int main(int argc, char **argv) {
   const char *scan_hand = "scan 16, local + barriers";
   const char *scan_sub_group = "scan 16, sub_group_scan_inclusive_add";
   const char *copy = "copy (bandwidth ceiling)";
-  runner.run(reduction(reduce_hand, kReduceByHand, true, ""));
-  runner.run(reduction(reduce_sub_group, kReduceSubGroup, false, kSubGroups));
-  runner.run(scan(scan_hand, kScanByHand, "scan", true, "", false));
+  runner.run(segmented::reduction(reduce_hand, kReduceByHand, true, "", kRun));
+  runner.run(segmented::reduction(reduce_sub_group, kReduceSubGroup, false,
+                                  kSubGroups, kRun));
   runner.run(
-      scan(scan_sub_group, kScanSubGroup, "scan", false, kSubGroups, false));
-  runner.run(scan(copy, kCopy, "copy", false, "", true));
+      segmented::scan(scan_hand, kScanByHand, "scan", true, "", kRun, false));
+  runner.run(segmented::scan(scan_sub_group, kScanSubGroup, "scan", false,
+                             kSubGroups, kRun, false));
+  runner.run(segmented::scan(copy, kCopy, "copy", false, "", kRun, true));
   std::printf("\nSpeed-ups (time of the second / time of the first):\n");
   for (const Driver &d : runner.drivers()) {
-    runner.compare("reduce: sub-group vs by hand, " + d.label,
-                   reduce_sub_group, d.label, reduce_hand, d.label);
+    runner.compare("reduce: sub-group vs by hand, " + d.label, reduce_sub_group,
+                   d.label, reduce_hand, d.label);
     runner.compare("scan: sub-group vs by hand, " + d.label, scan_sub_group,
                    d.label, scan_hand, d.label);
     runner.compare("scan sub-group vs copy (1.00 = bandwidth), " + d.label,

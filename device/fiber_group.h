@@ -1,6 +1,10 @@
 // Runs a work-group whose kernel reaches a barrier: each work-item is a
 // stackful fiber (Boost.Context) that switches back to the group's scheduler
 // at every barrier; the barrier is released once every work-item arrived.
+// Also where a sub-group's work-items exchange values (each waits until its
+// sub-group has reached an exchange; those at the earliest go on together)
+// and where a work-item waits in a loop for another (it yields each time
+// round, so the others run).
 #pragma once
 #include "device/launch_abi.h"
 

@@ -3,8 +3,8 @@
 // types), from the OpenCL C spec's sub-group function tables. Each
 // work-item records which sub-group it is in and where; the host then
 // computes every function's result from the inputs of that sub-group's
-// members, so the reference holds for any sub-group size the device gives
-// (one work-item today; issue 35 makes them SIMD lanes).
+// members, so the reference holds for any sub-group size: the device's own
+// and every required size up to 32.
 #include "api_fixture.h"
 
 #include <algorithm>
@@ -71,12 +71,16 @@ enum Slot : int {
 
 const char *kSource = R"CLC(
 #define SLOTS %d
+#ifdef REQUIRED
+__attribute__((intel_reqd_sub_group_size(REQUIRED)))
+#endif
 kernel void subgroups(global const int *in, global int *out, int barrier_at) {
   size_t i = get_global_id(0);
   global int *o = out + i * SLOTS;
   int v = in[i];
   int p = (v %% 3) == 0;
-  // A barrier makes the kernel run in regions (or on fibers).
+  // A barrier makes the kernel run on fibers; without, widened a sub-group
+  // at a time.
   if (barrier_at)
     barrier(CLK_GLOBAL_MEM_FENCE);
   uint lid = get_sub_group_local_id(), size = get_sub_group_size();
@@ -173,149 +177,157 @@ TEST_CASE_METHOD(WeftFixture,
   }
   char source[8192];
   std::snprintf(source, sizeof source, kSource, int(kSlots));
-  cl_kernel k = kernel(source, "subgroups", "-cl-std=CL3.0");
   const size_t global = 170, local = 64; // a last group of 42
   std::vector<cl_int> input(global);
   for (size_t i = 0; i < global; ++i)
     input[i] = cl_int((i * 2654435761u) % 1000) - 300;
   cl_mem in = buffer(global * 4, input.data());
   cl_mem out = buffer(global * kSlots * 4);
-  for (cl_int barrier_at : {0, 1}) {
-    INFO((barrier_at ? "with a barrier (regions)" : "without a barrier"));
-    clSetKernelArg(k, 0, sizeof in, &in);
-    clSetKernelArg(k, 1, sizeof out, &out);
-    clSetKernelArg(k, 2, sizeof barrier_at, &barrier_at);
-    REQUIRE(runAndWait(k, 1, &global, &local) == CL_SUCCESS);
-    std::vector<cl_int> got = readInts(out, global * kSlots);
-    auto at = [&](size_t item, int slot) {
-      return got[item * kSlots + size_t(slot)];
-    };
-    // The sub-groups: (work-group, sub-group id) -> members.
-    std::map<std::pair<size_t, cl_int>, std::vector<Member>> groups;
-    std::map<std::pair<size_t, cl_int>, std::vector<size_t>> items;
-    for (size_t i = 0; i < global; ++i) {
-      auto key = std::make_pair(i / local, at(i, kSubGroupId));
-      groups[key].push_back({uint32_t(at(i, kLocalId)), input[i]});
-      items[key].push_back(i);
-    }
-    for (auto &[key, members] : groups) {
-      std::sort(members.begin(), members.end(),
-                [](const Member &a, const Member &b) {
-                  return a.local_id < b.local_id;
-                });
-      const uint32_t size = uint32_t(members.size());
-      std::array<uint32_t, 4> ballot = {};
-      bool all = true, any = false, equal = true;
-      int32_t sum = 0, product = 1, lowest = INT32_MAX, highest = INT32_MIN;
-      int32_t all_bits = -1, or_bits = 0, xor_bits = 0, logical_xor = 0;
-      for (const Member &m : members) {
-        bool p = m.value % 3 == 0;
-        if (p)
-          ballot[m.local_id / 32] |= 1u << (m.local_id % 32);
-        all &= p;
-        any |= p;
-        equal &= m.value == members[0].value;
-        sum += m.value;
-        product = int32_t(uint32_t(product) * uint32_t(m.value));
-        lowest = std::min(lowest, m.value);
-        highest = std::max(highest, m.value);
-        all_bits &= m.value;
-        or_bits |= m.value;
-        xor_bits ^= m.value;
-        logical_xor ^= int32_t(p);
+  // The device's own sub-group size, and every size a kernel may require
+  // up to 32.
+  for (int required : {0, 4, 8, 16, 32})
+    for (cl_int barrier_at : {0, 1}) {
+      std::string options = "-cl-std=CL3.0";
+      if (required)
+        options += " -DREQUIRED=" + std::to_string(required);
+      INFO("required sub-group size " << required);
+      INFO((barrier_at ? "with a barrier (fibers)" : "without a barrier"));
+      cl_kernel k = kernel(source, "subgroups", options.c_str());
+      clSetKernelArg(k, 0, sizeof in, &in);
+      clSetKernelArg(k, 1, sizeof out, &out);
+      clSetKernelArg(k, 2, sizeof barrier_at, &barrier_at);
+      REQUIRE(runAndWait(k, 1, &global, &local) == CL_SUCCESS);
+      std::vector<cl_int> got = readInts(out, global * kSlots);
+      auto at = [&](size_t item, int slot) {
+        return got[item * kSlots + size_t(slot)];
+      };
+      // The sub-groups: (work-group, sub-group id) -> members.
+      std::map<std::pair<size_t, cl_int>, std::vector<Member>> groups;
+      std::map<std::pair<size_t, cl_int>, std::vector<size_t>> items;
+      for (size_t i = 0; i < global; ++i) {
+        auto key = std::make_pair(i / local, at(i, kSubGroupId));
+        groups[key].push_back({uint32_t(at(i, kLocalId)), input[i]});
+        items[key].push_back(i);
       }
-      for (size_t i : items[key]) {
-        INFO("work-item " << i << " (sub-group " << key.second << " of group "
-                          << key.first << ", size " << size << ")");
-        const uint32_t lid = uint32_t(at(i, kLocalId));
-        const uint32_t max_size = uint32_t(at(i, kMaxSize));
-        CHECK(uint32_t(at(i, kSize)) == size);
-        REQUIRE(lid < size);
-        REQUIRE(members[lid].local_id == lid);
-        CHECK(size <= max_size);
-        for (int w = 0; w < 4; ++w)
-          CHECK(uint32_t(at(i, kBallot0 + w)) == ballot[w]);
-        CHECK(at(i, kInverseBallot) == ((ballot[lid / 32] >> lid % 32) & 1));
-        CHECK(at(i, kBitExtract) == int(ballot[0] & 1));
-        CHECK(uint32_t(at(i, kBitCount)) ==
-              popcount(mask(ballot, bitsBelow(max_size))));
-        CHECK(uint32_t(at(i, kInclusiveScanBits)) ==
-              popcount(mask(ballot, bitsBelow(lid + 1))));
-        CHECK(uint32_t(at(i, kExclusiveScanBits)) ==
-              popcount(mask(ballot, bitsBelow(lid))));
-        std::array<uint32_t, 4> any_bit = ballot;
-        any_bit[0] |= 1;
-        any_bit = mask(any_bit, bitsBelow(max_size));
-        uint32_t lsb = 128, msb = 0;
-        for (uint32_t bit = 0; bit < 128; ++bit)
-          if ((any_bit[bit / 32] >> bit % 32) & 1) {
-            lsb = std::min(lsb, bit);
-            msb = bit;
+      for (auto &[key, members] : groups) {
+        std::sort(members.begin(), members.end(),
+                  [](const Member &a, const Member &b) {
+                    return a.local_id < b.local_id;
+                  });
+        const uint32_t size = uint32_t(members.size());
+        std::array<uint32_t, 4> ballot = {};
+        bool all = true, any = false, equal = true;
+        int32_t sum = 0, product = 1, lowest = INT32_MAX, highest = INT32_MIN;
+        int32_t all_bits = -1, or_bits = 0, xor_bits = 0, logical_xor = 0;
+        for (const Member &m : members) {
+          bool p = m.value % 3 == 0;
+          if (p)
+            ballot[m.local_id / 32] |= 1u << (m.local_id % 32);
+          all &= p;
+          any |= p;
+          equal &= m.value == members[0].value;
+          sum += m.value;
+          product = int32_t(uint32_t(product) * uint32_t(m.value));
+          lowest = std::min(lowest, m.value);
+          highest = std::max(highest, m.value);
+          all_bits &= m.value;
+          or_bits |= m.value;
+          xor_bits ^= m.value;
+          logical_xor ^= int32_t(p);
+        }
+        for (size_t i : items[key]) {
+          INFO("work-item " << i << " (sub-group " << key.second << " of group "
+                            << key.first << ", size " << size << ")");
+          const uint32_t lid = uint32_t(at(i, kLocalId));
+          const uint32_t max_size = uint32_t(at(i, kMaxSize));
+          CHECK(uint32_t(at(i, kSize)) == size);
+          REQUIRE(lid < size);
+          REQUIRE(members[lid].local_id == lid);
+          CHECK(size <= max_size);
+          for (int w = 0; w < 4; ++w)
+            CHECK(uint32_t(at(i, kBallot0 + w)) == ballot[w]);
+          CHECK(at(i, kInverseBallot) == ((ballot[lid / 32] >> lid % 32) & 1));
+          CHECK(at(i, kBitExtract) == int(ballot[0] & 1));
+          CHECK(uint32_t(at(i, kBitCount)) ==
+                popcount(mask(ballot, bitsBelow(max_size))));
+          CHECK(uint32_t(at(i, kInclusiveScanBits)) ==
+                popcount(mask(ballot, bitsBelow(lid + 1))));
+          CHECK(uint32_t(at(i, kExclusiveScanBits)) ==
+                popcount(mask(ballot, bitsBelow(lid))));
+          std::array<uint32_t, 4> any_bit = ballot;
+          any_bit[0] |= 1;
+          any_bit = mask(any_bit, bitsBelow(max_size));
+          uint32_t lsb = 128, msb = 0;
+          for (uint32_t bit = 0; bit < 128; ++bit)
+            if ((any_bit[bit / 32] >> bit % 32) & 1) {
+              lsb = std::min(lsb, bit);
+              msb = bit;
+            }
+          CHECK(uint32_t(at(i, kFindLsb)) == lsb);
+          CHECK(uint32_t(at(i, kFindMsb)) == msb);
+          std::array<uint32_t, 4> below_max = bitsBelow(max_size),
+                                  below_me = bitsBelow(lid),
+                                  to_me = bitsBelow(lid + 1);
+          for (int w = 0; w < 4; ++w) {
+            INFO("mask word " << w);
+            CHECK(uint32_t(at(i, kEqMask + w)) == (to_me[w] ^ below_me[w]));
+            CHECK(uint32_t(at(i, kGeMask + w)) ==
+                  (below_max[w] & ~below_me[w]));
+            CHECK(uint32_t(at(i, kGtMask + w)) == (below_max[w] & ~to_me[w]));
+            CHECK(uint32_t(at(i, kLeMask + w)) == to_me[w]);
+            CHECK(uint32_t(at(i, kLtMask + w)) == below_me[w]);
           }
-        CHECK(uint32_t(at(i, kFindLsb)) == lsb);
-        CHECK(uint32_t(at(i, kFindMsb)) == msb);
-        std::array<uint32_t, 4> below_max = bitsBelow(max_size),
-                                below_me = bitsBelow(lid),
-                                to_me = bitsBelow(lid + 1);
-        for (int w = 0; w < 4; ++w) {
-          INFO("mask word " << w);
-          CHECK(uint32_t(at(i, kEqMask + w)) == (to_me[w] ^ below_me[w]));
-          CHECK(uint32_t(at(i, kGeMask + w)) == (below_max[w] & ~below_me[w]));
-          CHECK(uint32_t(at(i, kGtMask + w)) == (below_max[w] & ~to_me[w]));
-          CHECK(uint32_t(at(i, kLeMask + w)) == to_me[w]);
-          CHECK(uint32_t(at(i, kLtMask + w)) == below_me[w]);
+          int32_t mine = members[lid].value;
+          CHECK(at(i, kBroadcast) == members[0].value);
+          CHECK(at(i, kBroadcastFirst) == members[0].value);
+          CHECK(at(i, kElect) == (lid == 0 ? 1 : 0));
+          CHECK(at(i, kAll) == int(all));
+          CHECK(at(i, kAny) == int(any));
+          CHECK(at(i, kAllEqual) == int(equal));
+          CHECK(at(i, kShuffle) == members[size - 1 - lid].value);
+          CHECK(at(i, kShuffleXor) == mine);
+          CHECK(at(i, kShuffleUp) == mine);
+          CHECK(at(i, kShuffleDown) == mine);
+          CHECK(at(i, kReduceAdd) == sum);
+          CHECK(at(i, kReduceMul) == product);
+          CHECK(at(i, kReduceMin) == lowest);
+          CHECK(at(i, kReduceMax) == highest);
+          CHECK(at(i, kReduceAnd) == all_bits);
+          CHECK(at(i, kReduceOr) == or_bits);
+          CHECK(at(i, kReduceXor) == xor_bits);
+          int32_t before = 0, before_product = 1, before_min = INT32_MAX,
+                  before_max = INT32_MIN, before_and = -1;
+          for (uint32_t j = 0; j < lid; ++j) {
+            int32_t x = members[j].value;
+            before += x;
+            before_product = int32_t(uint32_t(before_product) * uint32_t(x));
+            before_min = std::min(before_min, x);
+            before_max = std::max(before_max, x);
+            before_and &= x;
+          }
+          CHECK(at(i, kScanInclusiveAdd) == before + mine);
+          CHECK(at(i, kScanExclusiveAdd) == before);
+          CHECK(at(i, kScanExclusiveMin) == before_min);
+          CHECK(at(i, kScanExclusiveMax) == before_max);
+          CHECK(at(i, kScanExclusiveMul) == before_product);
+          CHECK(at(i, kScanExclusiveAnd) == before_and);
+          CHECK(at(i, kLogicalAnd) == int(all));
+          CHECK(at(i, kLogicalOr) == int(any));
+          CHECK(at(i, kLogicalXor) == logical_xor);
+          CHECK(at(i, kClusteredAdd) == mine); // clusters of one
+          CHECK(at(i, kCharBroadcast) == int32_t(int8_t(members[0].value)));
+          int16_t short_sum = 0;
+          for (const Member &m : members)
+            short_sum = int16_t(short_sum + int16_t(m.value));
+          CHECK(at(i, kShortReduceAdd) == short_sum);
+          for (int c = 0; c < 4; ++c)
+            CHECK(at(i, kVectorBroadcast + c) == members[0].value + c);
         }
-        int32_t mine = members[lid].value;
-        CHECK(at(i, kBroadcast) == members[0].value);
-        CHECK(at(i, kBroadcastFirst) == members[0].value);
-        CHECK(at(i, kElect) == (lid == 0 ? 1 : 0));
-        CHECK(at(i, kAll) == int(all));
-        CHECK(at(i, kAny) == int(any));
-        CHECK(at(i, kAllEqual) == int(equal));
-        CHECK(at(i, kShuffle) == members[size - 1 - lid].value);
-        CHECK(at(i, kShuffleXor) == mine);
-        CHECK(at(i, kShuffleUp) == mine);
-        CHECK(at(i, kShuffleDown) == mine);
-        CHECK(at(i, kReduceAdd) == sum);
-        CHECK(at(i, kReduceMul) == product);
-        CHECK(at(i, kReduceMin) == lowest);
-        CHECK(at(i, kReduceMax) == highest);
-        CHECK(at(i, kReduceAnd) == all_bits);
-        CHECK(at(i, kReduceOr) == or_bits);
-        CHECK(at(i, kReduceXor) == xor_bits);
-        int32_t before = 0, before_product = 1, before_min = INT32_MAX,
-                before_max = INT32_MIN, before_and = -1;
-        for (uint32_t j = 0; j < lid; ++j) {
-          int32_t x = members[j].value;
-          before += x;
-          before_product = int32_t(uint32_t(before_product) * uint32_t(x));
-          before_min = std::min(before_min, x);
-          before_max = std::max(before_max, x);
-          before_and &= x;
-        }
-        CHECK(at(i, kScanInclusiveAdd) == before + mine);
-        CHECK(at(i, kScanExclusiveAdd) == before);
-        CHECK(at(i, kScanExclusiveMin) == before_min);
-        CHECK(at(i, kScanExclusiveMax) == before_max);
-        CHECK(at(i, kScanExclusiveMul) == before_product);
-        CHECK(at(i, kScanExclusiveAnd) == before_and);
-        CHECK(at(i, kLogicalAnd) == int(all));
-        CHECK(at(i, kLogicalOr) == int(any));
-        CHECK(at(i, kLogicalXor) == logical_xor);
-        CHECK(at(i, kClusteredAdd) == mine); // clusters of one
-        CHECK(at(i, kCharBroadcast) == int32_t(int8_t(members[0].value)));
-        int16_t short_sum = 0;
-        for (const Member &m : members)
-          short_sum = int16_t(short_sum + int16_t(m.value));
-        CHECK(at(i, kShortReduceAdd) == short_sum);
-        for (int c = 0; c < 4; ++c)
-          CHECK(at(i, kVectorBroadcast + c) == members[0].value + c);
       }
+      clReleaseKernel(k);
     }
-  }
   clReleaseMemObject(in);
   clReleaseMemObject(out);
-  clReleaseKernel(k);
 }
 
 namespace {

@@ -40,14 +40,14 @@ enum Slot : int {
   kShuffleUp1,
   kRotate1,
   kClusteredAdd4,
-  kOddReduceAdd,  // in a branch: the odd inputs only
-  kOddScanAdd,    // the same, inclusive scan
-  kOddBallot,     // the same, ballot (low word)
-  kOddElect,      // the same, elect
+  kOddReduceAdd, // in a branch: the odd inputs only
+  kOddScanAdd,   // the same, inclusive scan
+  kOddBallot,    // the same, ballot (low word)
+  kOddElect,     // the same, elect
   kAnyAbove50,
   kAllNonNegative,
-  kLoopSum,       // a loop each work-item goes round (v & 3) times
-  kAfterBranch,   // reduce_add(1) after the branch: the whole sub-group
+  kLoopSum,     // a loop each work-item goes round (v & 3) times
+  kAfterBranch, // reduce_add(1) after the branch: the whole sub-group
   kIntelShuffleDown,
   kExclusiveLogicalAnd, // of v > 10: 1 for the first, whatever it holds
   kClusteredMax2,
@@ -115,7 +115,9 @@ struct Shape {
 
 const Shape kShapes[] = {
     {"1-D, 24 a group, a last group of 4", 1, {100, 1, 1}, {24, 1, 1}},
-    {"2-D, rows of 12, a last column of groups 6 wide", 2, {30, 5, 1},
+    {"2-D, rows of 12, a last column of groups 6 wide",
+     2,
+     {30, 5, 1},
      {12, 3, 1}},
     {"3-D, rows of 8", 3, {8, 4, 6}, {8, 2, 3}},
 };
@@ -139,13 +141,14 @@ void checkRun(const std::vector<cl_int> &got, const std::vector<int> &input,
     size_t x = size_t(at(i, kLocalX));
     size_t group_x = shape.local[0]; // the group's own x size, at its edge
     int group = at(i, kGroup);
-    size_t gx = size_t(group) % ((shape.global[0] + shape.local[0] - 1) /
-                                 shape.local[0]);
+    size_t gx = size_t(group) %
+                ((shape.global[0] + shape.local[0] - 1) / shape.local[0]);
     group_x = std::min(shape.local[0], shape.global[0] - gx * shape.local[0]);
     size_t runs = (group_x + width - 1) / width;
     INFO("work-item " << i << " (x " << x << ", row " << at(i, kRow) << ")");
     REQUIRE(at(i, kLocalId) == cl_int(x % width));
-    REQUIRE(at(i, kSubGroupId) == cl_int(size_t(at(i, kRow)) * runs + x / width));
+    REQUIRE(at(i, kSubGroupId) ==
+            cl_int(size_t(at(i, kRow)) * runs + x / width));
     REQUIRE(at(i, kSize) ==
             cl_int(std::min(width, group_x - x / width * width)));
     REQUIRE(at(i, kMaxSize) == cl_int(std::min(width, shape.local[0])));
@@ -211,8 +214,7 @@ void checkRun(const std::vector<cl_int> &got, const std::vector<int> &input,
       CHECK(at(i, kExclusiveLogicalAnd) == int(all_before));
       if (n % 2 == 0)
         CHECK(at(i, kClusteredMax2) ==
-              std::max(members[m & ~size_t(1)].value,
-                       members[m | 1].value));
+              std::max(members[m & ~size_t(1)].value, members[m | 1].value));
       CHECK(at(i, kAllNonNegative) == 1);
       // Round k has the members that go round more than k times, each
       // adding k + 1.
@@ -248,29 +250,28 @@ TEST_CASE_METHOD(WeftFixture,
 
   char source[8192];
   std::snprintf(source, sizeof source, kSource, int(kSlots));
-  for (size_t required : {size_t(0), size_t(4), size_t(8), size_t(16),
-                          size_t(32)}) {
+  for (size_t required :
+       {size_t(0), size_t(4), size_t(8), size_t(16), size_t(32)}) {
     for (bool with_barrier : {false, true}) {
       std::string options = "-cl-std=CL3.0";
       if (required)
         options += " -DREQUIRED=" + std::to_string(required);
       if (with_barrier)
         options += " -DWITH_BARRIER";
-      INFO("required size " << required << (with_barrier ? ", fibers"
-                                                         : ", widened"));
+      INFO("required size " << required
+                            << (with_barrier ? ", fibers" : ", widened"));
       cl_kernel k = kernel(source, "lanes", options.c_str());
       size_t compiled = 99;
       REQUIRE(clGetKernelSubGroupInfo(
-                  k, device, CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL, 0,
-                  nullptr, sizeof compiled, &compiled,
-                  nullptr) == CL_SUCCESS);
+                  k, device, CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL, 0, nullptr,
+                  sizeof compiled, &compiled, nullptr) == CL_SUCCESS);
       CHECK(compiled == required);
       // The kernel's own size: what a long row's sub-groups have.
       size_t width = 0, long_row = 1024;
-      REQUIRE(clGetKernelSubGroupInfo(
-                  k, device, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
-                  sizeof long_row, &long_row, sizeof width, &width,
-                  nullptr) == CL_SUCCESS);
+      REQUIRE(clGetKernelSubGroupInfo(k, device,
+                                      CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
+                                      sizeof long_row, &long_row, sizeof width,
+                                      &width, nullptr) == CL_SUCCESS);
       if (required)
         REQUIRE(width == required);
       else
@@ -363,9 +364,9 @@ kernel void chain(global int *out, global atomic_int *global_turn,
 )CLC";
   for (bool with_barrier : {true, false}) {
     INFO((with_barrier ? "with a barrier" : "without a barrier"));
-    cl_kernel k = kernel(source, "chain",
-                         with_barrier ? "-cl-std=CL3.0 -DWITH_BARRIER"
-                                      : "-cl-std=CL3.0");
+    cl_kernel k =
+        kernel(source, "chain",
+               with_barrier ? "-cl-std=CL3.0 -DWITH_BARRIER" : "-cl-std=CL3.0");
     const size_t items = 64; // one group
     size_t width = 0;
     REQUIRE(clGetKernelSubGroupInfo(k, device,
