@@ -36,6 +36,34 @@ reduce(global const float *in, global float *sums) {
 }
 )CLC";
 
+// A group's sum the way sub-group code usually writes it: each sub-group
+// reduces, the first sub-group reduces their sums after a barrier (set
+// beside work_group_reduce_add, collectives_bench's row).
+const char *kReduceGroupBySubGroups = R"CLC(
+kernel __attribute__((intel_reqd_sub_group_size(16))) void
+reduce(global const float *in, global float *sums, local float *partial) {
+  float sum = sub_group_reduce_add(in[get_global_id(0)]);
+  if (get_sub_group_local_id() == 0)
+    partial[get_sub_group_id()] = sum;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (get_sub_group_id() == 0) {
+    uint lid = get_sub_group_local_id();
+    float part = lid < get_num_sub_groups() ? partial[lid] : 0.0f;
+    part = sub_group_reduce_add(part);
+    if (lid == 0)
+      sums[get_group_id(0)] = part;
+  }
+}
+)CLC";
+
+const char *kReduceGroupCollective = R"CLC(
+kernel void reduce(global const float *in, global float *sums) {
+  float sum = work_group_reduce_add(in[get_global_id(0)]);
+  if (get_local_id(0) == 0)
+    sums[get_group_id(0)] = sum;
+}
+)CLC";
+
 // Hillis-Steele in local memory within each run of 16: four steps of two
 // barriers each.
 const char *kScanByHand = R"CLC(
@@ -82,6 +110,8 @@ int main(int argc, char **argv) {
   const char *scan_hand = "scan 16, local + barriers";
   const char *scan_sub_group = "scan 16, sub_group_scan_inclusive_add";
   const char *copy = "copy (bandwidth ceiling)";
+  const char *group_sub_groups = "reduce 256, sub-groups + barrier";
+  const char *group_collective = "reduce 256, work_group_reduce";
   runner.run(segmented::reduction(reduce_hand, kReduceByHand, true, "", kRun));
   runner.run(segmented::reduction(reduce_sub_group, kReduceSubGroup, false,
                                   kSubGroups, kRun));
@@ -90,6 +120,11 @@ int main(int argc, char **argv) {
   runner.run(segmented::scan(scan_sub_group, kScanSubGroup, "scan", false,
                              kSubGroups, kRun, false));
   runner.run(segmented::scan(copy, kCopy, "copy", false, "", kRun, true));
+  runner.run(segmented::reduction(group_sub_groups, kReduceGroupBySubGroups,
+                                  true, kSubGroups, segmented::kGroup));
+  runner.run(segmented::reduction(group_collective, kReduceGroupCollective,
+                                  false, "__opencl_c_work_group_collective_functions",
+                                  segmented::kGroup));
   std::printf("\nSpeed-ups (time of the second / time of the first):\n");
   for (const Driver &d : runner.drivers()) {
     runner.compare("reduce: sub-group vs by hand, " + d.label, reduce_sub_group,

@@ -24,6 +24,7 @@ uint __weft_sub_group_width(void);
 uint __weft_sub_group_local_id(void);
 ulong __weft_sub_group_sync(ulong value);
 ulong __weft_sub_group_read(uint member);
+int __weft_sub_group_in_lanes(void);
 
 #define WEFT_WIDTH __weft_sub_group_width()
 // S is a power of two: an index is kept inside the sub-group's values.
@@ -268,41 +269,36 @@ static inline ulong weft_cluster_of_me(uint cluster_size) {
   return weft_ids_below(first + cluster_size) & ~weft_ids_below(first);
 }
 
-// Which work-items are here, before anything is exchanged.
-#define WEFT_ACTIVE() __weft_sub_group_sync(0)
+// As lanes of one vector (the widened path) a whole sub-group, every
+// work-item active, folds in log2(size) permutations; learning which are
+// active costs nothing there. Run one work-item at a time (fibers) every
+// exchange is a switch of each work-item, so one exchange and the fold a
+// member at a time cost less.
+#define WEFT_FOLDED(T, OP, LOG_STEPS, MEMBERS)                                 \
+  if (__weft_sub_group_in_lanes() &&                                           \
+      __weft_sub_group_sync(0) == weft_whole())                                \
+    return LOG_STEPS;                                                          \
+  ulong active = __weft_sub_group_sync(weft_bits(x));                          \
+  return weft_fold_##OP##_##T(MEMBERS);
 
 #define WEFT_ARITHMETIC(T, OP, IDENTITY, PREFIX)                               \
   OVERLOADABLE T PREFIX##reduce_##OP(T x) {                                    \
-    ulong active = WEFT_ACTIVE();                                              \
-    if (active == weft_whole())                                                \
-      return weft_butterfly_##OP##_##T(x, WEFT_WIDTH);                         \
-    __weft_sub_group_sync(weft_bits(x));                                       \
-    return weft_fold_##OP##_##T(active);                                       \
+    WEFT_FOLDED(T, OP, weft_butterfly_##OP##_##T(x, WEFT_WIDTH), active)       \
   }                                                                            \
   OVERLOADABLE T PREFIX##scan_inclusive_##OP(T x) {                            \
-    ulong active = WEFT_ACTIVE();                                              \
-    if (active == weft_whole())                                                \
-      return weft_prefix_##OP##_##T(x);                                        \
-    __weft_sub_group_sync(weft_bits(x));                                       \
-    return weft_fold_##OP##_##T(active & WEFT_UP_TO_ME);                       \
+    WEFT_FOLDED(T, OP, weft_prefix_##OP##_##T(x), active & WEFT_UP_TO_ME)      \
   }                                                                            \
   OVERLOADABLE T PREFIX##scan_exclusive_##OP(T x) {                            \
-    ulong active = WEFT_ACTIVE();                                              \
-    if (active == weft_whole())                                                \
-      return weft_prefix_before_##OP##_##T(x);                                 \
-    __weft_sub_group_sync(weft_bits(x));                                       \
-    return weft_fold_##OP##_##T(active & WEFT_BEFORE_ME);                      \
+    WEFT_FOLDED(T, OP, weft_prefix_before_##OP##_##T(x),                       \
+                active & WEFT_BEFORE_ME)                                       \
   }
 #define WEFT_ALL_ARITHMETIC(T, OP, IDENTITY)                                   \
   WEFT_FOLD(T, OP, IDENTITY)                                                   \
   WEFT_LOG_STEPS(T, OP, IDENTITY)                                              \
   WEFT_ARITHMETIC(T, OP, IDENTITY, sub_group_non_uniform_)                     \
   OVERLOADABLE T sub_group_clustered_reduce_##OP(T x, uint cluster_size) {     \
-    ulong active = WEFT_ACTIVE();                                              \
-    if (active == weft_whole())                                                \
-      return weft_butterfly_##OP##_##T(x, cluster_size);                       \
-    __weft_sub_group_sync(weft_bits(x));                                       \
-    return weft_fold_##OP##_##T(active & weft_cluster_of_me(cluster_size));    \
+    WEFT_FOLDED(T, OP, weft_butterfly_##OP##_##T(x, cluster_size),             \
+                active & weft_cluster_of_me(cluster_size))                     \
   }
 
 // The OpenCL 3.0 collectives (add, min, max) and broadcast.

@@ -160,14 +160,18 @@ bool lowerSubGroupExchangesToCalls(llvm::Function &body,
   for (llvm::BasicBlock *block : blocksLoopsFirst(body))
     for (llvm::Instruction &inst : *block) {
       Builtin builtin = calledBuiltin(inst);
-      if (builtin == Builtin::SubGroupSync || builtin == Builtin::SubGroupRead)
+      if (builtin == Builtin::SubGroupSync ||
+          builtin == Builtin::SubGroupRead ||
+          builtin == Builtin::SubGroupInLanes)
         calls.push_back(llvm::cast<llvm::CallInst>(&inst));
     }
   llvm::Value *context = contextOf(body);
   for (llvm::CallInst *call : calls) {
     llvm::IRBuilder<> b(call);
     llvm::Value *answer;
-    if (calledBuiltin(*call) == Builtin::SubGroupSync)
+    if (calledBuiltin(*call) == Builtin::SubGroupInLanes)
+      answer = llvm::ConstantInt::get(call->getType(), 0); // one at a time
+    else if (calledBuiltin(*call) == Builtin::SubGroupSync)
       answer = callContextFunction(b, context,
                                    offsetof(WorkGroupContext, sub_group_sync),
                                    b.getInt64Ty(),

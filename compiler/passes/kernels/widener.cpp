@@ -111,6 +111,10 @@ Value *Widener::accessPointers(Value *pointer, unsigned spacing) {
 
 bool Widener::emitExchange(Instruction &inst, Value *mask) {
   Builtin builtin = calledBuiltin(inst);
+  if (builtin == Builtin::SubGroupInLanes) {
+    uniform_[&inst] = llvm::ConstantInt::get(inst.getType(), 1);
+    return true;
+  }
   if (builtin != Builtin::SubGroupSync && builtin != Builtin::SubGroupRead)
     return false;
   auto &call = llvm::cast<llvm::CallInst>(inst);
