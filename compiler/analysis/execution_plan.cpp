@@ -17,13 +17,13 @@ ExecutionPlan choosePlan(const KernelFeatures &features) {
     return plan;
   }
   if (features.subGroupExchanges() &&
-      (features.barriers() || features.asyncCopies() ||
-       features.workGroupPipes())) {
+      (features.asyncCopies() || features.workGroupPipes())) {
     // Work-items of a sub-group that pass values to each other each run to
     // the exchange before any goes on: the fibers' scheduler does that for
-    // any control flow, sub-groups that part ways included. Without
-    // barriers a sub-group is a chunk of the widened path's lanes
-    // (weft-widen-work-items), or falls back to the fibers.
+    // any control flow, sub-groups that part ways included. Otherwise a
+    // sub-group is a chunk of the widened path's lanes (weft-widen-work-items;
+    // with barriers, each region that exchanges values widened,
+    // weft-barrier-regions), or falls back to the fibers.
     plan.path = ExecutionPath::Fibers;
     plan.fallback = "sub-groups exchange values";
     plan.work_item_entry = true;

@@ -45,7 +45,8 @@ void boundByRequiredSize(IRBuilder<> &b, GroupEntryValues &values,
 
 bool emitBarrierRegions(llvm::Function &body, llvm::Function &marker,
                         llvm::IRBuilder<> &b, const GroupEntryValues &values,
-                        const uint64_t required_size[3], std::string &why,
+                        const uint64_t required_size[3],
+                        uint32_t sub_group_size, std::string &why,
                         std::string &how) {
   llvm::ValueToValueMapTy clone_map;
   llvm::Function *work = llvm::CloneFunction(&body, clone_map);
@@ -71,11 +72,16 @@ bool emitBarrierRegions(llvm::Function &body, llvm::Function &marker,
       uniform.assign(uniform.size(), false);
     RegionEmitter emitter(*work, regions, b, values, uniformity,
                           std::move(uniform));
+    emitter.setSubGroupSize(sub_group_size);
     emitter.emit(shared, per_item, required_size);
     how = emitter.widening();
     std::string problems;
     llvm::raw_string_ostream out(problems);
-    if (llvm::verifyFunction(*values.entry, &out)) {
+    if (!emitter.subGroupsUnwidened().empty()) {
+      why = emitter.subGroupsUnwidened();
+      values.entry->deleteBody();
+      ready = false;
+    } else if (llvm::verifyFunction(*values.entry, &out)) {
       why = "internal error: " + out.str();
       // Nothing may point into `work` when it goes.
       values.entry->deleteBody();
@@ -103,8 +109,8 @@ llvm::PreservedAnalyses BarrierRegionsPass::run(llvm::Module &module,
     boundByRequiredSize(b, values, record.description);
     std::string why, how;
     if (emitBarrierRegions(*record.body, *marker, b, values,
-                           record.description.reqd_work_group_size, why,
-                           how)) {
+                           record.description.reqd_work_group_size,
+                           record.description.sub_group_size, why, how)) {
       plan.lanes = how;
       changed = true;
       continue;

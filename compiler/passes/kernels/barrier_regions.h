@@ -26,7 +26,8 @@ namespace weft::compiler {
 // size); `how` says which.
 bool emitBarrierRegions(llvm::Function &body, llvm::Function &marker,
                         llvm::IRBuilder<> &b, const GroupEntryValues &values,
-                        const uint64_t required_size[3], std::string &why,
+                        const uint64_t required_size[3],
+                        uint32_t sub_group_size, std::string &why,
                         std::string &how);
 
 // weft-barrier-regions: the group entry of each kernel whose plan is

@@ -34,6 +34,17 @@ bool asksLastInGroup(llvm::ArrayRef<BasicBlock *> blocks) {
   return false;
 }
 
+bool exchangesInSubGroups(llvm::ArrayRef<BasicBlock *> blocks) {
+  for (BasicBlock *block : blocks)
+    for (llvm::Instruction &inst : *block) {
+      Builtin builtin = calledBuiltin(inst);
+      if (familyOf(builtin) == BuiltinFamily::SubGroupExchange ||
+          builtin == Builtin::SubGroupLocalId)
+        return true;
+    }
+  return false;
+}
+
 std::vector<BasicBlock *> isolateBarriers(llvm::Function &f,
                                           llvm::Function &marker) {
   std::vector<llvm::CallInst *> calls;

@@ -62,5 +62,9 @@ bool makesAsyncCopies(llvm::ArrayRef<llvm::BasicBlock *> blocks);
 // Whether any of `blocks` asks if its work-item is the group's last
 // (__weft_last_in_group, as weft-kernel-bodies lowered it).
 bool asksLastInGroup(llvm::ArrayRef<llvm::BasicBlock *> blocks);
+// Whether `blocks` pass values between a sub-group's work-items or ask for
+// a sub-group local id in a kernel that does (builtins/subgroups.cl): such
+// a region runs only widened, a sub-group a chunk.
+bool exchangesInSubGroups(llvm::ArrayRef<llvm::BasicBlock *> blocks);
 
 } // namespace weft::compiler

@@ -238,8 +238,14 @@ void RegionEmitter::widenRegions(
   for (unsigned r = 0; r < regions_.starts.size(); ++r) {
     std::string why, how;
     widened_[r] = widenRegion({work_, regions_, values_, storage_, shared,
-                               per_item, uniform_, required_size},
+                               per_item, uniform_, required_size,
+                               sub_group_size_},
                               r, why, how);
+    if (!widened_[r].simd && sub_groups_why_.empty() &&
+        exchangesInSubGroups(regions_.blocks[r]))
+      sub_groups_why_ = "region " + std::to_string(r) +
+                        " exchanges values in sub-groups and was not widened" +
+                        (why.empty() ? std::string() : " (" + why + ")");
     std::string note;
     if (widened_[r].simd)
       note = "region " + std::to_string(r) + " widened, " + how;

@@ -57,7 +57,15 @@ public:
   // Which regions emit widened, how wide, and why the others were not.
   const std::string &widening() const { return widening_; }
 
+  // The kernel's sub-group size, for regions whose sub-groups exchange
+  // values; after emit, why such a region could not be widened (empty when
+  // every one was), which leaves the kernel to the fibers.
+  void setSubGroupSize(uint32_t size) { sub_group_size_ = size; }
+  const std::string &subGroupsUnwidened() const { return sub_groups_why_; }
+
 private:
+  uint32_t sub_group_size_ = 1;
+  std::string sub_groups_why_;
   uint32_t finishedId() const {
     return static_cast<uint32_t>(regions_.starts.size());
   }

@@ -306,7 +306,11 @@ WidenedRegion widenRegion(const RegionKernel &kernel, unsigned r,
   llvm::SmallPtrSet<BasicBlock *, 32> in_region(blocks.begin(), blocks.end());
   bool without_loops = false; // widened for its required row width
   bool loopless_vectors = false; // no loop, but computes in vector types
-  {
+  // Sub-group exchanges: a chunk of lanes is a sub-group, whatever pays.
+  bool sub_groups = exchangesInSubGroups(blocks);
+  if (sub_groups)
+    without_loops = true;
+  else {
     llvm::DominatorTree dominators(work);
     llvm::LoopInfo loops(dominators);
     if (!hasLoop(loops, in_region)) {
@@ -377,6 +381,8 @@ WidenedRegion widenRegion(const RegionKernel &kernel, unsigned r,
         static_cast<unsigned>(llvm::PowerOf2Ceil(required_size[0]));
   limits.gathers_pay = !loopless_vectors;
   limits.without_loops = without_loops;
+  if (sub_groups)
+    limits.sub_group_lanes = kernel.sub_group_size;
   llvm::Function *f = outline.write({});
   result.simd = vectorizeWorkItems(*f, why, how, limits);
   result.narrow_simd = narrowOf(*f);

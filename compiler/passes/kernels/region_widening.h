@@ -69,6 +69,7 @@ struct RegionKernel {
   const std::vector<llvm::AllocaInst *> &per_item;
   const std::vector<bool> &uniform;
   const uint64_t *required_size; // 3
+  uint32_t sub_group_size;       // KernelDescription::sub_group_size
 };
 WidenedRegion widenRegion(const RegionKernel &kernel, unsigned r,
                           std::string &why, std::string &how);

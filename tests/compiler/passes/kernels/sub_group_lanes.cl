@@ -2,9 +2,10 @@
 // subgroups.cl): as many as a vector register holds 32-bit lanes (8 with
 // AVX2, 16 with AVX-512) or the size the kernel requires. A kernel whose
 // sub-groups exchange values without a barrier is widened a sub-group at a
-// time, its exchanges lane operations (Widener::emitExchange); with a
-// barrier, or a shape the widener declines, its work-items run on fibers
-// whose scheduler settles the exchanges (device/fiber_group.cpp).
+// time, its exchanges lane operations (Widener::emitExchange); with
+// barriers, each region that exchanges values is widened so; a shape the
+// widener declines runs on fibers, whose scheduler settles the exchanges
+// (device/fiber_group.cpp).
 // RUN: %weft-cl %s --cl-options=-cl-std=CL3.0 --target-cpu=znver3 -passes='weft-kernel-pipeline,print<weft-kernels>' -o /dev/null | FileCheck %s --check-prefix=PLAN-AVX2
 // RUN: %weft-cl %s --cl-options=-cl-std=CL3.0 --target-cpu=skylake-avx512 -passes='weft-kernel-pipeline,print<weft-kernels>' -o /dev/null | FileCheck %s --check-prefix=PLAN-AVX512
 // RUN: %weft-cl %s --cl-options=-cl-std=CL3.0 --target-cpu=znver3 -passes='weft-kernel-pipeline' -o - | FileCheck %s --check-prefix=YIELD
@@ -55,9 +56,11 @@ kernel void parted(global const int *in, global int *out) {
   out[i] = sum;
 }
 
-// With a barrier: fibers, whatever the CPU.
-// PLAN-AVX2: kernel staged: fibers (sub-groups exchange values), work-item entry
-// PLAN-AVX512: kernel staged: fibers (sub-groups exchange values), work-item entry
+// With a barrier: regions, the one that exchanges values widened a
+// sub-group at a time (every such region must be, or the kernel runs on
+// fibers).
+// PLAN-AVX2: kernel staged: regions, region 1 widened, 8 work-items at once (a sub-group), work-item entry
+// PLAN-AVX512: kernel staged: regions, region 1 widened, 16 work-items at once (a sub-group), work-item entry
 kernel void staged(global const int *in, global int *out, local int *tile) {
   size_t l = get_local_id(0);
   tile[l] = in[get_global_id(0)];
