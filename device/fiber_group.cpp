@@ -178,7 +178,7 @@ struct GroupState {
   size_t current = 0;
   uint64_t row = 1;   // work-items along dimension 0
   uint64_t width = 1; // the sub-group size
-  size_t at_barrier = 0, finished = 0;
+  size_t at_barrier = 0, at_exchange = 0, finished = 0;
 };
 
 void suspend(GroupState &group) {
@@ -200,6 +200,7 @@ uint64_t arriveAtExchange(WorkGroupContext *context, uint32_t site,
   item.waiting = Waiting::AtExchange;
   item.site = site;
   item.value = value;
+  ++group->at_exchange;
   suspend(*group);
   return item.members;
 }
@@ -262,6 +263,7 @@ bool releaseExchanges(GroupState &group) {
         if (members >> (i - first) & 1) {
           group.items[i].waiting = Waiting::No;
           group.items[i].members = members;
+          --group.at_exchange;
         }
       released = true;
     }
@@ -371,7 +373,8 @@ FiberRunStatus runWorkGroupOnFibers(WorkItemFunction entry,
       group.finished += item.finished;
       yielded |= !item.finished && item.waiting == Waiting::No;
     }
-    if (releaseExchanges(group) || yielded)
+    // Kernels without sub-group exchanges never look through the group.
+    if ((group.at_exchange && releaseExchanges(group)) || yielded)
       continue;
     if (group.at_barrier == 0)
       break;

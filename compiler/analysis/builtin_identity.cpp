@@ -61,4 +61,12 @@ llvm::Function *findBuiltin(const llvm::Module &module, Builtin builtin) {
   return module.getFunction(symbolOf(builtin));
 }
 
+bool callsFamily(const llvm::Function &f, BuiltinFamily family) {
+  for (const llvm::BasicBlock &block : f)
+    for (const llvm::Instruction &inst : block)
+      if (familyOf(calledBuiltin(inst)) == family)
+        return true;
+  return false;
+}
+
 } // namespace weft::compiler

@@ -45,5 +45,7 @@ BuiltinFamily familyOf(Builtin builtin);
 llvm::StringRef symbolOf(Builtin builtin);
 // The module's function for `builtin`, or null.
 llvm::Function *findBuiltin(const llvm::Module &module, Builtin builtin);
+// Whether `f` calls a builtin of `family` directly.
+bool callsFamily(const llvm::Function &f, BuiltinFamily family);
 
 } // namespace weft::compiler

@@ -317,10 +317,7 @@ bool lowerWorkItemCalls(llvm::Function &body, const BodyValues &values,
                         llvm::Function &marker) {
   // Where sub-groups exchange values, their local ids stay calls until the
   // path is known: the widened path answers with the lanes' numbers.
-  bool exchanges = false;
-  for (llvm::Instruction &inst : llvm::instructions(body))
-    exchanges = exchanges || familyOf(calledBuiltin(inst)) ==
-                                 BuiltinFamily::SubGroupExchange;
+  bool exchanges = callsFamily(body, BuiltinFamily::SubGroupExchange);
   std::vector<llvm::CallInst *> calls;
   for (llvm::Instruction &inst : llvm::instructions(body))
     if ((isWorkItemQuery(calledBuiltin(inst)) &&

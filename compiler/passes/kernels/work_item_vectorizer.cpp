@@ -71,13 +71,6 @@ llvm::Function *widenInto(llvm::Function &body, llvm::Function &scalar,
 
 } // namespace
 
-bool exchangesSubGroupValues(llvm::Function &body) {
-  for (Instruction &inst : llvm::instructions(body))
-    if (familyOf(calledBuiltin(inst)) == BuiltinFamily::SubGroupExchange)
-      return true;
-  return false;
-}
-
 unsigned widenedLanes(const llvm::Function &simd) {
   unsigned lanes = kDefaultLanes;
   simd.getFnAttribute(kLanesAttribute).getValueAsString().getAsInteger(10,
@@ -222,7 +215,8 @@ WorkItemVectorizerPass::run(llvm::Module &module,
       continue;
     std::string why, how;
     WideningLimits limits;
-    bool sub_groups = exchangesSubGroupValues(*record.body);
+    bool sub_groups =
+        callsFamily(*record.body, BuiltinFamily::SubGroupExchange);
     if (sub_groups)
       limits.sub_group_lanes = record.description.sub_group_size;
     if (vectorizeWorkItems(*record.body, why, how, limits)) {

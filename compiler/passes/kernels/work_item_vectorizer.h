@@ -47,8 +47,6 @@ llvm::Function *vectorizeWorkItems(llvm::Function &body, std::string &why,
 
 inline constexpr const char *kLanesAttribute = "weft-lanes";
 
-// Whether `body` passes values between the work-items of a sub-group.
-bool exchangesSubGroupValues(llvm::Function &body);
 
 // The work-items a function vectorizeWorkItems wrote runs at once.
 unsigned widenedLanes(const llvm::Function &simd);

@@ -98,3 +98,12 @@ kernel void counts(global const int *in, global atomic_int *bins, int n) {
   for (int k = 0; k < n; ++k)
     atomic_fetch_add(&bins[in[get_global_id(0) * n + k] & 255], 1);
 }
+
+// A region that exchanges values in sub-groups and also holds a work-group
+// collective cannot be widened (the collective needs its last work-item
+// alone): the whole kernel runs on fibers, and the plan names the region.
+// PLAN-AVX2: kernel mixed: fibers (not split at its barriers: region 0 exchanges values in sub-groups and was not widened (async copies or a work-group collective)), work-item entry
+kernel void mixed(global const float *in, global float *out) {
+  size_t i = get_global_id(0);
+  out[i] = work_group_reduce_add(sub_group_reduce_add(in[i]));
+}
