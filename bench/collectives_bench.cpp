@@ -29,14 +29,6 @@ kernel void reduce(global const float *in, global float *sums,
 }
 )CLC";
 
-const char *kReduceCollective = R"CLC(
-kernel void reduce(global const float *in, global float *sums) {
-  float sum = work_group_reduce_add(in[get_global_id(0)]);
-  if (get_local_id(0) == 0)
-    sums[get_group_id(0)] = sum;
-}
-)CLC";
-
 // Hillis-Steele in local memory: log2(256) steps of two barriers each.
 const char *kScanByHand = R"CLC(
 kernel void scan(global const float *in, global float *out,
@@ -57,12 +49,6 @@ kernel void scan(global const float *in, global float *out,
 const char *kScanCollective = R"CLC(
 kernel void scan(global const float *in, global float *out) {
   out[get_global_id(0)] = work_group_scan_inclusive_add(in[get_global_id(0)]);
-}
-)CLC";
-
-const char *kCopy = R"CLC(
-kernel void copy(global const float *in, global float *out) {
-  out[get_global_id(0)] = in[get_global_id(0)];
 }
 )CLC";
 
@@ -94,13 +80,15 @@ int main(int argc, char **argv) {
   const char *copy_barrier = "copy across a barrier";
   runner.run(
       segmented::reduction(reduce_hand, kReduceByHand, true, "", kGroup));
-  runner.run(segmented::reduction(reduce_collective, kReduceCollective, false,
+  runner.run(segmented::reduction(reduce_collective,
+                                  segmented::kReduceCollective, false,
                                   kCollectives, kGroup));
   runner.run(
       segmented::scan(scan_hand, kScanByHand, "scan", true, "", kGroup, false));
   runner.run(segmented::scan(scan_collective, kScanCollective, "scan", false,
                              kCollectives, kGroup, false));
-  runner.run(segmented::scan(copy, kCopy, "copy", false, "", kGroup, true));
+  runner.run(
+      segmented::scan(copy, segmented::kCopy, "copy", false, "", kGroup, true));
   runner.run(segmented::scan(copy_barrier, kCopyAcrossBarrier, "copy", false,
                              "", kGroup, true));
   std::printf("\nSpeed-ups (time of the second / time of the first):\n");

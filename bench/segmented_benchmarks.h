@@ -14,6 +14,22 @@ namespace segmented {
 constexpr size_t kItems = size_t(1) << 24;
 constexpr size_t kGroup = 256;
 
+// A group's sum by work_group_reduce_add (its `reduce`, runs of kGroup),
+// and the plain copy that sets the bandwidth ceiling (its `copy`).
+inline const char *kReduceCollective = R"CLC(
+kernel void reduce(global const float *in, global float *sums) {
+  float sum = work_group_reduce_add(in[get_global_id(0)]);
+  if (get_local_id(0) == 0)
+    sums[get_group_id(0)] = sum;
+}
+)CLC";
+
+inline const char *kCopy = R"CLC(
+kernel void copy(global const float *in, global float *out) {
+  out[get_global_id(0)] = in[get_global_id(0)];
+}
+)CLC";
+
 inline std::vector<float> &input() {
   static std::vector<float> data = smallIntegers(kItems, 7, 16);
   return data;

@@ -56,14 +56,6 @@ reduce(global const float *in, global float *sums, local float *partial) {
 }
 )CLC";
 
-const char *kReduceGroupCollective = R"CLC(
-kernel void reduce(global const float *in, global float *sums) {
-  float sum = work_group_reduce_add(in[get_global_id(0)]);
-  if (get_local_id(0) == 0)
-    sums[get_group_id(0)] = sum;
-}
-)CLC";
-
 // Hillis-Steele in local memory within each run of 16: four steps of two
 // barriers each.
 const char *kScanByHand = R"CLC(
@@ -86,12 +78,6 @@ const char *kScanSubGroup = R"CLC(
 kernel __attribute__((intel_reqd_sub_group_size(16))) void
 scan(global const float *in, global float *out) {
   out[get_global_id(0)] = sub_group_scan_inclusive_add(in[get_global_id(0)]);
-}
-)CLC";
-
-const char *kCopy = R"CLC(
-kernel void copy(global const float *in, global float *out) {
-  out[get_global_id(0)] = in[get_global_id(0)];
 }
 )CLC";
 
@@ -119,12 +105,13 @@ int main(int argc, char **argv) {
       segmented::scan(scan_hand, kScanByHand, "scan", true, "", kRun, false));
   runner.run(segmented::scan(scan_sub_group, kScanSubGroup, "scan", false,
                              kSubGroups, kRun, false));
-  runner.run(segmented::scan(copy, kCopy, "copy", false, "", kRun, true));
+  runner.run(
+      segmented::scan(copy, segmented::kCopy, "copy", false, "", kRun, true));
   runner.run(segmented::reduction(group_sub_groups, kReduceGroupBySubGroups,
                                   true, kSubGroups, segmented::kGroup));
-  runner.run(segmented::reduction(group_collective, kReduceGroupCollective,
-                                  false, "__opencl_c_work_group_collective_functions",
-                                  segmented::kGroup));
+  runner.run(segmented::reduction(
+      group_collective, segmented::kReduceCollective, false,
+      "__opencl_c_work_group_collective_functions", segmented::kGroup));
   std::printf("\nSpeed-ups (time of the second / time of the first):\n");
   for (const Driver &d : runner.drivers()) {
     runner.compare("reduce: sub-group vs by hand, " + d.label, reduce_sub_group,
