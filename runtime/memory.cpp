@@ -2,6 +2,8 @@
 
 #include "runtime/context.h"
 
+#include <sys/mman.h>
+
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -11,6 +13,28 @@ namespace weft {
 // The device's CL_DEVICE_MEM_BASE_ADDR_ALIGN (1024 bits), so every type and
 // every SIMD access is aligned in any buffer.
 constexpr size_t kBufferAlignment = 128;
+
+// Buffers of this size and more start on a huge page and ask the kernel for
+// huge pages (transparent huge pages are often granted only on request): a
+// kernel that walks a large matrix a row at a time (a GEMM's tiles) would
+// otherwise touch a new 4 KiB page, and miss the TLB, at nearly every row.
+constexpr size_t kHugePageBytes = size_t(2) << 20;
+
+namespace {
+
+char *allocateStorage(size_t size) {
+  if (size >= kHugePageBytes) {
+    size_t pages = (size + kHugePageBytes - 1) & ~(kHugePageBytes - 1);
+    if (void *data = std::aligned_alloc(kHugePageBytes, pages)) {
+      madvise(data, pages, MADV_HUGEPAGE); // a hint: refusal changes nothing
+      return static_cast<char *>(data);
+    }
+  }
+  size_t rounded = (size + kBufferAlignment - 1) & ~(kBufferAlignment - 1);
+  return static_cast<char *>(std::aligned_alloc(kBufferAlignment, rounded));
+}
+
+} // namespace
 
 Memory::Memory(Context &context, cl_mem_flags flags, size_t size)
     : context_(&context), flags_(flags), size_(size) {}
@@ -38,9 +62,7 @@ Memory *Memory::createBuffer(Context &context, cl_mem_flags flags, size_t size,
     memory->listDeviceAddress();
     return memory;
   }
-  size_t rounded = (size + kBufferAlignment - 1) & ~(kBufferAlignment - 1);
-  memory->data_ =
-      static_cast<char *>(std::aligned_alloc(kBufferAlignment, rounded));
+  memory->data_ = allocateStorage(size);
   if (!memory->data_) {
     delete memory;
     return nullptr;

@@ -3,6 +3,8 @@
 // barrier and reloaded after it, or, failing both, demoted to memory.
 #include "compiler/passes/kernels/barrier_crossings.h"
 
+#include "compiler/passes/kernels/next_tile_prefetches.h"
+
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/IR/Dominators.h>
@@ -143,6 +145,8 @@ bool prepareWorkItemFunction(llvm::Function &work, llvm::Function &marker,
     llvm::DominatorTree dominators(work);
     llvm::PromoteMemToReg(promotable, dominators);
   }
+  // Now that the loop counters are values, while the loops are whole.
+  prefetchNextTiles(work, marker);
   regions = findRegions(work, isolateBarriers(work, marker));
 
   // Saving a value makes phis, and a demoted phi becomes a load in its

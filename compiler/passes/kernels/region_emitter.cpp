@@ -3,6 +3,8 @@
 // uniform slice computed once before them.
 #include "compiler/passes/kernels/region_emitter.h"
 
+#include "compiler/passes/kernels/widening_checks.h"
+
 #include "compiler/analysis/group_uniform_variables.h"
 #include "compiler/analysis/work_item_loops.h"
 #include "compiler/passes/kernels/async_copy_followers.h"
@@ -457,6 +459,12 @@ void RegionEmitter::emitRegion(unsigned r,
           copies.push_back(copy);
         }
         llvm::remapInstructionsInBlocks(copies, map);
+        // Prefetches of the next round's tiles would keep LLVM's loop
+        // vectorizer off this loop over the work-items.
+        for (BasicBlock *copy : copies)
+          for (llvm::Instruction &inst : llvm::make_early_inc_range(*copy))
+            if (isPrefetch(inst))
+              inst.eraseFromParent();
         if (follower)
           makeFollowerCode(copies);
         if (last_in_group)

@@ -12,6 +12,8 @@
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <stdexcept>
 #include <vector>
 
@@ -178,9 +180,48 @@ bool Widener::emitExchange(Instruction &inst, Value *mask) {
   return true;
 }
 
+void Widener::emitPrefetch(Instruction &prefetch) {
+  auto &call = llvm::cast<llvm::CallInst>(prefetch);
+  Value *pointer = call.getArgOperand(0);
+  auto hint = [&](Value *address) {
+    b_.CreateIntrinsic(llvm::Intrinsic::prefetch, {address->getType()},
+                       {address, call.getArgOperand(1), call.getArgOperand(2),
+                        call.getArgOperand(3)});
+  };
+  if (!varies(pointer)) {
+    hint(uniform(pointer));
+    return;
+  }
+  // Lanes off the path prefetch too: a hint never faults.
+  Value *pointers = widened(pointer);
+  constexpr int64_t kLineBytes = 64, kMostLines = 4;
+  std::optional<int64_t> stride = varying_.laneStride(pointer);
+  if (stride && std::abs(*stride) * int64_t(lanes_ - 1) <=
+                    kMostLines * kLineBytes) {
+    int64_t span = *stride * int64_t(lanes_ - 1);
+    int64_t low = std::min<int64_t>(0, span), high = std::max<int64_t>(0, span);
+    Value *first = b_.CreateExtractElement(pointers, uint64_t(0));
+    for (int64_t offset = low;; offset += kLineBytes) {
+      offset = std::min(offset, high);
+      hint(b_.CreateGEP(b_.getInt8Ty(), first, b_.getInt64(offset)));
+      if (offset == high)
+        break;
+    }
+    return;
+  }
+  if (lanes_ > 16)
+    return; // a hint per lane would cost more than the misses it saves
+  for (unsigned lane = 0; lane < lanes_; ++lane)
+    hint(b_.CreateExtractElement(pointers, uint64_t(lane)));
+}
+
 void Widener::emitInstruction(Instruction &inst, Value *mask) {
   if (ignorable(inst) || emitExchange(inst, mask))
     return;
+  if (isPrefetch(inst)) {
+    emitPrefetch(inst);
+    return;
+  }
   if (calledBuiltin(inst) == Builtin::SubGroupLocalId) {
     if (!sub_groups_)
       throw std::out_of_range("a sub-group local id outside sub-groups");

@@ -53,6 +53,9 @@ private:
   // loads one lane's value, or gathers one per lane. Returns false for any
   // other instruction.
   bool emitExchange(llvm::Instruction &inst, llvm::Value *mask);
+  // A prefetch: one per cache line the lanes' addresses span when they are
+  // a known short distance apart, else one per lane.
+  void emitPrefetch(llvm::Instruction &prefetch);
   void emitTerminator(llvm::BasicBlock *block, llvm::Value *mask);
   void emitJoin(llvm::PHINode &phi, llvm::BasicBlock *block);
   void emitBlock(llvm::BasicBlock *block);

@@ -10,6 +10,7 @@
 // memory, merged with what is there (lane_masks.cpp) — twice the loads,
 // and a merge that reads back what the previous store just wrote.
 #include "compiler/passes/kernels/widener.h"
+#include "compiler/passes/kernels/widening_checks.h"
 
 #include <llvm/Analysis/VectorUtils.h>
 #include <llvm/IR/Instructions.h>
@@ -54,7 +55,7 @@ Widener::interleavedSiblings(llvm::Instruction &first, unsigned spacing) {
   std::map<int64_t, llvm::Instruction *> found{{0, &first}};
   for (llvm::Instruction *next = first.getNextNode(); next;
        next = next->getNextNode()) {
-    if (!next->mayReadOrWriteMemory())
+    if (!next->mayReadOrWriteMemory() || isPrefetch(*next))
       continue;
     bool same_kind = loads ? llvm::isa<llvm::LoadInst>(next)
                            : llvm::isa<llvm::StoreInst>(next);

@@ -7,6 +7,7 @@
 // taken out of a vector per lane: for a run of 2 that is half the loads and
 // none of the address arithmetic.
 #include "compiler/passes/kernels/widener.h"
+#include "compiler/passes/kernels/widening_checks.h"
 
 #include <llvm/Analysis/AssumptionCache.h>
 #include <llvm/Analysis/ScalarEvolution.h>
@@ -106,7 +107,7 @@ Value *Widener::loadRows(llvm::LoadInst &first, Value *mask) {
   std::map<int64_t, llvm::LoadInst *> by_offset{{0, &first}};
   for (llvm::Instruction *next = first.getNextNode(); next;
        next = next->getNextNode()) {
-    if (next->mayWriteToMemory())
+    if (next->mayWriteToMemory() && !isPrefetch(*next))
       break; // the later loads might read what it writes
     auto *load = llvm::dyn_cast<llvm::LoadInst>(next);
     if (!load || !load->isSimple() || load->getType() != t || !varies(load) ||

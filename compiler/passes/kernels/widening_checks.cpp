@@ -179,9 +179,14 @@ bool ignorable(const Instruction &inst) {
   return false;
 }
 
+bool isPrefetch(const Instruction &inst) {
+  const auto *intrinsic = llvm::dyn_cast<llvm::IntrinsicInst>(&inst);
+  return intrinsic && intrinsic->getIntrinsicID() == llvm::Intrinsic::prefetch;
+}
+
 bool supportedInstruction(const Instruction &inst, std::string &why,
                           bool whole_vectors) {
-  if (ignorable(inst))
+  if (ignorable(inst) || isPrefetch(inst))
     return true;
   if (!widenableType(inst.getType(), whole_vectors)) {
     why = "a value of a vector or aggregate type";

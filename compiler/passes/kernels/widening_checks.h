@@ -29,6 +29,10 @@ void unrollLoopsIndexingPrivateArrays(llvm::Function &f, bool simplify_cfg);
 // Instructions that only inform the optimizer, left out of the widened body.
 bool ignorable(const llvm::Instruction &inst);
 
+// A prefetch (next_tile_prefetches.h): a hint that reads and writes nothing
+// the body sees, though LLVM counts it as touching memory.
+bool isPrefetch(const llvm::Instruction &inst);
+
 // Whether the widener has a widened form of `inst` (with `whole_vectors`,
 // of vector-typed values kept whole); `why` says what it lacks.
 bool supportedInstruction(const llvm::Instruction &inst, std::string &why,
