@@ -355,8 +355,7 @@ Memory *Memory::createImage(Context &context, cl_mem_flags flags,
     memory->data_ = static_cast<char *>(host.pointer);
     memory->uses_svm_pointer_ = context.svm().find(host.pointer).has_value();
   } else {
-    size_t rounded = (bytes + 127) & ~size_t(127);
-    memory->data_ = static_cast<char *>(std::aligned_alloc(128, rounded));
+    memory->data_ = allocateStorage(bytes);
     if (!memory->data_) {
       delete memory;
       return nullptr;

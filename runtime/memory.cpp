@@ -20,9 +20,7 @@ constexpr size_t kBufferAlignment = 128;
 // otherwise touch a new 4 KiB page, and miss the TLB, at nearly every row.
 constexpr size_t kHugePageBytes = size_t(2) << 20;
 
-namespace {
-
-char *allocateStorage(size_t size) {
+char *Memory::allocateStorage(size_t size) {
   if (size >= kHugePageBytes) {
     size_t pages = (size + kHugePageBytes - 1) & ~(kHugePageBytes - 1);
     if (void *data = std::aligned_alloc(kHugePageBytes, pages)) {
@@ -33,8 +31,6 @@ char *allocateStorage(size_t size) {
   size_t rounded = (size + kBufferAlignment - 1) & ~(kBufferAlignment - 1);
   return static_cast<char *>(std::aligned_alloc(kBufferAlignment, rounded));
 }
-
-} // namespace
 
 Memory::Memory(Context &context, cl_mem_flags flags, size_t size)
     : context_(&context), flags_(flags), size_(size) {}

@@ -108,6 +108,9 @@ protected:
 
 private:
   Memory(Context &context, cl_mem_flags flags, size_t size);
+  // Storage of `bytes` for a buffer or image of its own, freed with
+  // std::free; large ones on huge pages. Null when memory is exhausted.
+  static char *allocateStorage(size_t bytes);
   void listDeviceAddress(); // in the context's registry, if it has one
   ~Memory() override;
 

@@ -1,0 +1,74 @@
+// A loop with barriers (a tiled GEMM's k loop) runs in regions: each load of
+// its tiles walks across the work-items, then jumps to the next tile, which
+// the hardware's stride prefetchers do not follow. Each such load of global
+// memory prefetches what it reads one round later (next_tile_prefetches.h):
+// widened, one prefetch per cache line the lanes span. Loops without
+// barriers (each work-item walks on its own) and regions left to LLVM's
+// loop vectorizer get none.
+// RUN: %weft-cl %s --cl-options=-cl-std=CL3.0 --target-cpu=znver3 -passes='weft-kernel-pipeline,print<weft-kernels>' -o /dev/null | FileCheck %s --check-prefix=PLAN
+// RUN: %weft-cl %s --cl-options=-cl-std=CL3.0 --target-cpu=znver3 -passes='weft-kernel-pipeline,weft-separate-local-memory,weft-internalize-entries' --optimize -o - | FileCheck %s
+
+// PLAN: kernel tiled: regions, region 0 widened, 8 work-items at once
+// PLAN: kernel naive: widened
+// PLAN: kernel logged: regions, work-item entry
+
+// The next round's address: the counter's step added again, without the
+// poison flags (past the last round it need not lie in the buffer).
+// CHECK-LABEL: define void @__weft_group_tiled(
+// CHECK: [[NEXT:%[0-9]+]] = getelementptr float, ptr addrspace(1) %{{[0-9]+}}, i64 %{{[0-9]+}}
+// CHECK-NEXT: call void @llvm.prefetch.p1(ptr addrspace(1) [[NEXT]], i32 0, i32 3, i32 1)
+// Eight lanes of floats span 28 bytes: the first lane's line and the last's.
+// CHECK-NEXT: [[LAST:%[0-9]+]] = getelementptr i8, ptr addrspace(1) [[NEXT]], i64 28
+// CHECK-NEXT: call void @llvm.prefetch.p1(ptr addrspace(1) [[LAST]], i32 0, i32 3, i32 1)
+// CHECK: load <8 x float>, ptr addrspace(1)
+// CHECK: call void @llvm.prefetch.p1(
+// CHECK: load <8 x float>, ptr addrspace(1)
+// CHECK-LABEL: define void @__weft_group_logged(
+// CHECK-NOT: llvm.prefetch
+// CHECK-LABEL: define void @__weft_group_naive(
+// CHECK-NOT: llvm.prefetch
+// CHECK-LABEL: define void @__weft_item_logged(
+
+__kernel __attribute__((reqd_work_group_size(8, 8, 1)))
+void tiled(__global const float *a, __global const float *b, __global float *c,
+           int n) {
+  __local float ta[8][8], tb[8][8];
+  int x = get_local_id(0), y = get_local_id(1);
+  int col = get_global_id(0), row = get_global_id(1);
+  float sum = 0.0f;
+  for (int k = 0; k < n; k += 8) {
+    ta[y][x] = a[row * n + k + x];
+    tb[y][x] = b[(k + y) * n + col];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int i = 0; i < 8; ++i)
+      sum += ta[y][i] * tb[i][x];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  c[row * n + col] = sum;
+}
+
+__kernel void naive(__global const float *a, __global const float *b,
+                    __global float *c, int n) {
+  int col = get_global_id(0), row = get_global_id(1);
+  float sum = 0.0f;
+  for (int k = 0; k < n; ++k)
+    sum += a[row * n + k] * b[k * n + col];
+  c[row * n + col] = sum;
+}
+
+// printf keeps the region off the widener: its loop over the work-items is
+// LLVM's, which a prefetch call would keep scalar.
+__kernel void logged(__global const float *a, __global float *c, int n) {
+  __local float t[64];
+  int x = get_local_id(0);
+  float sum = 0.0f;
+  for (int k = 0; k < n; k += 64) {
+    t[x] = a[k + x];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    sum += t[63 - x];
+    if (sum > 1e30f)
+      printf("%f\n", sum);
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  c[get_global_id(0)] = sum;
+}
