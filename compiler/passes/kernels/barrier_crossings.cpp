@@ -145,6 +145,12 @@ bool prepareWorkItemFunction(llvm::Function &work, llvm::Function &marker,
     llvm::DominatorTree dominators(work);
     llvm::PromoteMemToReg(promotable, dominators);
   }
+  // Loops unrolled without simplifying the CFG leave branches on constants
+  // (a loop's guard of `true`): without their dead edges a tile's loads
+  // dominate the barrier after them. No block is merged or moved.
+  for (BasicBlock &block : work)
+    llvm::ConstantFoldTerminator(&block);
+  llvm::removeUnreachableBlocks(work);
   // Now that the loop counters are values, while the loops are whole.
   prefetchNextTiles(work, marker);
   regions = findRegions(work, isolateBarriers(work, marker));

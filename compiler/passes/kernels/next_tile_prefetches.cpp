@@ -1,5 +1,5 @@
-// prefetchNextTiles: a prefetch of the next round's address beside each
-// load of global memory in a loop with barriers.
+// prefetchNextTiles: a prefetch of the next round's address for each load
+// of global memory in a loop with barriers.
 #include "compiler/passes/kernels/next_tile_prefetches.h"
 
 #include <llvm/ADT/DenseMap.h>
@@ -25,20 +25,24 @@ constexpr unsigned kConstantAddressSpace = 2;
 // index arithmetic, casts and the GEP itself. Deeper ones are left alone.
 constexpr unsigned kLongestAddressChain = 24;
 
-bool callsMarker(const Loop &loop, const llvm::Function &marker) {
-  for (const BasicBlock *block : loop.blocks())
-    for (const Instruction &inst : *block)
-      if (const auto *call = llvm::dyn_cast<llvm::CallInst>(&inst))
-        if (call->getCalledFunction() == &marker)
-          return true;
-  return false;
+std::vector<llvm::CallInst *> barriersOf(Loop &loop, llvm::LoopInfo &loops,
+                                         const llvm::Function &marker) {
+  std::vector<llvm::CallInst *> barriers;
+  for (BasicBlock *block : loop.blocks())
+    if (loops.getLoopFor(block) == &loop)
+      for (Instruction &inst : *block)
+        if (auto *call = llvm::dyn_cast<llvm::CallInst>(&inst))
+          if (call->getCalledFunction() == &marker)
+            barriers.push_back(call);
+  return barriers;
 }
 
-// Writes, before `at`, the value `v` takes one round of `loop` later, given
-// that every counter (a phi of the header) steps by an add of a value the
-// loop does not change. Returns `v` itself when it does not move with the
-// counters, and null when its next value is not known (it depends on
-// memory, on a merge of paths, or on a counter of another kind).
+// Writes, before `at`, the address a value of the loop's body takes one
+// round later, given that every counter (a phi of the header) steps by an
+// add of a value the loop does not change. Everything the value is computed
+// from inside the loop is written again, from the counters up, so `at` may
+// lie anywhere in the loop. Null when the next value is not known (it
+// depends on memory, on a merge of paths, or on a counter of another kind).
 class NextRound {
 public:
   NextRound(Loop &loop, Instruction *at) : loop_(loop), b_(at) {}
@@ -49,6 +53,9 @@ public:
       (*it)->eraseFromParent();
     written_.clear();
   }
+
+  // Whether any value `of` reached moves with the counters.
+  bool moved() const { return moved_; }
 
   Value *of(Value *v, unsigned depth = 0) {
     auto *inst = llvm::dyn_cast<Instruction>(v);
@@ -70,39 +77,25 @@ private:
       return counterStep(*phi);
     // The work-item queries' reads of the group's context (its group ids)
     // give the same value in every round.
-    if (auto *load = llvm::dyn_cast<llvm::LoadInst>(&inst))
-      return load->hasMetadata(llvm::LLVMContext::MD_invariant_load) &&
-                     of(load->getPointerOperand(), depth + 1) ==
-                         load->getPointerOperand()
-                 ? &inst
-                 : nullptr;
-    if (!llvm::isa<llvm::BinaryOperator, llvm::CastInst,
-                   llvm::GetElementPtrInst>(inst) ||
-        inst.mayReadOrWriteMemory() || inst.mayHaveSideEffects())
+    auto *load = llvm::dyn_cast<llvm::LoadInst>(&inst);
+    if (load && !load->hasMetadata(llvm::LLVMContext::MD_invariant_load))
+      return nullptr;
+    if (!load && (!llvm::isa<llvm::BinaryOperator, llvm::CastInst,
+                             llvm::GetElementPtrInst>(inst) ||
+                  inst.mayReadOrWriteMemory() || inst.mayHaveSideEffects()))
       return nullptr;
     std::vector<Value *> operands;
-    bool moved = false;
     for (Value *operand : inst.operands()) {
       Value *next = of(operand, depth + 1);
       if (!next)
         return nullptr;
-      moved |= next != operand;
       operands.push_back(next);
     }
-    if (!moved)
-      return &inst;
-    Instruction *copy = inst.clone();
-    for (unsigned i = 0; i < operands.size(); ++i)
-      copy->setOperand(i, operands[i]);
-    // One round past the last the address may lie outside any object.
-    copy->dropPoisonGeneratingFlags();
-    b_.Insert(copy, inst.getName() + ".next_round");
-    written_.push_back(copy);
-    return copy;
+    return write(inst, operands, inst.getName());
   }
 
   // A counter of the loop's header whose next value is an add (or GEP) of
-  // itself and an invariant step: that add again, here.
+  // itself and an invariant step: that add again.
   Value *counterStep(llvm::PHINode &phi) {
     BasicBlock *latch = loop_.getLoopLatch();
     if (phi.getParent() != loop_.getHeader() || !latch)
@@ -128,9 +121,19 @@ private:
     }
     if (!from_phi)
       return nullptr;
-    Instruction *copy = step->clone();
+    moved_ = true;
+    std::vector<Value *> operands(step->op_begin(), step->op_end());
+    return write(*step, operands, phi.getName());
+  }
+
+  Value *write(Instruction &original, const std::vector<Value *> &operands,
+               llvm::StringRef name) {
+    Instruction *copy = original.clone();
+    for (unsigned i = 0; i < operands.size(); ++i)
+      copy->setOperand(i, operands[i]);
+    // One round past the last the address may lie outside any object.
     copy->dropPoisonGeneratingFlags();
-    b_.Insert(copy, phi.getName() + ".next_round");
+    b_.Insert(copy, name + ".next_round");
     written_.push_back(copy);
     return copy;
   }
@@ -139,43 +142,72 @@ private:
   llvm::IRBuilder<> b_;
   llvm::DenseMap<Value *, Value *> next_;
   std::vector<Instruction *> written_;
+  bool moved_ = false;
 };
+
+// Where the prefetch for `load` goes: right after the first barrier the
+// load reaches in every round, so the prefetches spread over the region
+// that computes on the tiles (placed beside their loads, a whole round's
+// prefetches would issue at once and wait for the cache's few miss
+// buffers); else beside the load.
+Instruction *prefetchPlace(llvm::LoadInst &load,
+                           const std::vector<llvm::CallInst *> &barriers,
+                           Loop &loop, llvm::DominatorTree &dominators) {
+  BasicBlock *latch = loop.getLoopLatch();
+  llvm::CallInst *first = nullptr;
+  for (llvm::CallInst *barrier : barriers) {
+    if (!latch || !dominators.dominates(&load, barrier) ||
+        !dominators.dominates(barrier->getParent(), latch))
+      continue;
+    if (!first || dominators.dominates(barrier, first))
+      first = barrier;
+  }
+  return first ? first->getNextNode() : &load;
+}
 
 } // namespace
 
 bool prefetchNextTiles(llvm::Function &work, llvm::Function &marker) {
   llvm::DominatorTree dominators(work);
   llvm::LoopInfo loops(dominators);
-  std::vector<llvm::LoadInst *> loads;
-  std::vector<Loop *> loop_of;
+  struct Candidate {
+    llvm::LoadInst *load;
+    Loop *loop;
+    Instruction *place;
+  };
+  std::vector<Candidate> candidates;
   for (Loop *loop : loops.getLoopsInPreorder()) {
-    if (!callsMarker(*loop, marker))
+    std::vector<llvm::CallInst *> barriers = barriersOf(*loop, loops, marker);
+    bool has_barrier = !barriers.empty();
+    for (BasicBlock *block : loop->blocks())
+      for (Instruction &inst : *block)
+        if (auto *call = llvm::dyn_cast<llvm::CallInst>(&inst))
+          has_barrier |= call->getCalledFunction() == &marker;
+    if (!has_barrier)
       continue;
     for (BasicBlock *block : loop->blocks()) {
       if (loops.getLoopFor(block) != loop)
         continue; // an inner loop's loads walk on their own
-      for (Instruction &inst : *block)
-        if (auto *load = llvm::dyn_cast<llvm::LoadInst>(&inst)) {
-          unsigned space = load->getPointerAddressSpace();
-          if (load->isSimple() && (space == kGlobalAddressSpace ||
-                                   space == kConstantAddressSpace)) {
-            loads.push_back(load);
-            loop_of.push_back(loop);
-          }
-        }
+      for (Instruction &inst : *block) {
+        auto *load = llvm::dyn_cast<llvm::LoadInst>(&inst);
+        if (!load || !load->isSimple())
+          continue;
+        unsigned space = load->getPointerAddressSpace();
+        if (space == kGlobalAddressSpace || space == kConstantAddressSpace)
+          candidates.push_back(
+              {load, loop, prefetchPlace(*load, barriers, *loop, dominators)});
+      }
     }
   }
   bool added = false;
-  for (size_t i = 0; i < loads.size(); ++i) {
-    llvm::LoadInst *load = loads[i];
-    NextRound next(*loop_of[i], load);
-    Value *pointer = load->getPointerOperand();
-    Value *ahead = next.of(pointer);
-    if (!ahead || ahead == pointer) {
+  for (const Candidate &candidate : candidates) {
+    NextRound next(*candidate.loop, candidate.place);
+    Value *ahead = next.of(candidate.load->getPointerOperand());
+    if (!ahead || !next.moved()) {
       next.discard();
       continue;
     }
-    llvm::IRBuilder<> b(load);
+    llvm::IRBuilder<> b(candidate.place);
     // Read, keep in every cache level, data.
     b.CreateIntrinsic(llvm::Intrinsic::prefetch, {ahead->getType()},
                       {ahead, b.getInt32(0), b.getInt32(3), b.getInt32(1)});

@@ -16,6 +16,7 @@
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/Transforms/Utils/Cloning.h>
+#include <llvm/Transforms/Utils/Local.h>
 
 #include <algorithm>
 #include <string>
@@ -463,8 +464,11 @@ void RegionEmitter::emitRegion(unsigned r,
         // vectorizer off this loop over the work-items.
         for (BasicBlock *copy : copies)
           for (llvm::Instruction &inst : llvm::make_early_inc_range(*copy))
-            if (isPrefetch(inst))
+            if (isPrefetch(inst)) {
+              Value *address = inst.getOperand(0);
               inst.eraseFromParent();
+              llvm::RecursivelyDeleteTriviallyDeadInstructions(address);
+            }
         if (follower)
           makeFollowerCode(copies);
         if (last_in_group)

@@ -201,12 +201,11 @@ void Widener::emitPrefetch(Instruction &prefetch) {
     int64_t span = *stride * int64_t(lanes_ - 1);
     int64_t low = std::min<int64_t>(0, span), high = std::max<int64_t>(0, span);
     Value *first = b_.CreateExtractElement(pointers, uint64_t(0));
-    for (int64_t offset = low;; offset += kLineBytes) {
-      offset = std::min(offset, high);
+    // A line from each lane's start on (tiles are laid out on whole lines
+    // more often than not; a second prefetch for the same line would cost
+    // an instruction and a slot in the load queue).
+    for (int64_t offset = low; offset <= high; offset += kLineBytes)
       hint(b_.CreateGEP(b_.getInt8Ty(), first, b_.getInt64(offset)));
-      if (offset == high)
-        break;
-    }
     return;
   }
   if (lanes_ > 16)

@@ -12,17 +12,22 @@
 // PLAN: kernel naive: widened
 // PLAN: kernel logged: regions, work-item entry
 
-// The next round's address: the counter's step added again, without the
-// poison flags (past the last round it need not lie in the buffer).
+// The prefetches go right after the barrier that follows the loads, into
+// the region that computes on the tiles, so they spread over its chunks of
+// work-items instead of waiting in a burst for the cache's miss buffers.
+// The next round's address is the counter's step added again, without the
+// poison flags (past the last round it need not lie in the buffer); eight
+// lanes of floats span 28 bytes: one prefetch.
 // CHECK-LABEL: define void @__weft_group_tiled(
+// CHECK-NOT: llvm.prefetch
+// CHECK: load <8 x float>, ptr addrspace(1)
+// CHECK-NOT: llvm.prefetch
+// CHECK: run_region1:
 // CHECK: [[NEXT:%[0-9]+]] = getelementptr float, ptr addrspace(1) %{{[0-9]+}}, i64 %{{[0-9]+}}
 // CHECK-NEXT: call void @llvm.prefetch.p1(ptr addrspace(1) [[NEXT]], i32 0, i32 3, i32 1)
-// Eight lanes of floats span 28 bytes: the first lane's line and the last's.
-// CHECK-NEXT: [[LAST:%[0-9]+]] = getelementptr i8, ptr addrspace(1) [[NEXT]], i64 28
-// CHECK-NEXT: call void @llvm.prefetch.p1(ptr addrspace(1) [[LAST]], i32 0, i32 3, i32 1)
-// CHECK: load <8 x float>, ptr addrspace(1)
+// CHECK-NOT: getelementptr i8, ptr addrspace(1) [[NEXT]]
 // CHECK: call void @llvm.prefetch.p1(
-// CHECK: load <8 x float>, ptr addrspace(1)
+// CHECK: call <8 x float> @llvm.fmuladd.v8f32(
 // CHECK-LABEL: define void @__weft_group_logged(
 // CHECK-NOT: llvm.prefetch
 // CHECK-LABEL: define void @__weft_group_naive(
