@@ -16,13 +16,14 @@ class Function;
 
 namespace weft::compiler {
 
-// Before each plain load of global or constant memory in a loop of `work`
-// that calls `marker` (the barrier), outside the loop's inner loops, whose
+// For each plain load of global or constant memory in a loop of `work` that
+// calls `marker` (the barrier), outside the loop's inner loops, whose
 // address moves with the loop's counters: a prefetch of the address the
 // load reads one round later, computed from the counters' next values (an
-// add of an invariant step). The prefetches carry no poison flags: the
-// address past the last round need not exist, and a prefetch never faults.
-// Returns whether it added any.
+// add of an invariant step), right after the first barrier the load reaches
+// in every round (beside the load when there is none). The prefetches carry
+// no poison flags: the address past the last round need not exist, and a
+// prefetch never faults. Returns whether it added any.
 bool prefetchNextTiles(llvm::Function &work, llvm::Function &marker);
 
 } // namespace weft::compiler
