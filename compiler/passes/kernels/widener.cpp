@@ -193,11 +193,11 @@ void Widener::emitPrefetch(Instruction &prefetch) {
     return;
   }
   // Lanes off the path prefetch too: a hint never faults.
-  Value *pointers = widened(pointer);
   constexpr int64_t kLineBytes = 64, kMostLines = 4;
   std::optional<int64_t> stride = varying_.laneStride(pointer);
   if (stride && std::abs(*stride) * int64_t(lanes_ - 1) <=
                     kMostLines * kLineBytes) {
+    Value *pointers = widened(pointer);
     int64_t span = *stride * int64_t(lanes_ - 1);
     int64_t low = std::min<int64_t>(0, span), high = std::max<int64_t>(0, span);
     Value *first = b_.CreateExtractElement(pointers, uint64_t(0));
@@ -208,10 +208,11 @@ void Widener::emitPrefetch(Instruction &prefetch) {
       hint(b_.CreateGEP(b_.getInt8Ty(), first, b_.getInt64(offset)));
     return;
   }
-  if (lanes_ > 16)
-    return; // a hint per lane would cost more than the misses it saves
-  for (unsigned lane = 0; lane < lanes_; ++lane)
-    hint(b_.CreateExtractElement(pointers, uint64_t(lane)));
+  // Lanes far apart, or a distance known only at run time (a tile walked
+  // across its rows, `ld` apart): a prefetch per lane, each address taken
+  // out of a vector, costs more than the misses it saves (CLBlast's direct
+  // DGEMM 256 with them ran several times slower on the Xeon), and lanes
+  // off the path may point anywhere.
 }
 
 void Widener::emitInstruction(Instruction &inst, Value *mask) {

@@ -54,7 +54,7 @@ private:
   // other instruction.
   bool emitExchange(llvm::Instruction &inst, llvm::Value *mask);
   // A prefetch: one per cache line the lanes' addresses span when they are
-  // a known short distance apart, else one per lane.
+  // a known short distance apart, else none.
   void emitPrefetch(llvm::Instruction &prefetch);
   void emitTerminator(llvm::BasicBlock *block, llvm::Value *mask);
   void emitJoin(llvm::PHINode &phi, llvm::BasicBlock *block);
