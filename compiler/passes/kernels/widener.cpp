@@ -195,8 +195,8 @@ void Widener::emitPrefetch(Instruction &prefetch) {
   // Lanes off the path prefetch too: a hint never faults.
   constexpr int64_t kLineBytes = 64, kMostLines = 4;
   std::optional<int64_t> stride = varying_.laneStride(pointer);
-  if (stride && std::abs(*stride) * int64_t(lanes_ - 1) <=
-                    kMostLines * kLineBytes) {
+  int64_t reach = stride ? std::abs(*stride) * int64_t(lanes_ - 1) : 0;
+  if (stride && reach <= kMostLines * kLineBytes) {
     Value *pointers = widened(pointer);
     int64_t span = *stride * int64_t(lanes_ - 1);
     int64_t low = std::min<int64_t>(0, span), high = std::max<int64_t>(0, span);
