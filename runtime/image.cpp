@@ -355,8 +355,7 @@ Memory *Memory::createImage(Context &context, cl_mem_flags flags,
     memory->data_ = static_cast<char *>(host.pointer);
     memory->uses_svm_pointer_ = context.svm().find(host.pointer).has_value();
   } else {
-    memory->data_ = allocateStorage(bytes);
-    if (!memory->data_) {
+    if (!memory->allocateStorage(bytes)) {
       delete memory;
       return nullptr;
     }

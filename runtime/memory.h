@@ -108,9 +108,9 @@ protected:
 
 private:
   Memory(Context &context, cl_mem_flags flags, size_t size);
-  // Storage of `bytes` for a buffer or image of its own, freed with
-  // std::free; large ones on huge pages. Null when memory is exhausted.
-  static char *allocateStorage(size_t bytes);
+  // Storage of `bytes` for a buffer or image of its own: sets data_ and
+  // allocation_; large ones on huge pages. False when memory is exhausted.
+  bool allocateStorage(size_t bytes);
   void listDeviceAddress(); // in the context's registry, if it has one
   ~Memory() override;
 
@@ -123,6 +123,7 @@ private:
   char *data_ = nullptr;
   void *host_ptr_ = nullptr; // as given at creation (USE/COPY_HOST_PTR)
   bool owns_data_ = false;
+  void *allocation_ = nullptr; // what owns_data_ frees when data_ lies inside
   bool uses_svm_pointer_ = false;
   bool device_address_ = false;
   bool listed_in_registry_ = false; // its storage, for the memory checks
