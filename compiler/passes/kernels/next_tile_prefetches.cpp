@@ -3,6 +3,7 @@
 #include "compiler/passes/kernels/next_tile_prefetches.h"
 
 #include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/STLExtras.h>
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/IRBuilder.h>
@@ -177,14 +178,12 @@ bool prefetchNextTiles(llvm::Function &work, llvm::Function &marker) {
   };
   std::vector<Candidate> candidates;
   for (Loop *loop : loops.getLoopsInPreorder()) {
+    if (!llvm::any_of(marker.users(), [&](llvm::User *user) {
+          auto *call = llvm::dyn_cast<llvm::CallInst>(user);
+          return call && loop->contains(call);
+        }))
+      continue; // no barrier, here or in an inner loop
     std::vector<llvm::CallInst *> barriers = barriersOf(*loop, loops, marker);
-    bool has_barrier = !barriers.empty();
-    for (BasicBlock *block : loop->blocks())
-      for (Instruction &inst : *block)
-        if (auto *call = llvm::dyn_cast<llvm::CallInst>(&inst))
-          has_barrier |= call->getCalledFunction() == &marker;
-    if (!has_barrier)
-      continue;
     for (BasicBlock *block : loop->blocks()) {
       if (loops.getLoopFor(block) != loop)
         continue; // an inner loop's loads walk on their own

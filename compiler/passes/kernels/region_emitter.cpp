@@ -3,12 +3,11 @@
 // uniform slice computed once before them.
 #include "compiler/passes/kernels/region_emitter.h"
 
-#include "compiler/passes/kernels/widening_checks.h"
-
 #include "compiler/analysis/group_uniform_variables.h"
 #include "compiler/analysis/work_item_loops.h"
 #include "compiler/passes/kernels/async_copy_followers.h"
 #include "compiler/passes/kernels/kernel_bodies.h"
+#include "compiler/passes/kernels/widening_checks.h"
 #include "compiler/passes/kernels/work_item_vectorizer.h"
 
 #include <llvm/ADT/SmallPtrSet.h>

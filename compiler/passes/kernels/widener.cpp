@@ -195,10 +195,9 @@ void Widener::emitPrefetch(Instruction &prefetch) {
   // Lanes off the path prefetch too: a hint never faults.
   constexpr int64_t kLineBytes = 64, kMostLines = 4;
   std::optional<int64_t> stride = varying_.laneStride(pointer);
-  int64_t reach = stride ? std::abs(*stride) * int64_t(lanes_ - 1) : 0;
-  if (stride && reach <= kMostLines * kLineBytes) {
+  int64_t span = stride ? *stride * int64_t(lanes_ - 1) : 0;
+  if (stride && std::abs(span) <= kMostLines * kLineBytes) {
     Value *pointers = widened(pointer);
-    int64_t span = *stride * int64_t(lanes_ - 1);
     int64_t low = std::min<int64_t>(0, span), high = std::max<int64_t>(0, span);
     Value *first = b_.CreateExtractElement(pointers, uint64_t(0));
     // A line from each lane's start on (tiles are laid out on whole lines

@@ -6,11 +6,17 @@
 // barriers (each work-item walks on its own) and regions left to LLVM's
 // loop vectorizer get none.
 // RUN: %weft-cl %s --cl-options=-cl-std=CL3.0 --target-cpu=znver3 -passes='weft-kernel-pipeline,print<weft-kernels>' -o /dev/null | FileCheck %s --check-prefix=PLAN
-// RUN: %weft-cl %s --cl-options=-cl-std=CL3.0 --target-cpu=znver3 -passes='weft-kernel-pipeline,weft-separate-local-memory,weft-internalize-entries' --optimize -o - | FileCheck %s
+// RUN: %weft-cl %s --cl-options=-cl-std=CL3.0 --target-cpu=znver3 -passes='weft-kernel-pipeline,weft-separate-local-memory,weft-internalize-entries' --optimize -o %t.ll
+// RUN: FileCheck %s < %t.ll
+// RUN: FileCheck %s --check-prefix=NAIVE < %t.ll
+// RUN: FileCheck %s --check-prefix=LOGGED < %t.ll
+// RUN: FileCheck %s --check-prefix=COLUMNS < %t.ll
+// RUN: FileCheck %s --check-prefix=REGS < %t.ll
 
 // PLAN: kernel tiled: regions, region 0 widened, 8 work-items at once
 // PLAN: kernel naive: widened
 // PLAN: kernel logged: regions, work-item entry
+// PLAN: kernel columns: regions, region 0 widened, 8 work-items at once
 
 // The prefetches go right after the barrier that follows the loads, into
 // the region that computes on the tiles, so they spread over its chunks of
@@ -28,11 +34,12 @@
 // CHECK-NOT: getelementptr i8, ptr addrspace(1) [[NEXT]]
 // CHECK: call void @llvm.prefetch.p1(
 // CHECK: call <8 x float> @llvm.fmuladd.v8f32(
-// CHECK-LABEL: define void @__weft_group_logged(
-// CHECK-NOT: llvm.prefetch
-// CHECK-LABEL: define void @__weft_group_naive(
-// CHECK-NOT: llvm.prefetch
-// CHECK-LABEL: define void @__weft_item_logged(
+// LOGGED-LABEL: define void @__weft_group_logged(
+// LOGGED-NOT: llvm.prefetch
+// LOGGED: {{^}}}
+// NAIVE-LABEL: define void @__weft_group_naive(
+// NAIVE-NOT: llvm.prefetch
+// NAIVE: {{^}}}
 
 __kernel __attribute__((reqd_work_group_size(8, 8, 1)))
 void tiled(__global const float *a, __global const float *b, __global float *c,
@@ -76,4 +83,61 @@ __kernel void logged(__global const float *a, __global float *c, int n) {
     barrier(CLK_LOCAL_MEM_FENCE);
   }
   c[get_global_id(0)] = sum;
+}
+
+// Lanes that walk down a column (`n` floats apart, known only at run time)
+// gather their tile and take no prefetch: one per lane, each address taken
+// out of a vector, cost more than the misses it saved (CLBlast's direct
+// DGEMM 256 ran several times slower on the Xeon with them).
+// COLUMNS-LABEL: define void @__weft_group_columns(
+// COLUMNS-NOT: llvm.prefetch
+// COLUMNS: masked.gather
+// COLUMNS-NOT: llvm.prefetch
+// COLUMNS: {{^}}}
+__kernel __attribute__((reqd_work_group_size(8, 8, 1)))
+void columns(__global const float *a, __global float *c, int n) {
+  __local float t[8][8];
+  int x = get_local_id(0), y = get_local_id(1);
+  int row = get_global_id(1);
+  float sum = 0.0f;
+  for (int k = 0; k < n; k += 8) {
+    t[y][x] = a[(k + x) * n + row];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int i = 0; i < 8; ++i)
+      sum += t[y][i] * t[i][x];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  c[row * n + get_global_id(0)] = sum;
+}
+
+// A register tile (a private array) is unrolled before the regions are
+// cut; the tile loads' prefetches still go to the region that computes.
+// REGS-LABEL: define void @__weft_group_register_tile(
+// REGS-NOT: llvm.prefetch
+// REGS: run_region1:
+// REGS: call void @llvm.prefetch.p1(
+// REGS: {{^}}}
+__kernel __attribute__((reqd_work_group_size(8, 8, 1)))
+void register_tile(__global const float *a, __global const float *b,
+                   __global float *c, int n) {
+  __local float ta[8][16], tb[8][8];
+  int x = get_local_id(0), y = get_local_id(1);
+  int row = get_global_id(1), col = get_global_id(0);
+  float acc[2] = {0.0f, 0.0f};
+  for (int k = 0; k < n; k += 8) {
+    // As CLBlast writes its tile loads: loops over the parts each
+    // work-item loads, one of them of a single round.
+    for (int m = 0; m < 1; ++m)
+      for (int j = 0; j < 2; ++j)
+        ta[y + m][x * 2 + j] = a[(row * 2 + j) * n + k + x];
+    for (int m = 0; m < 1; ++m)
+      tb[y + m][x] = b[(k + y + m) * n + col];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int i = 0; i < 8; ++i)
+      for (int j = 0; j < 2; ++j)
+        acc[j] += ta[y][i * 2 + j] * tb[i][x];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  for (int j = 0; j < 2; ++j)
+    c[(row * 2 + j) * n + col] = acc[j];
 }
