@@ -248,6 +248,39 @@ kernel void guarded(ARGS) {
   MINE(int)[1] = group;
 }
 
+// CLBlast's XgemmDirect choices: a flag the same for every work-item
+// (its a_transpose, c_transpose) picks, inside per-work-item checks,
+// between addresses that walk a row (neighbouring work-items, neighbouring
+// elements) and addresses that walk a column; the widener branches on the
+// flag and makes each side's loads and stores as that side allows. The
+// flag alternates between the barriers' rounds.
+kernel void chosen_walks(ARGS) {
+  int lid = LID, items = ITEMS;
+  float acc = 0.0f;
+  for (int t = 0; t < 6; ++t) {
+    int transpose = (t + (ini[0] > 0)) & 1;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int k = 0; k < 4; ++k) {
+      SCALAR_ONLY;
+      if (lid % 3 != 1) {
+        int row = transpose ? k + (int)get_group_id(0) : k + t;
+        int slot = transpose ? lid * 4 + k : k * items + lid;
+        scratch[slot] = inf[row * 37 + lid] + (float)k;
+      }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int k = 0; k < 4; ++k) {
+      SCALAR_ONLY;
+      if (lid % 3 != 1) {
+        int slot = transpose ? lid * 4 + (3 - k) : (3 - k) * items + lid;
+        acc += scratch[slot] * (float)(k + 1);
+      }
+    }
+  }
+  MINE(float)[0] = acc;
+  MINE(int)[1] = ini[0] > 0;
+}
+
 // A private array indexed by data, across a barrier: the region stays one
 // work-item at a time, but must give the same answer.
 kernel void table(ARGS) {
@@ -415,6 +448,13 @@ TEST_CASE_METHOD(RegionFixture,
                  "loop counters under a branch every work-item takes alike",
                  "[region-widening]") {
   check("guarded");
+}
+
+TEST_CASE_METHOD(RegionFixture,
+                 "a flag the same for every work-item choosing between a "
+                 "row walk and a column walk inside per-work-item checks",
+                 "[region-widening]") {
+  check("chosen_walks");
 }
 
 TEST_CASE_METHOD(RegionFixture,

@@ -7,7 +7,9 @@
 
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/ValueTracking.h>
+#include <llvm/IR/CFG.h>
 #include <llvm/IR/Constants.h>
+#include <llvm/IR/Dominators.h>
 #include <llvm/IR/GetElementPtrTypeIterator.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
@@ -24,8 +26,47 @@ using llvm::Value;
 VaryingValues::VaryingValues(llvm::Function &scalar, llvm::LoopInfo &loops,
                              Value *x)
     : scalar_(scalar), loops_(loops),
-      layout_(scalar.getParent()->getDataLayout()), x_(x) {
+      layout_(scalar.getParent()->getDataLayout()),
+      dominators_(std::make_unique<llvm::DominatorTree>(scalar)), x_(x) {
   findVarying();
+}
+
+VaryingValues::~VaryingValues() = default;
+
+// The blocks that lead from the dominator to `join` (those reaching it
+// without passing the dominator again), and the dominator, all in the
+// join's loop and none its header (so no edge goes round), each ending in
+// a branch whose condition is the same for every work-item.
+bool VaryingValues::uniformJoin(BasicBlock *join) const {
+  Loop *loop = loops_.getLoopFor(join);
+  if ((loop && loop->getHeader() == join) ||
+      !dominators_->isReachableFromEntry(join))
+    return false;
+  llvm::DomTreeNode *idom = dominators_->getNode(join)->getIDom();
+  if (!idom)
+    return false;
+  BasicBlock *decider = idom->getBlock();
+  auto alike = [&](BasicBlock *block) {
+    if (loops_.getLoopFor(block) != loop ||
+        !dominators_->isReachableFromEntry(block))
+      return false;
+    auto *branch = llvm::dyn_cast<llvm::BranchInst>(block->getTerminator());
+    return branch && (branch->isUnconditional() ||
+                      !varying_.count(branch->getCondition()));
+  };
+  if (!alike(decider))
+    return false;
+  llvm::SmallVector<BasicBlock *, 16> work(llvm::predecessors(join));
+  llvm::SmallPtrSet<BasicBlock *, 16> seen;
+  while (!work.empty()) {
+    BasicBlock *block = work.pop_back_val();
+    if (block == decider || !seen.insert(block).second)
+      continue;
+    if ((loop && loop->getHeader() == block) || !alike(block))
+      return false;
+    work.append(llvm::pred_begin(block), llvm::pred_end(block));
+  }
+  return true;
 }
 
 void VaryingValues::findVarying() {
@@ -50,8 +91,9 @@ void VaryingValues::findVarying() {
         bool varies = calledBuiltin(inst) == Builtin::SubGroupLocalId;
         if (auto *phi = llvm::dyn_cast<PHINode>(&inst)) {
           Loop *loop = loops_.getLoopFor(phi->getParent());
-          varies = !loop || loop->getHeader() != phi->getParent() ||
-                   !uniform_loops_.count(loop);
+          varies = loop && loop->getHeader() == phi->getParent()
+                       ? !uniform_loops_.count(loop)
+                       : !uniformJoin(phi->getParent());
         }
         if (const auto *load = llvm::dyn_cast<llvm::LoadInst>(&inst))
           varies |= !load->isSimple();
@@ -87,6 +129,58 @@ void VaryingValues::findVarying() {
   }
 }
 
+std::optional<VaryingValues::Choice>
+VaryingValues::choiceOf(Value *v) const {
+  if (auto *select = llvm::dyn_cast<llvm::SelectInst>(v)) {
+    if (varies(select->getCondition()) ||
+        select->getCondition()->getType()->isVectorTy())
+      return std::nullopt;
+    return Choice{select->getCondition(), select->getTrueValue(),
+                  select->getFalseValue()};
+  }
+  auto *phi = llvm::dyn_cast<PHINode>(v);
+  if (!phi || phi->getNumIncomingValues() != 2 ||
+      !uniformJoin(phi->getParent()))
+    return std::nullopt;
+  BasicBlock *join = phi->getParent();
+  BasicBlock *decider = dominators_->getNode(join)->getIDom()->getBlock();
+  auto *branch = llvm::dyn_cast<llvm::BranchInst>(decider->getTerminator());
+  if (!branch || !branch->isConditional() ||
+      branch->getSuccessor(0) == branch->getSuccessor(1))
+    return std::nullopt;
+  // Which successor of the decider an incoming edge is reached through.
+  auto side = [&](BasicBlock *from) -> int {
+    if (from == decider)
+      return branch->getSuccessor(0) == join ? 0 : 1;
+    for (int k = 0; k < 2; ++k) {
+      BasicBlock *first = branch->getSuccessor(unsigned(k));
+      if (first != join && first->getSinglePredecessor() == decider &&
+          dominators_->dominates(first, from))
+        return k;
+    }
+    return -1;
+  };
+  int side0 = side(phi->getIncomingBlock(0)),
+      side1 = side(phi->getIncomingBlock(1));
+  if (side0 < 0 || side1 < 0 || side0 == side1)
+    return std::nullopt;
+  return Choice{branch->getCondition(), phi->getIncomingValue(side0 == 0 ? 0 : 1),
+                phi->getIncomingValue(side0 == 0 ? 1 : 0)};
+}
+
+VaryingValues::Assuming::Assuming(VaryingValues &values, Value *condition,
+                                  bool holds)
+    : values_(values), strides_(std::move(values.strides_)) {
+  values_.strides_.clear(); // strides found under no assumption
+  values_.assumed_condition_ = condition;
+  values_.assumed_holds_ = holds;
+}
+
+VaryingValues::Assuming::~Assuming() {
+  values_.strides_ = std::move(strides_);
+  values_.assumed_condition_ = nullptr;
+}
+
 std::optional<int64_t> VaryingValues::laneStride(Value *v) {
   if (!varies(v))
     return 0;
@@ -96,7 +190,15 @@ std::optional<int64_t> VaryingValues::laneStride(Value *v) {
   if (known != strides_.end())
     return known->second;
   std::optional<int64_t> stride;
-  if (auto *phi = llvm::dyn_cast<PHINode>(v)) {
+  std::optional<Choice> assumed;
+  if (assumed_condition_)
+    if ((assumed = choiceOf(v)) && assumed->condition != assumed_condition_)
+      assumed.reset();
+  if (assumed) {
+    strides_[v] = std::nullopt; // while the side is asked
+    stride =
+        laneStride(assumed_holds_ ? assumed->if_true : assumed->if_false);
+  } else if (auto *phi = llvm::dyn_cast<PHINode>(v)) {
     // An index each work-item steps alike round a loop all go round as
     // often (clpeak's `id += get_local_size(0)`): its lanes keep the steps
     // of its start. Assumed while the values coming round are checked, and
@@ -117,6 +219,21 @@ std::optional<int64_t> VaryingValues::laneStride(Value *v) {
           strides_ = std::move(assumed_from);
         stride = start;
       }
+    } else if (uniformJoin(phi->getParent())) {
+      // The work-items here came by one edge, and the widener chooses
+      // that edge's value whole (Widener::emitJoin): its lanes' steps.
+      strides_[v] = std::nullopt; // while the incoming values are asked
+      stride = laneStride(phi->getIncomingValue(0));
+      for (unsigned i = 1; stride && i < phi->getNumIncomingValues(); ++i)
+        if (laneStride(phi->getIncomingValue(i)) != stride)
+          stride.reset();
+    }
+  } else if (auto *select = llvm::dyn_cast<llvm::SelectInst>(v)) {
+    // A choice the same for every work-item picks one side whole.
+    if (!varies(select->getCondition())) {
+      stride = laneStride(select->getTrueValue());
+      if (laneStride(select->getFalseValue()) != stride)
+        stride.reset();
     }
   } else if (auto *op = llvm::dyn_cast<llvm::BinaryOperator>(v)) {
     auto a = laneStride(op->getOperand(0));

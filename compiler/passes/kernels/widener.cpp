@@ -221,6 +221,8 @@ void Widener::emitInstruction(Instruction &inst, Value *mask) {
     emitPrefetch(inst);
     return;
   }
+  if (emitChosenAccess(inst, mask))
+    return;
   if (calledBuiltin(inst) == Builtin::SubGroupLocalId) {
     if (!sub_groups_)
       throw std::out_of_range("a sub-group local id outside sub-groups");
@@ -408,6 +410,32 @@ void Widener::emitJoin(PHINode &phi, BasicBlock *block) {
   auto exit_value = loop_exit_values_.find(&phi);
   if (exit_value != loop_exit_values_.end()) {
     vector_[&phi] = exit_value->second;
+    return;
+  }
+  if (varying_.uniformJoin(block)) {
+    // Every work-item here came by the same edge: the value of the edge
+    // that any came by, whole (lanes off keep their steps, so a uniform
+    // choice between two runs of addresses is still a run), or one scalar
+    // for all where every edge brings one. Where the two sides of one
+    // branch join, its condition chooses.
+    bool per_lane = varies(&phi);
+    auto value_of = [&](Value *v) { return per_lane ? widened(v) : uniform(v); };
+    if (auto choice = varying_.choiceOf(&phi)) {
+      (per_lane ? vector_ : uniform_)[&phi] =
+          b_.CreateSelect(uniform(choice->condition),
+                          value_of(choice->if_true), value_of(choice->if_false));
+      return;
+    }
+    Value *result = nullptr;
+    for (unsigned i = 0; i < phi.getNumIncomingValues(); ++i) {
+      Value *value = per_lane ? widened(phi.getIncomingValue(i))
+                              : uniform(phi.getIncomingValue(i));
+      result = result ? b_.CreateSelect(masks_.anyLane(masks_.edge(
+                                            phi.getIncomingBlock(i), block)),
+                                        value, result)
+                      : value;
+    }
+    (per_lane ? vector_ : uniform_)[&phi] = result;
     return;
   }
   Value *result = nullptr;

@@ -75,6 +75,12 @@ private:
   bool storeInterleaved(llvm::StoreInst &store, unsigned spacing,
                         llvm::Value *mask);
 
+  // widener_choices.cpp: a load or store whose lanes' addresses are a run
+  // on each side of a choice every work-item makes alike, but not across
+  // it: a branch on the condition, the access made on each side as that
+  // side's address allows. Returns false for any other instruction.
+  bool emitChosenAccess(llvm::Instruction &access, llvm::Value *mask);
+
   // widener_loops.cpp: regions of blocks, and loops.
   std::vector<llvm::BasicBlock *> regionOrder(llvm::Loop *loop,
                                               llvm::BasicBlock *header);

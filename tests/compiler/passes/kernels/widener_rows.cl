@@ -4,7 +4,10 @@
 // are a known distance apart, AVX2 code loads each work-item's pair at once
 // and deals the elements out with shuffles instead of gathering each
 // element (a load, an insert and an address per lane); AVX-512 code keeps
-// its gathers.
+// its gathers. The pairs are laid side by side so that each element's
+// lanes are dealt out within the registers' 16-byte blocks (lanes 0, 1, 4,
+// 5, then 2, 3, 6, 7: one shufps each, where lane order took a vpermpd
+// beside it).
 // RUN: %weft-cl %s --target-cpu=znver3 -passes='weft-kernel-pipeline,print<weft-kernels>' -o %t.avx2.ll | FileCheck %s --check-prefix=PLAN
 // RUN: FileCheck %s --check-prefix=AVX2 < %t.avx2.ll
 // RUN: %weft-cl %s --target-cpu=skylake-avx512 -passes='weft-kernel-pipeline' -o - | FileCheck %s --check-prefix=AVX512
@@ -20,8 +23,8 @@
 // AVX2: [[PAIR1:%[0-9]+]] = call <2 x float> @llvm.masked.load.v2f32.p3(
 // AVX2: shufflevector <2 x float> [[PAIR0]], <2 x float> [[PAIR1]], <4 x i32> <i32 0, i32 1, i32 2, i32 3>
 // AVX2: [[ALL:%[0-9]+]] = shufflevector <8 x float> {{%[0-9]+}}, <8 x float> {{%[0-9]+}}, <16 x i32>
-// AVX2-NEXT: [[K:%[0-9]+]] = shufflevector <16 x float> [[ALL]], <16 x float> poison, <8 x i32> <i32 0, i32 2, i32 4, i32 6, i32 8, i32 10, i32 12, i32 14>
-// AVX2-NEXT: [[K1:%[0-9]+]] = shufflevector <16 x float> [[ALL]], <16 x float> poison, <8 x i32> <i32 1, i32 3, i32 5, i32 7, i32 9, i32 11, i32 13, i32 15>
+// AVX2-NEXT: [[K:%[0-9]+]] = shufflevector <16 x float> [[ALL]], <16 x float> poison, <8 x i32> <i32 0, i32 2, i32 8, i32 10, i32 4, i32 6, i32 12, i32 14>
+// AVX2-NEXT: [[K1:%[0-9]+]] = shufflevector <16 x float> [[ALL]], <16 x float> poison, <8 x i32> <i32 1, i32 3, i32 9, i32 11, i32 5, i32 7, i32 13, i32 15>
 // AVX2-NOT: masked.gather
 // AVX2: call <8 x float> @llvm.fmuladd.v8f32(<8 x float> [[K]], <8 x float> [[K1]],
 // AVX2-NOT: masked.gather
