@@ -37,11 +37,26 @@ std::optional<int64_t> wholeRun(const std::map<int64_t, llvm::Instruction *> &fo
     return std::nullopt;
   return low;
 }
+// Whether `a` and `b` address memories that never overlap: local memory
+// and global or constant memory (OpenCL C 6.7's disjoint address spaces).
+bool disjointSpaces(const Value *a, const Value *b) {
+  constexpr unsigned kGlobal = 1, kConstant = 2, kLocal = 3;
+  unsigned x = a->getType()->getScalarType()->getPointerAddressSpace();
+  unsigned y = b->getType()->getScalarType()->getPointerAddressSpace();
+  auto outside = [&](unsigned space) {
+    return space == kGlobal || space == kConstant;
+  };
+  return (x == kLocal && outside(y)) || (y == kLocal && outside(x));
+}
 } // namespace
 
 // The accesses after `first` in its block, up to the first other access of
 // memory (for loads: the first write), that touch the other elements of
 // each work-item's run of `spacing`, by offset in elements from `first`'s.
+// Accesses of another address space are passed (CLBlast's direct GEMM
+// stages a tile from global into local memory, each work-item's pair of
+// elements loaded and stored in turns with its next row's), and so are
+// stores of the same kind that lie wholly outside the run's span.
 std::map<int64_t, llvm::Instruction *>
 Widener::interleavedSiblings(llvm::Instruction &first, unsigned spacing) {
   bool loads = llvm::isa<llvm::LoadInst>(first);
@@ -55,13 +70,21 @@ Widener::interleavedSiblings(llvm::Instruction &first, unsigned spacing) {
   std::map<int64_t, llvm::Instruction *> found{{0, &first}};
   for (llvm::Instruction *next = first.getNextNode(); next;
        next = next->getNextNode()) {
-    if (!next->mayReadOrWriteMemory() || isPrefetch(*next))
-      continue;
+    if (!next->mayReadOrWriteMemory() || isPrefetch(*next) ||
+        next->hasMetadata(llvm::LLVMContext::MD_invariant_load))
+      continue; // the context's fields (a group's id) are never written
     bool same_kind = loads ? llvm::isa<llvm::LoadInst>(next)
                            : llvm::isa<llvm::StoreInst>(next);
     if (!same_kind) {
       if (loads && !next->mayWriteToMemory())
         continue; // another load: reading is no hazard
+      Value *other = llvm::getLoadStorePointerOperand(next);
+      bool simple = llvm::isa<llvm::LoadInst>(next)
+                        ? llvm::cast<llvm::LoadInst>(next)->isSimple()
+                        : llvm::isa<llvm::StoreInst>(next) &&
+                              llvm::cast<llvm::StoreInst>(next)->isSimple();
+      if (other && simple && disjointSpaces(pointer, other))
+        continue;
       break;
     }
     Value *at = llvm::getLoadStorePointerOperand(next);
@@ -72,10 +95,11 @@ Widener::interleavedSiblings(llvm::Instruction &first, unsigned spacing) {
                         : llvm::cast<llvm::StoreInst>(next)->isSimple();
     std::optional<int64_t> distance;
     if (simple && next_type == t && varies(at) &&
-        varying_.spacing(at, t) == spacing && !row_loads_.count(next) &&
-        !interleaved_stores_.count(next))
+        varying_.spacing(at, t) == spacing)
       distance = byteDistance(pointer, at);
-    if (distance && *distance % size == 0 &&
+    // (One already in a run of its own is no sibling, but may be passed.)
+    bool taken = row_loads_.count(next) || interleaved_stores_.count(next);
+    if (!taken && distance && *distance % size == 0 &&
         std::abs(*distance / size) < int64_t(spacing) &&
         !found.count(*distance / size)) {
       found.emplace(*distance / size, next);
@@ -83,6 +107,12 @@ Widener::interleavedSiblings(llvm::Instruction &first, unsigned spacing) {
         break;
       continue;
     }
+    // Every lane's elements of the run lie in the span's bytes from the
+    // first work-item's first; a store of the same shape starting a whole
+    // span away touches none of them.
+    int64_t span = int64_t(lanes_) * spacing * size;
+    if (!loads && distance && (*distance >= span || *distance <= -span))
+      continue;
     if (!loads)
       break; // a store elsewhere (perhaps to the same elements) or unknown
   }

@@ -69,8 +69,16 @@ std::optional<int64_t> Widener::byteDistance(Value *from, Value *to) {
       gep_from->getPointerOperand() != gep_to->getPointerOperand() ||
       gep_from->getSourceElementType() != gep_to->getSourceElementType())
     return std::nullopt;
-  auto *wide_from = llvm::dyn_cast<llvm::SExtInst>(gep_from->getOperand(1));
-  auto *wide_to = llvm::dyn_cast<llvm::SExtInst>(gep_to->getOperand(1));
+  // (Or zero-extended where InstCombine knew them not negative: `zext nneg`,
+  // the same value; CLBlast's tile columns `mg` and `mg | 1`.)
+  auto widening = [](Value *index) -> llvm::CastInst * {
+    if (auto *sext = llvm::dyn_cast<llvm::SExtInst>(index))
+      return sext;
+    auto *zext = llvm::dyn_cast<llvm::ZExtInst>(index);
+    return zext && zext->hasNonNeg() ? zext : nullptr;
+  };
+  llvm::CastInst *wide_from = widening(gep_from->getOperand(1));
+  llvm::CastInst *wide_to = widening(gep_to->getOperand(1));
   if (!wide_from || !wide_to ||
       wide_from->getSrcTy() != wide_to->getSrcTy())
     return std::nullopt;

@@ -20,6 +20,7 @@
 #include <llvm/Analysis/TargetLibraryInfo.h>
 #include <llvm/IR/CFG.h>
 #include <llvm/IR/Dominators.h>
+#include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
@@ -87,6 +88,43 @@ void unrollLoopsIndexingPrivateArrays(llvm::Function &f, bool simplify_cfg) {
   }
 }
 
+namespace {
+// Address space casts taken before the offsets: `addrspacecast (gep p, i)`
+// becomes `gep (addrspacecast p), i` (the spaces are one memory on the
+// CPU). A region reaches its local arrays as the group's local memory plus
+// each array's offset, cast to the local space; ScalarEvolution does not
+// look through a cast, so two arrays of one block (CLBlast's A and B
+// tiles) had no known distance, and the widener could not tell that a
+// store into one leaves the other alone (widener_interleaved.cpp).
+bool castBeforeOffsets(llvm::Function &f) {
+  bool changed = false;
+  for (bool again = true; again;) {
+    again = false;
+    for (Instruction &inst : llvm::make_early_inc_range(llvm::instructions(f))) {
+      auto *cast = llvm::dyn_cast<llvm::AddrSpaceCastInst>(&inst);
+      auto *gep = cast ? llvm::dyn_cast<llvm::GetElementPtrInst>(
+                             cast->getPointerOperand())
+                       : nullptr;
+      if (!gep || gep->getType()->isVectorTy() ||
+          gep->getPointerOperandType()->isVectorTy())
+        continue;
+      llvm::IRBuilder<> b(cast);
+      Value *base = b.CreateAddrSpaceCast(
+          gep->getPointerOperand(),
+          llvm::PointerType::get(f.getContext(),
+                                 cast->getType()->getPointerAddressSpace()));
+      llvm::SmallVector<Value *, 4> indices(gep->indices());
+      Value *moved = b.CreateGEP(gep->getSourceElementType(), base, indices,
+                                 cast->getName(), gep->getNoWrapFlags());
+      cast->replaceAllUsesWith(moved);
+      cast->eraseFromParent();
+      changed = again = true;
+    }
+  }
+  return changed;
+}
+} // namespace
+
 void prepareForWidening(llvm::Function &f, bool whole_vectors) {
   // The builtins a work-item calls (fabs, mad, clamp, ...) are in the module
   // already: inlined, most become arithmetic or intrinsics with vector
@@ -123,13 +161,14 @@ void prepareForWidening(llvm::Function &f, bool whole_vectors) {
   passes.addPass(llvm::LoopSimplifyPass());
   passes.addPass(llvm::LCSSAPass());
   passes.run(f, analyses.functions);
+  bool casts = castBeforeOffsets(f);
   unrollLoopsIndexingPrivateArrays(f, true);
   // Ids taken apart into bit fields (`tid % 8`, `tid / 8`) read the field
   // they need, and InstCombine folds what is left; vectors computed element
   // by element become whole again, their broadcasts merged.
   bool fields = readDemandedIdBits(f);
   bool rebuilt = whole_vectors && rebuildElementWiseVectors(f);
-  if (fields || rebuilt) {
+  if (fields || rebuilt || casts) {
     // Fresh analyses: the unrolling and these rewrites left the ones above
     // stale.
     llvm::PassBuilder tidy_builder;

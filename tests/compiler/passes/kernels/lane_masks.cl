@@ -16,6 +16,7 @@
 // RUN: FileCheck %s --check-prefix=DIVIDE < %t.ll
 // RUN: FileCheck %s --check-prefix=STRIDED < %t.ll
 // RUN: FileCheck %s --check-prefix=INTERLEAVED < %t.ll
+// RUN: FileCheck %s --check-prefix=STAGED < %t.ll
 // RUN: %weft-cl %s --target-cpu=znver3 -weft-lanes=16 -passes=weft-kernel-pipeline -o %t.znver3.ll
 // RUN: FileCheck %s --check-prefix=WHOLE < %t.znver3.ll
 // RUN: FileCheck %s --check-prefix=INTERLEAVED_AVX2 < %t.znver3.ll
@@ -28,6 +29,7 @@
 // PLAN: kernel skipped_side: widened
 // PLAN: kernel nested_sides: widened
 // PLAN: kernel interleaved_pairs: widened
+// PLAN: kernel staged_tiles: widened
 // PLAN: kernel constant_divisor: widened
 // PLAN: kernel strided_rows: widened
 
@@ -250,6 +252,40 @@ kernel void interleaved_pairs(global const float *in, global float *out,
   }
   out[2 * i + 1] = a;
   out[2 * i] = b;
+}
+
+// Pairs staged from global into two local tiles in turns (CLBlast's
+// direct GEMM: A's element, B's element, A's next, B's next, with reads of
+// the context between): each tile's pairs are still one load and one store
+// of the whole stretch. A load passes the stores into local memory, a
+// store passes the loads of global memory and the other tile's store,
+// which lies a whole stretch away (the two tiles are the group's local
+// memory plus their offsets: castBeforeOffsets in widening_checks.cpp
+// lets ScalarEvolution see that distance).
+// STAGED-LABEL: define internal void @__weft_body_staged_tiles.simd(
+// STAGED-NOT: masked.store.v16f32.p3
+// STAGED: call <32 x float> @llvm.masked.load.v32f32.p1(
+// STAGED: call <32 x float> @llvm.masked.load.v32f32.p1(
+// STAGED: call void @llvm.masked.store.v32f32.p3(
+// STAGED: call void @llvm.masked.store.v32f32.p3(
+// STAGED-NOT: masked.store.v16f32.p3
+// STAGED-NOT: masked.scatter
+// STAGED: {{^}}}
+kernel void staged_tiles(global const float *in, global float *out, int n) {
+  local float as[64 * 2], bs[64 * 2];
+  int i = get_local_id(0);
+  for (int k = 0; k < n; ++k) {
+    int row = (int)get_group_id(0) * 8 + k;
+    float a0 = in[row * 256 + 2 * i];
+    as[2 * i] = a0;
+    float b0 = in[row * 256 + 128 + 2 * i];
+    bs[2 * i] = b0;
+    float a1 = in[row * 256 + 2 * i + 1];
+    as[2 * i + 1] = a1;
+    float b1 = in[row * 256 + 128 + 2 * i + 1];
+    bs[2 * i + 1] = b1;
+    out[row * 64 + i] = as[2 * i] * bs[2 * i + 1];
+  }
 }
 
 // A division by a constant that cannot trap (not 0, not -1) needs no
