@@ -266,15 +266,56 @@ void LaneMasks::storeWholeWhenAllOn(Value *values, Value *pointer,
 // The same for loads (AVX2's masked loads are slower than plain ones too).
 Value *LaneMasks::loadWholeWhenAllOn(llvm::Type *type, Value *pointer,
                                      llvm::Align align, Value *mask,
-                                     Value *lane_mask) {
+                                     Value *lane_mask,
+                                     llvm::ArrayRef<unsigned> blocks) {
+  unsigned elements = elementsOf(type);
+  unsigned per_block = blocks.empty() ? elements : elements / blocks.size();
+  // Memory's elements rearranged block by block.
+  auto rearranged = [&](Value *in_memory_order) {
+    llvm::SmallVector<int, 64> picks;
+    for (unsigned block : blocks)
+      for (unsigned e = 0; e < per_block; ++e)
+        picks.push_back(int(block * per_block + e));
+    return b_.CreateShuffleVector(in_memory_order, picks);
+  };
   BasicBlock *whole, *masked, *after;
-  if (!branchOnAllLanes(lane_mask, "load", whole, masked, after))
-    return b_.CreateMaskedLoad(type, pointer, align, mask);
+  if (!branchOnAllLanes(lane_mask, "load", whole, masked, after)) {
+    Value *some = b_.CreateMaskedLoad(type, pointer, align, mask);
+    return blocks.empty() ? some : rearranged(some);
+  }
   b_.SetInsertPoint(whole);
-  Value *plain = b_.CreateAlignedLoad(type, pointer, align);
+  Value *plain;
+  if (blocks.empty()) {
+    plain = b_.CreateAlignedLoad(type, pointer, align);
+  } else {
+    llvm::Type *scalar = type->getScalarType();
+    auto *block_type = llvm::FixedVectorType::get(scalar, per_block);
+    std::vector<Value *> pieces;
+    for (unsigned block : blocks)
+      pieces.push_back(b_.CreateAlignedLoad(
+          block_type,
+          b_.CreateConstGEP1_64(scalar, pointer, uint64_t(block * per_block)),
+          llvm::commonAlignment(align, block * 16)));
+    // Side by side, two by two.
+    while (pieces.size() > 1) {
+      std::vector<Value *> joined;
+      for (size_t i = 0; i < pieces.size(); i += 2) {
+        unsigned width = elementsOf(pieces[i]->getType());
+        llvm::SmallVector<int, 64> both;
+        for (unsigned e = 0; e < 2 * width; ++e)
+          both.push_back(int(e));
+        joined.push_back(
+            b_.CreateShuffleVector(pieces[i], pieces[i + 1], both));
+      }
+      pieces = std::move(joined);
+    }
+    plain = pieces[0];
+  }
   b_.CreateBr(after);
   b_.SetInsertPoint(masked);
   Value *some = b_.CreateMaskedLoad(type, pointer, align, mask);
+  if (!blocks.empty())
+    some = rearranged(some);
   return joinLoads(plain, whole, some, masked, after);
 }
 

@@ -102,9 +102,13 @@ public:
                            llvm::Align align, llvm::Value *mask,
                            llvm::Value *lane_mask);
 
+  // With `blocks`, the result's 16-byte blocks are memory's in that order
+  // (block i holds memory's block blocks[i]): loaded whole a block at a
+  // time, masked as one load and then rearranged.
   llvm::Value *loadWholeWhenAllOn(llvm::Type *type, llvm::Value *pointer,
                                   llvm::Align align, llvm::Value *mask,
-                                  llvm::Value *lane_mask);
+                                  llvm::Value *lane_mask,
+                                  llvm::ArrayRef<unsigned> blocks = {});
   bool branchOnAllLanes(llvm::Value *lane_mask, llvm::StringRef access,
                         llvm::BasicBlock *&whole, llvm::BasicBlock *&masked,
                         llvm::BasicBlock *&after);

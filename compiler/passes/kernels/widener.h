@@ -63,6 +63,7 @@ private:
   // widener_rows.cpp: a work-item's run of neighbouring elements, a known
   // distance from the next work-item's, loaded at once.
   llvm::Value *loadRows(llvm::LoadInst &first, llvm::Value *mask);
+  std::vector<unsigned> rowsInBlocks(unsigned n, unsigned size) const;
   std::optional<int64_t> byteDistance(llvm::Value *from, llvm::Value *to);
 
   // widener_interleaved.cpp: each work-item's run of neighbouring elements,

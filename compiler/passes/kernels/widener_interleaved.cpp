@@ -142,14 +142,42 @@ Value *Widener::loadInterleaved(llvm::LoadInst &first, unsigned spacing,
   llvm::Align align = llvm::commonAlignment(first.getAlign(), *low * size);
   // Every element from the lowest of the first work-item's run to the
   // highest of the last one's: all of them read by some load of the run.
+  // Where a register holds several 16-byte blocks (AVX2), the blocks are
+  // loaded in the order that lets each element's lanes come out of blocks
+  // (rowsInBlocks): an element vector picked across blocks costs a
+  // vpermpd beside its shufps (a tile's pairs read back at every k step).
+  std::vector<unsigned> position = rowsInBlocks(unsigned(spacing), unsigned(size));
+  std::vector<unsigned> blocks;
+  // (Not for bytes or halves: the packed words of dot products must stay
+  // in memory's order for vpdpbusd, and their shuffles are not shufps. Not
+  // for runs only stored again, a tile staged into local memory: woven
+  // back into memory's order, the blocks would cost the permutes here.)
+  bool only_copied = llvm::all_of(found, [](const auto &entry) {
+    return llvm::all_of(entry.second->users(), [&](const llvm::User *user) {
+      auto *store = llvm::dyn_cast<llvm::StoreInst>(user);
+      return store && store->getValueOperand() == entry.second;
+    });
+  });
+  if (!position.empty() && size >= 4 && !only_copied &&
+      !hasFastGathers(vector_fn_)) {
+    unsigned per_block = 16 / unsigned(size);
+    unsigned groups_blocks = lanes_ / per_block; // blocks in each group
+    for (unsigned group = 0; group < spacing; ++group)
+      for (unsigned block = 0; block < groups_blocks; ++block)
+        blocks.push_back(block * spacing + group);
+  } else {
+    position.clear();
+  }
   Value *all = masks_.loadWholeWhenAllOn(
       vectorOf(t, lanes_ * spacing), base, align,
-      masks_.perElement(mask, spacing), mask);
+      masks_.perElement(mask, spacing), mask, blocks);
   Value *result = nullptr;
   for (auto &[offset, load] : found) {
     llvm::SmallVector<int, 64> picks;
     for (unsigned lane = 0; lane < lanes_; ++lane)
-      picks.push_back(int(lane * spacing + unsigned(offset - *low)));
+      picks.push_back(int((position.empty() ? lane : position[lane]) *
+                              spacing +
+                          unsigned(offset - *low)));
     Value *elements = b_.CreateShuffleVector(all, picks);
     if (load == &first)
       result = elements;

@@ -92,6 +92,30 @@ std::optional<int64_t> Widener::byteDistance(Value *from, Value *to) {
          int64_t(layout.getTypeAllocSize(gep_from->getSourceElementType()));
 }
 
+// Where each lane's run of n elements of `size` bytes goes, in runs, so that
+// element k of every lane comes out of the same 16-byte block of n groups:
+// block b of group j holds the runs of lanes b*E + j*E/n .. b*E +
+// (j+1)*E/n - 1 (E elements to a block), and so block b of each element's
+// vector comes from block b of the groups, a shuffle within blocks (x86's
+// shufps, unpcklpd: one instruction; across blocks two or more). Empty
+// where runs do not fit blocks that way.
+std::vector<unsigned> Widener::rowsInBlocks(unsigned n, unsigned size) const {
+  if (size == 0 || 16 % size != 0)
+    return {};
+  unsigned per_block = 16 / size;
+  if (n < 2 || n > per_block || per_block % n != 0 || lanes_ % per_block != 0)
+    return {};
+  std::vector<unsigned> position(lanes_);
+  unsigned runs_per_block = per_block / n;
+  for (unsigned lane = 0; lane < lanes_; ++lane) {
+    unsigned block = lane / per_block, within = lane % per_block;
+    unsigned group = within / runs_per_block;
+    position[lane] = group * (lanes_ / n) + block * runs_per_block +
+                     within % runs_per_block;
+  }
+  return position;
+}
+
 // Loads `first` and the loads after it in its block that read the elements
 // after its own, up to 8 (a power of two in all), for each work-item of
 // `mask` at once; returns `first`'s value and keeps the others' for when the
@@ -158,28 +182,13 @@ Value *Widener::loadRows(llvm::LoadInst &first, Value *mask) {
     pieces.push_back(b_.CreateMaskedLoad(run_type, at, first.getAlign(), on));
   }
   // The runs side by side, in an order that lets each element's lanes be
-  // dealt out within the registers' 16-byte blocks (x86's shuffles within
-  // a block are one instruction; across blocks two or more: with the runs
-  // in lane order, CLBlast's transposed direct GEMM spent a vpermpd beside
-  // each shufps, 4 per 8 FMAs on a Zen 3). The whole is n groups of one
-  // element per lane; block b of group j holds the runs of lanes
-  // b*E + j*E/n .. b*E + (j+1)*E/n - 1 (E elements to a block), so block b
-  // of every element's vector comes from block b of the groups.
-  unsigned per_block = unsigned(16 / size);
-  bool in_blocks = 16 % size == 0 && n <= int64_t(per_block) &&
-                   lanes_ % per_block == 0;
-  std::vector<unsigned> position(lanes_); // of each lane's run, in runs
-  for (unsigned lane = 0; lane < lanes_; ++lane) {
-    if (!in_blocks) {
-      position[lane] = lane;
-      continue;
-    }
-    unsigned runs_per_block = per_block / unsigned(n);
-    unsigned block = lane / per_block, within = lane % per_block;
-    unsigned group = within / runs_per_block, run_in_block = within % runs_per_block;
-    position[lane] = group * (lanes_ / unsigned(n)) + block * runs_per_block +
-                     run_in_block;
-  }
+  // dealt out within the registers' 16-byte blocks (rowsInBlocks): in lane
+  // order, CLBlast's transposed direct GEMM spent a vpermpd beside each
+  // shufps, 4 per 8 FMAs on a Zen 3.
+  std::vector<unsigned> position = rowsInBlocks(unsigned(n), unsigned(size));
+  if (position.empty())
+    for (unsigned lane = 0; lane < lanes_; ++lane)
+      position.push_back(lane);
   std::vector<Value *> ordered(lanes_);
   for (unsigned lane = 0; lane < lanes_; ++lane)
     ordered[position[lane]] = pieces[lane];

@@ -236,10 +236,19 @@ kernel void nested_sides(global const float *a, global float *out, int n,
 // INTERLEAVED-NEXT: shufflevector <32 x float> [[ALL]], <32 x float> poison, <16 x i32> <i32 1, i32 3, i32 5,
 // INTERLEAVED-NOT: masked.load
 // INTERLEAVED: br label %wi.loop
-// With AVX2, whole when every work-item is on:
+// With AVX2, whole when every work-item is on, a 16-byte block at a time:
+// the blocks of lanes 0-1, 4-5, 8-9, 12-13 first, then those of 2-3, 6-7,
+// ..., so each element's vector comes out of blocks (one shufps, not a
+// vpermpd beside it).
 // INTERLEAVED_AVX2-LABEL: define internal void @__weft_body_interleaved_pairs.simd(
 // INTERLEAVED_AVX2: wi.load_whole:
-// INTERLEAVED_AVX2-NEXT: load <32 x float>, ptr addrspace(1) %{{[0-9]+}}, align 4
+// INTERLEAVED_AVX2-NEXT: getelementptr float, ptr addrspace(1) [[BASE:%[0-9]+]], i64 0
+// INTERLEAVED_AVX2-NEXT: load <4 x float>
+// INTERLEAVED_AVX2-NEXT: getelementptr float, ptr addrspace(1) [[BASE]], i64 8
+// INTERLEAVED_AVX2-NEXT: load <4 x float>
+// INTERLEAVED_AVX2: getelementptr float, ptr addrspace(1) [[BASE]], i64 4
+// INTERLEAVED_AVX2-NEXT: load <4 x float>
+// INTERLEAVED_AVX2: shufflevector <32 x float> %{{[0-9]+}}, <32 x float> poison, <16 x i32> <i32 0, i32 2, i32 16, i32 18, i32 4, i32 6, i32 20, i32 22,
 // INTERLEAVED_AVX2: wi.store_whole:
 // INTERLEAVED_AVX2-NEXT: store <32 x float> %{{[0-9]+}}, ptr addrspace(1) %{{[0-9]+}}, align 4
 kernel void interleaved_pairs(global const float *in, global float *out,
