@@ -4,6 +4,7 @@
 
 #include "compiler/passes/kernels/widening_checks.h"
 
+#include <llvm/Analysis/VectorUtils.h>
 #include <llvm/IR/CFG.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Instructions.h>
@@ -296,20 +297,7 @@ Value *LaneMasks::loadWholeWhenAllOn(llvm::Type *type, Value *pointer,
           block_type,
           b_.CreateConstGEP1_64(scalar, pointer, uint64_t(block * per_block)),
           llvm::commonAlignment(align, block * 16)));
-    // Side by side, two by two.
-    while (pieces.size() > 1) {
-      std::vector<Value *> joined;
-      for (size_t i = 0; i < pieces.size(); i += 2) {
-        unsigned width = elementsOf(pieces[i]->getType());
-        llvm::SmallVector<int, 64> both;
-        for (unsigned e = 0; e < 2 * width; ++e)
-          both.push_back(int(e));
-        joined.push_back(
-            b_.CreateShuffleVector(pieces[i], pieces[i + 1], both));
-      }
-      pieces = std::move(joined);
-    }
-    plain = pieces[0];
+    plain = llvm::concatenateVectors(b_, pieces);
   }
   b_.CreateBr(after);
   b_.SetInsertPoint(masked);

@@ -13,6 +13,7 @@
 #include <llvm/Analysis/ScalarEvolution.h>
 #include <llvm/Analysis/ScalarEvolutionExpressions.h>
 #include <llvm/Analysis/TargetLibraryInfo.h>
+#include <llvm/Analysis/VectorUtils.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Support/MathExtras.h>
@@ -192,27 +193,13 @@ Value *Widener::loadRows(llvm::LoadInst &first, Value *mask) {
   std::vector<Value *> ordered(lanes_);
   for (unsigned lane = 0; lane < lanes_; ++lane)
     ordered[position[lane]] = pieces[lane];
-  pieces = std::move(ordered);
-  while (pieces.size() > 1) {
-    std::vector<Value *> joined;
-    for (size_t i = 0; i < pieces.size(); i += 2) {
-      unsigned width =
-          llvm::cast<llvm::FixedVectorType>(pieces[i]->getType())
-              ->getNumElements();
-      llvm::SmallVector<int, 64> both;
-      for (unsigned e = 0; e < 2 * width; ++e)
-        both.push_back(int(e));
-      joined.push_back(
-          b_.CreateShuffleVector(pieces[i], pieces[i + 1], both));
-    }
-    pieces = std::move(joined);
-  }
+  Value *all = llvm::concatenateVectors(b_, ordered);
   Value *result = nullptr;
   for (int64_t k = 0; k < n; ++k) {
     llvm::SmallVector<int, 64> picks;
     for (unsigned lane = 0; lane < lanes_; ++lane)
       picks.push_back(int(position[lane] * n + k));
-    Value *elements = b_.CreateShuffleVector(pieces[0], picks);
+    Value *elements = b_.CreateShuffleVector(all, picks);
     if (run[k] == &first)
       result = elements;
     else
