@@ -155,9 +155,12 @@ llvm::Function *vectorizeWorkItems(llvm::Function &body, std::string &why,
                ? ""
                : ", vectors split into elements (" + split_why + ")");
     // A barrier region's runs of a row (CLBlast's transposed local tiles)
-    // load a row per work-item where gathers are a load per lane; elsewhere
-    // a kernel that would gather keeps LLVM's loop vectorizer (below).
-    bool rows = limits.gathers_pay && !hasFastGathers(body);
+    // load a row per work-item, also where gathers are fast (AVX-512: the
+    // Xeon's CLBlast SGEMM 512 row NN 242-269 -> 298-307 GFLOP/s, DGEMM
+    // 190-208 -> 214-222; halves keep their gathers, widener_rows.cpp);
+    // elsewhere a kernel that would gather keeps LLVM's loop vectorizer
+    // (below).
+    bool rows = limits.gathers_pay;
     vector = widenInto(body, *scalar, loops, kWidenedSuffix, lanes, rows,
                        sub_groups);
     if (!vector) {
