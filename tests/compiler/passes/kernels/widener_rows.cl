@@ -37,34 +37,26 @@
 // AVX512: call <2 x float> @llvm.masked.load.v2f32.p3(
 // AVX512-NOT: masked.gather
 // AVX512: ret void
-__attribute__((reqd_work_group_size(8, 1, 1)))
-kernel void transposed_tile(global const float *a, global float *out) {
-  local float tile[8 * 17];
-  int lid = get_local_id(0);
-  for (int k = 0; k < 16; ++k)
-    tile[lid * 17 + k] = a[get_group_id(0) * 128 + k * 8 + lid];
-  barrier(CLK_LOCAL_MEM_FENCE);
-  float sum = 0.0f;
-  for (int k = 0; k < 16; k += 2)
-    sum += tile[lid * 17 + k] * tile[lid * 17 + k + 1];
-  out[get_global_id(0)] = sum;
-}
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+// Each work-item reads k and k + 1 of its own row of the tile.
+#define TRANSPOSED_TILE(NAME, T)                                            \
+  __attribute__((reqd_work_group_size(8, 1, 1)))                            \
+  kernel void NAME(global const T *a, global T *out) {                      \
+    local T tile[8 * 17];                                                   \
+    int lid = get_local_id(0);                                              \
+    for (int k = 0; k < 16; ++k)                                            \
+      tile[lid * 17 + k] = a[get_group_id(0) * 128 + k * 8 + lid];          \
+    barrier(CLK_LOCAL_MEM_FENCE);                                           \
+    T sum = 0;                                                              \
+    for (int k = 0; k < 16; k += 2)                                         \
+      sum += tile[lid * 17 + k] * tile[lid * 17 + k + 1];                   \
+    out[get_global_id(0)] = sum;                                            \
+  }
+TRANSPOSED_TILE(transposed_tile, float)
 
 // Halves keep AVX-512's gathers (their rows lost to them: CLBlast's HGEMM
 // on the Xeon).
 // HALF-LABEL: define internal void @__weft_body_transposed_tile_half.{{[0-9]+}}.region1.simd(
 // HALF-NOT: masked.load.v2f16
 // HALF: call <8 x half> @llvm.masked.gather.v8f16.v8p3(
-#pragma OPENCL EXTENSION cl_khr_fp16 : enable
-__attribute__((reqd_work_group_size(8, 1, 1)))
-kernel void transposed_tile_half(global const half *a, global half *out) {
-  local half tile[8 * 17];
-  int lid = get_local_id(0);
-  for (int k = 0; k < 16; ++k)
-    tile[lid * 17 + k] = a[get_group_id(0) * 128 + k * 8 + lid];
-  barrier(CLK_LOCAL_MEM_FENCE);
-  half sum = 0.0h;
-  for (int k = 0; k < 16; k += 2)
-    sum += tile[lid * 17 + k] * tile[lid * 17 + k + 1];
-  out[get_global_id(0)] = sum;
-}
+TRANSPOSED_TILE(transposed_tile_half, half)
