@@ -428,8 +428,7 @@ void Widener::emitJoin(PHINode &phi, BasicBlock *block) {
     }
     Value *result = nullptr;
     for (unsigned i = 0; i < phi.getNumIncomingValues(); ++i) {
-      Value *value = per_lane ? widened(phi.getIncomingValue(i))
-                              : uniform(phi.getIncomingValue(i));
+      Value *value = value_of(phi.getIncomingValue(i));
       result = result ? b_.CreateSelect(masks_.anyLane(masks_.edge(
                                             phi.getIncomingBlock(i), block)),
                                         value, result)

@@ -160,11 +160,13 @@ Value *Widener::loadInterleaved(llvm::LoadInst &first, unsigned spacing,
   });
   if (!position.empty() && size >= 4 && !only_copied &&
       !hasFastGathers(vector_fn_)) {
-    unsigned per_block = 16 / unsigned(size);
-    unsigned groups_blocks = lanes_ / per_block; // blocks in each group
-    for (unsigned group = 0; group < spacing; ++group)
-      for (unsigned block = 0; block < groups_blocks; ++block)
-        blocks.push_back(block * spacing + group);
+    // Block i of the result holds the runs placed from i * runs-per-block
+    // on: memory's block of the lane whose run is placed first there.
+    unsigned runs_per_block = 16 / unsigned(size) / spacing;
+    blocks.resize(lanes_ / runs_per_block);
+    for (unsigned lane = 0; lane < lanes_; ++lane)
+      if (position[lane] % runs_per_block == 0)
+        blocks[position[lane] / runs_per_block] = lane / runs_per_block;
   } else {
     position.clear();
   }
