@@ -28,8 +28,8 @@ namespace weft::compiler {
 class Widener {
 public:
   // `rows`: read runs of neighbouring elements that each work-item loads
-  // a known distance from the next as one load per work-item
-  // (widener_rows.cpp), for targets whose gathers are a load per lane.
+  // as one load per work-item (widener_rows.cpp), for targets whose
+  // gathers are a load per lane.
   Widener(llvm::Function &scalar, llvm::LoopInfo &loops, llvm::Function &vector,
           unsigned kernel_args, unsigned lanes, bool rows = false);
   ~Widener();
@@ -60,8 +60,9 @@ private:
   void emitJoin(llvm::PHINode &phi, llvm::BasicBlock *block);
   void emitBlock(llvm::BasicBlock *block);
 
-  // widener_rows.cpp: a work-item's run of neighbouring elements, a known
-  // distance from the next work-item's, loaded at once.
+  // widener_rows.cpp: a work-item's run of neighbouring elements loaded at
+  // once (from the first work-item's pointer where the next is a known
+  // distance on, else from its own).
   llvm::Value *loadRows(llvm::LoadInst &first, llvm::Value *mask);
   std::vector<unsigned> rowsInBlocks(unsigned n, unsigned size) const;
   std::optional<int64_t> byteDistance(llvm::Value *from, llvm::Value *to);

@@ -1,8 +1,10 @@
 // The widener's row loads: where each work-item loads a run of neighbouring
 // elements (k, k+1, ... of a row of a tile: CLBlast's GEMM on transposed
-// local tiles, a dot product unrolled along a row) and the work-items' rows
-// are a known distance apart, the run is one load of n elements per
-// work-item and shuffles that deal them out, instead of n gathers. Without
+// local tiles, a dot product unrolled along a row, a float8 taken apart),
+// the run is one load of n elements per work-item, from the first
+// work-item's pointer where the rows are a known distance apart and from
+// each work-item's own otherwise, and shuffles that deal them out, instead
+// of n gathers. Without
 // AVX-512's gathers LLVM writes a gather as a load, an insert and an address
 // taken out of a vector per lane: for a run of 2 that is half the loads and
 // none of the address arithmetic.
@@ -134,9 +136,10 @@ Value *Widener::loadRows(llvm::LoadInst &first, Value *mask) {
   // on the Xeon: 287-328 against 335-341 GFLOP/s); floats and doubles won.
   if (hasFastGathers(vector_fn_) && layout.getTypeStoreSize(t) < 4)
     return nullptr;
+  // Work-items a known distance apart start from the first one's pointer;
+  // others each from their own (CLBlast's XgemvFastRot: four work-items
+  // side by side on each of a group's rows, a float8 each).
   std::optional<int64_t> stride = varying_.laneStride(pointer);
-  if (!stride)
-    return nullptr;
   int64_t size = int64_t(layout.getTypeStoreSize(t));
   // The loads after `first` (in either direction from its element: the
   // unrolled k + 1 may come first) up to the next write, by distance in
@@ -172,20 +175,16 @@ Value *Widener::loadRows(llvm::LoadInst &first, Value *mask) {
   std::vector<llvm::LoadInst *> run;
   for (int64_t k = start; k < start + n; ++k)
     run.push_back(by_offset.at(k));
-  // Work-item i's run: n elements from the first work-item's pointer plus
-  // i strides, under its own bit of the mask.
+  // Work-item i's run: n elements from its pointer (the first work-item's
+  // plus i strides where the stride is known), under its own bit of the
+  // mask.
   auto *run_type = llvm::FixedVectorType::get(t, unsigned(n));
-  Value *base = b_.CreateExtractElement(widened(pointer), uint64_t(0));
-  if (start != 0) // the run starts before `first`'s element
-    base = b_.CreateConstGEP1_64(b_.getInt8Ty(), base, uint64_t(start * size));
-  std::vector<Value *> pieces;
-  for (unsigned lane = 0; lane < lanes_; ++lane) {
-    Value *at = b_.CreateConstGEP1_64(b_.getInt8Ty(), base,
-                                      uint64_t(int64_t(lane) * *stride));
-    Value *on = b_.CreateVectorSplat(unsigned(n),
-                                     b_.CreateExtractElement(mask, lane));
-    pieces.push_back(b_.CreateMaskedLoad(run_type, at, first.getAlign(), on));
-  }
+  Value *pointers = widened(pointer);
+  auto runStart = [&](Value *at) {
+    return start == 0 ? at // else the run starts before `first`'s element
+                      : b_.CreateConstGEP1_64(b_.getInt8Ty(), at,
+                                              uint64_t(start * size));
+  };
   // The runs side by side, in an order that lets each element's lanes be
   // dealt out within the registers' 16-byte blocks (rowsInBlocks): in lane
   // order, CLBlast's transposed direct GEMM spent a vpermpd beside each
@@ -194,10 +193,50 @@ Value *Widener::loadRows(llvm::LoadInst &first, Value *mask) {
   if (position.empty())
     for (unsigned lane = 0; lane < lanes_; ++lane)
       position.push_back(lane);
-  std::vector<Value *> ordered(lanes_);
-  for (unsigned lane = 0; lane < lanes_; ++lane)
-    ordered[position[lane]] = pieces[lane];
-  Value *all = llvm::concatenateVectors(b_, ordered);
+  auto loadRuns = [&](bool whole) {
+    Value *base = stride
+                      ? runStart(b_.CreateExtractElement(pointers, uint64_t(0)))
+                      : nullptr;
+    std::vector<Value *> ordered(lanes_);
+    for (unsigned lane = 0; lane < lanes_; ++lane) {
+      Value *at =
+          stride ? b_.CreateConstGEP1_64(b_.getInt8Ty(), base,
+                                         uint64_t(int64_t(lane) * *stride))
+                 : runStart(b_.CreateExtractElement(pointers, uint64_t(lane)));
+      if (whole) {
+        ordered[position[lane]] =
+            b_.CreateAlignedLoad(run_type, at, first.getAlign());
+        continue;
+      }
+      Value *on = b_.CreateVectorSplat(unsigned(n),
+                                       b_.CreateExtractElement(mask, lane));
+      ordered[position[lane]] =
+          b_.CreateMaskedLoad(run_type, at, first.getAlign(), on);
+    }
+    return llvm::concatenateVectors(b_, ordered);
+  };
+  // Plain loads when every work-item is on, where masked loads are slow
+  // (AVX2): XgemvFastRot's rows in a loop under a mask read 3.8-4.0 GB/s
+  // masked and 6.2-6.7 plain (Zen 3, SGEMV 4096).
+  Value *all = nullptr;
+  llvm::BasicBlock *whole = nullptr, *masked = nullptr, *after = nullptr;
+  if (masks_.branchOnAllLanes(mask, "row_load", whole, masked, after)) {
+    b_.SetInsertPoint(whole);
+    Value *plain = loadRuns(true);
+    llvm::BasicBlock *whole_end = b_.GetInsertBlock();
+    b_.CreateBr(after);
+    b_.SetInsertPoint(masked);
+    Value *some = loadRuns(false);
+    llvm::BasicBlock *masked_end = b_.GetInsertBlock();
+    b_.CreateBr(after);
+    b_.SetInsertPoint(after);
+    llvm::PHINode *joined = b_.CreatePHI(plain->getType(), 2);
+    joined->addIncoming(plain, whole_end);
+    joined->addIncoming(some, masked_end);
+    all = joined;
+  } else {
+    all = loadRuns(false);
+  }
   Value *result = nullptr;
   for (int64_t k = 0; k < n; ++k) {
     llvm::SmallVector<int, 64> picks;

@@ -63,9 +63,33 @@ void unrollLoopsIndexingPrivateArrays(llvm::Function &f, bool simplify_cfg) {
           return true;
     return false;
   };
+  // Loops the source asks to unroll (`#pragma unroll`,
+  // `opencl_unroll_hint`) are unrolled before widening too, not only by O3
+  // afterwards: the widener then sees each round's accesses side by side.
+  // CLBlast's XgemvFastRot reads `tile[lid_mod*8 + v][lid_div*4 + kl]` in
+  // an unrolled kl loop, four neighbouring elements per work-item: as a loop
+  // that was a 32-lane gather per element, unrolled it is a load of four
+  // per work-item (widener_rows.cpp).
+  auto askedToUnroll = [&] {
+    for (BasicBlock &block : f)
+      if (llvm::MDNode *loop =
+              block.getTerminator()->getMetadata(llvm::LLVMContext::MD_loop))
+        for (const llvm::MDOperand &operand : loop->operands())
+          if (auto *hint = llvm::dyn_cast<llvm::MDNode>(operand.get()))
+            if (hint->getNumOperands() != 0)
+              if (auto *name =
+                      llvm::dyn_cast<llvm::MDString>(hint->getOperand(0)))
+                if (name->getString() == "llvm.loop.unroll.enable" ||
+                    name->getString() == "llvm.loop.unroll.full")
+                  return true;
+    return false;
+  };
   llvm::PassBuilder builder;
   AnalysisManagers analyses(builder);
-  for (int round = 0; round < 3 && hasPrivateArray(); ++round) {
+  // A few rounds: a loop's counter may only become a value SCEV can count
+  // in the clean-up after the round before.
+  for (int round = 0; round < 3 && (askedToUnroll() || hasPrivateArray());
+       ++round) {
     llvm::FunctionPassManager unroll;
     unroll.addPass(llvm::LoopSimplifyPass());
     unroll.addPass(llvm::LCSSAPass());

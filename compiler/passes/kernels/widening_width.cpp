@@ -14,11 +14,13 @@
 #include "compiler/passes/kernels/widening_width.h"
 
 #include "compiler/passes/kernels/varying_values.h"
+#include "compiler/passes/kernels/widening_checks.h"
 
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/PostOrderIterator.h>
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/IR/Function.h>
+#include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Support/CommandLine.h>
@@ -96,23 +98,106 @@ uint64_t streamedVectorBytes(llvm::LoopInfo &loops,
   return loaded != 0 && operated <= loaded ? widest : 0;
 }
 
+// Where each instruction of a body without loops would stand once
+// scheduled for registers: a value without side effects is computed just
+// before its first use in its block (a load no later than the next write to
+// memory), as LLVM's machine scheduler places it under register pressure.
+// In the order the front end leaves, CLBlast's XgemvFast issues the 64
+// loads of its unrolled row loop before the multiply-adds that use them
+// one at a time; counted there, 64 values looked live at once and the
+// region ran 4 work-items (16 bytes of each row) at a time, so each of a
+// group's rows, 16 KiB apart, was read 16 bytes at a time in 16 passes.
+llvm::DenseMap<const llvm::Instruction *, unsigned>
+scheduledPositions(llvm::Function &f) {
+  llvm::DenseMap<const llvm::Instruction *, unsigned> position;
+  auto movable = [](const llvm::Instruction &inst) {
+    if (llvm::isa<llvm::PHINode>(inst) || inst.isTerminator() ||
+        inst.mayHaveSideEffects())
+      return false;
+    if (auto *load = llvm::dyn_cast<llvm::LoadInst>(&inst))
+      return !load->isVolatile();
+    return !inst.mayReadFromMemory();
+  };
+  llvm::ReversePostOrderTraversal<llvm::Function *> order(&f);
+  for (llvm::BasicBlock *block : order) {
+    // How many movable values each one's operand tree holds (shared
+    // parts counted again: a guide, not a count).
+    llvm::DenseMap<const llvm::Instruction *, uint64_t> tree;
+    auto operandsHere = [&](llvm::Instruction *inst) {
+      std::vector<llvm::Instruction *> here;
+      for (llvm::Value *operand : inst->operands())
+        if (auto *def = llvm::dyn_cast<llvm::Instruction>(operand))
+          if (def->getParent() == block && movable(*def) &&
+              !llvm::isa<llvm::PHINode>(inst))
+            here.push_back(def);
+      return here;
+    };
+    for (llvm::Instruction &inst : *block) {
+      uint64_t size = 1;
+      for (llvm::Instruction *def : operandsHere(&inst))
+        size = std::min<uint64_t>(size + tree.lookup(def), 1u << 30);
+      tree[&inst] = size;
+    }
+    // Placed where it is used: each movable value's operands just before
+    // it, one operand's whole tree after the other, the largest first (as
+    // a list scheduler working for registers does: a chain of multiply-adds
+    // then reads each load just before the step that uses it).
+    auto place = [&](auto &self, llvm::Instruction *inst,
+                     bool operands_only = false) -> void {
+      if (position.count(inst))
+        return;
+      std::vector<llvm::Instruction *> here = operandsHere(inst);
+      std::stable_sort(here.begin(), here.end(),
+                       [&](llvm::Instruction *a, llvm::Instruction *b) {
+                         return tree.lookup(a) > tree.lookup(b);
+                       });
+      for (llvm::Instruction *def : here)
+        self(self, def);
+      if (!operands_only)
+        position[inst] = position.size();
+    };
+    // Anchors keep their order: what has side effects, phis, the
+    // terminator, and values used only outside the block.
+    auto usedHere = [&](llvm::Instruction &inst) {
+      for (llvm::User *user : inst.users())
+        if (auto *use = llvm::dyn_cast<llvm::Instruction>(user))
+          if (use->getParent() == block && !llvm::isa<llvm::PHINode>(use))
+            return true;
+      return false;
+    };
+    std::vector<llvm::Instruction *> loads; // not yet placed, in order
+    for (llvm::Instruction &inst : *block) {
+      if (movable(inst) && usedHere(inst)) {
+        if (llvm::isa<llvm::LoadInst>(inst))
+          loads.push_back(&inst);
+        continue;
+      }
+      // No load moves past a write (a prefetch writes nothing).
+      if (inst.mayWriteToMemory() && !isPrefetch(inst)) {
+        place(place, &inst, /*operands_only=*/true);
+        for (llvm::Instruction *load : loads)
+          place(place, load);
+      }
+      place(place, &inst);
+    }
+  }
+  return position;
+}
+
 // The most bytes of varying values a work-item of a body without loops
-// holds at one point, counting each value from its definition to its last
-// use in the blocks' order (a straight line, or a few branches); and the
-// widest of them. Widened over n work-items, that is n times as many
-// bytes of registers: a radix-16 FFT holding 16 float2 at once, widened
-// over 16 work-items on AVX2, spilled and ran 10-14 GFLOP/s against 14 a
-// work-item at a time (Zen 3).
+// holds at one point, counting each value from where it is computed
+// (`scheduledPositions`) to its last use (a straight line, or a few
+// branches); and the widest of them. Widened over n work-items, that is n
+// times as many bytes of registers: a radix-16 FFT holding 16 float2 at
+// once, widened over 16 work-items on AVX2, spilled and ran 10-14 GFLOP/s
+// against 14 a work-item at a time (Zen 3).
 std::pair<uint64_t, uint64_t> liveBytes(llvm::Function &f,
                                         const VaryingValues &varying,
                                         const llvm::DataLayout &layout,
                                         bool fp16) {
-  llvm::DenseMap<const llvm::Instruction *, unsigned> position;
-  llvm::ReversePostOrderTraversal<llvm::Function *> order(&f);
-  unsigned next = 0;
-  for (llvm::BasicBlock *block : order)
-    for (llvm::Instruction &inst : *block)
-      position[&inst] = next++;
+  llvm::DenseMap<const llvm::Instruction *, unsigned> position =
+      scheduledPositions(f);
+  unsigned next = position.size();
   // +size where a value starts, -size after its last use.
   std::vector<int64_t> change(next + 1, 0);
   uint64_t widest = 0;
@@ -153,7 +238,7 @@ unsigned powerOfTwoAtMost(unsigned n) {
 } // namespace
 
 unsigned chooseLanes(llvm::Function &scalar, llvm::LoopInfo &loops,
-                     const VaryingValues &varying, bool uniform_loops_only,
+                     VaryingValues &varying, bool uniform_loops_only,
                      std::string &why) {
   if (forced_lanes) {
     why = "forced by -weft-lanes";
@@ -190,6 +275,22 @@ unsigned chooseLanes(llvm::Function &scalar, llvm::LoopInfo &loops,
     unsigned least = unsigned(
         std::min<uint64_t>(registers.bytes / widest_live, kDefaultLanes));
     unsigned lanes = std::clamp(fit, std::max(1u, least), kDefaultLanes);
+    // Bytes and shorts of neighbouring work-items' vectors (uchar4 pixels
+    // taken apart) are read as one span and dealt out by shuffles; LLVM
+    // deals a span wider than a register out byte by byte (vpinsrb): a
+    // luminance kernel on uchar4 pixels ran 1,611-1,626 Mpix/s at 16
+    // work-items against 1,759-1,777 at 8 (Zen 3).
+    for (llvm::Instruction &inst : llvm::instructions(scalar))
+      if (auto *load = llvm::dyn_cast<llvm::LoadInst>(&inst)) {
+        uint64_t size = layout.getTypeStoreSize(load->getType());
+        unsigned apart =
+            size < 4 && varying.varies(load->getPointerOperand())
+                ? varying.spacing(load->getPointerOperand(), load->getType())
+                : 0;
+        if (apart > 1)
+          while (lanes > 1 && lanes * apart * size > registers.bytes)
+            lanes /= 2;
+      }
     why = std::to_string(live) + " bytes held at once per work-item";
     return lanes;
   }

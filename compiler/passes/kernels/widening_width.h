@@ -27,7 +27,7 @@ inline constexpr unsigned kDefaultLanes = 16;
 // round every loop as often, so that wider costs no divergence. `why`
 // says how the count was reached, for the plan.
 unsigned chooseLanes(llvm::Function &scalar, llvm::LoopInfo &loops,
-                     const VaryingValues &varying, bool uniform_loops_only,
+                     VaryingValues &varying, bool uniform_loops_only,
                      std::string &why);
 
 } // namespace weft::compiler

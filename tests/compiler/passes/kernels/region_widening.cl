@@ -185,3 +185,30 @@ kernel void guarded(global const float *in, global float *out,
   }
   out[get_global_id(0)] = acc;
 }
+
+// A region without loops once its `#pragma unroll` loop is unrolled
+// (CLBlast's XgemvFast): 64 loads, each used at once by the next step of a
+// chain of multiply-adds. Its live values are counted where a scheduler
+// working for registers would place them (widening_width.cpp), one load
+// before each step, not in the front end's order, all 64 loads first: 16
+// work-items at once (a 64-byte line of each row), not 4 (16 bytes of each
+// row a pass; CLBlast's column-major SGEMV 4096 on a Zen 3 read 5.4-5.6
+// GB/s that way and 9.8-12.8 at 16).
+// PLAN: kernel unrolled_column: regions, region 0 widened, 16 work-items at once {{.*}}; region 1 widened, 16 work-items at once ({{[0-9]+}} bytes held at once per work-item);
+__attribute__((reqd_work_group_size(64, 1, 1)))
+kernel void unrolled_column(global const float *a, int ld,
+                            global const float *x, global float *y) {
+  local float xl[64];
+  float acc[1];
+  acc[0] = 0.0f;
+  for (int kwg = 0; kwg < ld; kwg += 64) {
+    int lid = get_local_id(0);
+    xl[lid] = x[kwg + lid];
+    barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+    for (int kl = 0; kl < 64; ++kl)
+      acc[0] = mad(xl[kl], a[(kwg + kl) * ld + get_global_id(0)], acc[0]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  y[get_global_id(0)] = acc[0];
+}

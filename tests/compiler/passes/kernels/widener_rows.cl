@@ -9,22 +9,33 @@
 // lanes are dealt out within the registers' 16-byte blocks (lanes 0, 1, 4,
 // 5, then 2, 3, 6, 7: one shufps each, where lane order took a vpermpd
 // beside it).
-// RUN: %weft-cl %s --target-cpu=znver3 -passes='weft-kernel-pipeline,print<weft-kernels>' -o %t.avx2.ll | FileCheck %s --check-prefix=PLAN
+// RUN: %weft-cl %s --target-cpu=znver3 -passes='weft-kernel-pipeline,print<weft-kernels>' -o %t.avx2.ll > %t.plan
+// RUN: FileCheck %s --check-prefix=PLAN < %t.plan
 // RUN: FileCheck %s --check-prefix=AVX2 < %t.avx2.ll
 // RUN: %weft-cl %s --target-cpu=skylake-avx512 -passes='weft-kernel-pipeline' -o - | FileCheck %s --check-prefix=AVX512
+// RUN: FileCheck %s --check-prefix=ROT-PLAN < %t.plan
+// RUN: FileCheck %s --check-prefix=ROT < %t.avx2.ll
 // RUN: %weft-cl %s --cl-options=-cl-std=CL3.0 --target-cpu=sapphirerapids -passes='weft-kernel-pipeline' -o - | FileCheck %s --check-prefix=HALF
 
 // PLAN: kernel transposed_tile: regions, region 0 widened, 8 work-items at once {{.*}}; region 1 widened, 8 work-items at once
 
 // AVX2-LABEL: define internal void @__weft_body_transposed_tile.{{[0-9]+}}.region1.simd(
 // AVX2-NOT: masked.gather
-// AVX2: [[FIRST:%[0-9]+]] = extractelement <8 x ptr addrspace(3)> {{%[0-9]+}}, i64 0
+// With every work-item on, plain loads (AVX2's masked loads are slow);
+// masked ones otherwise.
+// AVX2: wi.row_load_whole:
+// AVX2-NEXT: [[FIRST:%[0-9]+]] = extractelement <8 x ptr addrspace(3)> {{%[0-9]+}}, i64 0
 // AVX2-NEXT: [[LANE0:%[0-9]+]] = getelementptr i8, ptr addrspace(3) [[FIRST]], i64 0
-// AVX2: [[PAIR0:%[0-9]+]] = call <2 x float> @llvm.masked.load.v2f32.p3(ptr addrspace(3) [[LANE0]], i32 4,
-// AVX2: getelementptr i8, ptr addrspace(3) [[FIRST]], i64 68
-// AVX2: [[PAIR1:%[0-9]+]] = call <2 x float> @llvm.masked.load.v2f32.p3(
+// AVX2-NEXT: [[PAIR0:%[0-9]+]] = load <2 x float>, ptr addrspace(3) [[LANE0]], align 4
+// AVX2-NEXT: getelementptr i8, ptr addrspace(3) [[FIRST]], i64 68
+// AVX2-NEXT: [[PAIR1:%[0-9]+]] = load <2 x float>
 // AVX2: shufflevector <2 x float> [[PAIR0]], <2 x float> [[PAIR1]], <4 x i32> <i32 0, i32 1, i32 2, i32 3>
-// AVX2: [[ALL:%[0-9]+]] = shufflevector <8 x float> {{%[0-9]+}}, <8 x float> {{%[0-9]+}}, <16 x i32>
+// AVX2: [[WHOLE:%[0-9]+]] = shufflevector <8 x float> {{%[0-9]+}}, <8 x float> {{%[0-9]+}}, <16 x i32>
+// AVX2: wi.row_load_masked:
+// AVX2: call <2 x float> @llvm.masked.load.v2f32.p3(
+// AVX2: [[SOME:%[0-9]+]] = shufflevector <8 x float> {{%[0-9]+}}, <8 x float> {{%[0-9]+}}, <16 x i32>
+// AVX2: wi.row_load_joined:
+// AVX2-NEXT: [[ALL:%[0-9]+]] = phi <16 x float> [ [[WHOLE]], %wi.row_load_whole ], [ [[SOME]], %wi.row_load_masked ]
 // AVX2-NEXT: [[K:%[0-9]+]] = shufflevector <16 x float> [[ALL]], <16 x float> poison, <8 x i32> <i32 0, i32 2, i32 8, i32 10, i32 4, i32 6, i32 12, i32 14>
 // AVX2-NEXT: [[K1:%[0-9]+]] = shufflevector <16 x float> [[ALL]], <16 x float> poison, <8 x i32> <i32 1, i32 3, i32 9, i32 11, i32 5, i32 7, i32 13, i32 15>
 // AVX2-NOT: masked.gather
@@ -60,3 +71,49 @@ TRANSPOSED_TILE(transposed_tile, float)
 // HALF-NOT: masked.load.v2f16
 // HALF: call <8 x half> @llvm.masked.gather.v8f16.v8p3(
 TRANSPOSED_TILE(transposed_tile_half, half)
+
+// Work-items four to a row, each with its own float8 of the row (CLBlast's
+// XgemvFastRot staging its tile): their addresses have no stride, so each
+// run starts at the work-item's own pointer, one 32-byte load per
+// work-item and shuffles instead of eight gathers. The loops the source
+// asks to unroll are unrolled before widening (widening_checks.cpp): the
+// staging's four rounds are one straight line, and so is the sum's region
+// (widened for its required row of 32, not left to the work-item loop).
+// ROT-PLAN: kernel rotated_rows: regions, region 0 widened, 8 work-items at once ({{[0-9]+}} bytes held at once per work-item), vectors split into elements {{.*}}; region 1 widened, {{[0-9]+}} work-items at once ({{[0-9]+}} bytes held at once per work-item), work-item entry
+// ROT-LABEL: define internal void @__weft_body_rotated_rows.{{[0-9]+}}.region0.simd(
+// ROT-NOT: masked.gather
+// ROT: wi.row_load_whole:
+// ROT-NEXT: [[P0:%[0-9]+]] = extractelement <8 x ptr addrspace(1)> [[POINTERS:%[0-9]+]], i64 0
+// ROT-NEXT: load <8 x float>, ptr addrspace(1) [[P0]], align 32
+// ROT-NEXT: [[P1:%[0-9]+]] = extractelement <8 x ptr addrspace(1)> [[POINTERS]], i64 1
+// ROT-NEXT: load <8 x float>, ptr addrspace(1) [[P1]], align 32
+// ROT: wi.row_load_masked:
+// ROT: call <8 x float> @llvm.masked.load.v8f32.p1(
+// ROT-NOT: masked.gather
+// ROT: ret void
+__attribute__((reqd_work_group_size(32, 1, 1)))
+kernel void rotated_rows(global const float8 *a, int ld8, global float *y) {
+  local float tile[32][32];
+  int lid = get_local_id(0);
+  int lid_mod = lid % 4, lid_div = lid / 4;
+#pragma unroll
+  for (int kl = 0; kl < 4; ++kl) {
+    float8 v = a[(get_group_id(0) * 32 + lid_div * 4 + kl) * ld8 + lid_mod];
+    tile[kl * 8 + 0][lid] = v.s0;
+    tile[kl * 8 + 1][lid] = v.s1;
+    tile[kl * 8 + 2][lid] = v.s2;
+    tile[kl * 8 + 3][lid] = v.s3;
+    tile[kl * 8 + 4][lid] = v.s4;
+    tile[kl * 8 + 5][lid] = v.s5;
+    tile[kl * 8 + 6][lid] = v.s6;
+    tile[kl * 8 + 7][lid] = v.s7;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  float acc = 0.0f;
+#pragma unroll
+  for (int kl = 0; kl < 4; ++kl)
+#pragma unroll
+    for (int v = 0; v < 8; ++v)
+      acc += tile[lid_mod * 8 + v][lid_div * 4 + kl];
+  y[get_global_id(0)] = acc;
+}
