@@ -150,41 +150,47 @@ int main(int argc, char **argv) {
     addGemm("H", n, CLBlastLayoutRowMajor, CLBlastTransposeNo,
             CLBlastTransposeNo);
   }
-  // SGEMV (y = A x) and SAXPY, memory-bound: bytes moved per call.
-  for (size_t n : {size_t(1024), size_t(4096)}) {
-    rows.push_back(
-        {"SGEMV " + std::to_string(n), 4.0 * (n * n + 2 * n), "GB/s",
-         [=, &random, &value](Driver &d) {
-           std::vector<float> a(n * n), x(n), y(n, 0.0f);
-           for (float &v : a)
-             v = value(random);
-           for (float &v : x)
-             v = value(random);
-           cl_mem ab = bufferWith(d, a);
-           cl_mem xb = bufferWith(d, x);
-           cl_mem yb = bufferWith(d, y);
-           auto run = [=](Driver &dd) {
-             return CLBlastSgemv(CLBlastLayoutRowMajor, CLBlastTransposeNo, n,
-                                 n, 1.0f, ab, 0, n, xb, 0, 1, 0.0f, yb, 0, 1,
-                                 &dd.queue, nullptr);
-           };
-           if (run(d) != CLBlastSuccess)
-             return std::function<CLBlastStatusCode(Driver &)>();
-           clEnqueueReadBuffer(d.queue, yb, CL_TRUE, 0, n * 4, y.data(), 0,
-                               nullptr, nullptr);
-           for (size_t i = 0; i < n; i += n / 8) {
-             double expected = 0;
-             for (size_t k = 0; k < n; ++k)
-               expected += double(a[i * n + k]) * x[k];
-             if (std::fabs(y[i] - expected) > 1e-3) {
-               std::printf("SGEMV on %s: y[%zu] = %g, expected %g\n",
-                           d.label.c_str(), i, y[i], expected);
+  // SGEMV (y = A x) and SAXPY, memory-bound: bytes moved per call. CLBlast
+  // reads a row-major A with XgemvFastRot (a tile staged through local
+  // memory), a column-major one with XgemvFast (a column per work-item).
+  for (size_t n : {size_t(1024), size_t(4096)})
+    for (CLBlastLayout layout :
+         {CLBlastLayoutRowMajor, CLBlastLayoutColMajor}) {
+      bool row_major = layout == CLBlastLayoutRowMajor;
+      rows.push_back(
+          {"SGEMV " + std::to_string(n) + (row_major ? " row" : " col"),
+           4.0 * (n * n + 2 * n), "GB/s", [=, &random, &value](Driver &d) {
+             std::vector<float> a(n * n), x(n), y(n, 0.0f);
+             for (float &v : a)
+               v = value(random);
+             for (float &v : x)
+               v = value(random);
+             cl_mem ab = bufferWith(d, a);
+             cl_mem xb = bufferWith(d, x);
+             cl_mem yb = bufferWith(d, y);
+             auto run = [=](Driver &dd) {
+               return CLBlastSgemv(layout, CLBlastTransposeNo, n, n, 1.0f, ab,
+                                   0, n, xb, 0, 1, 0.0f, yb, 0, 1, &dd.queue,
+                                   nullptr);
+             };
+             if (run(d) != CLBlastSuccess)
                return std::function<CLBlastStatusCode(Driver &)>();
+             clEnqueueReadBuffer(d.queue, yb, CL_TRUE, 0, n * 4, y.data(), 0,
+                                 nullptr, nullptr);
+             for (size_t i = 0; i < n; i += n / 8) {
+               double expected = 0;
+               for (size_t k = 0; k < n; ++k)
+                 expected +=
+                     double(a[row_major ? i * n + k : k * n + i]) * x[k];
+               if (std::fabs(y[i] - expected) > 1e-3) {
+                 std::printf("SGEMV on %s: y[%zu] = %g, expected %g\n",
+                             d.label.c_str(), i, y[i], expected);
+                 return std::function<CLBlastStatusCode(Driver &)>();
+               }
              }
-           }
-           return std::function<CLBlastStatusCode(Driver &)>(run);
-         }});
-  }
+             return std::function<CLBlastStatusCode(Driver &)>(run);
+           }});
+    }
   size_t saxpy_n = size_t(16) << 20;
   rows.push_back({"SAXPY 16Mi", 12.0 * saxpy_n, "GB/s", [=, &random,
                                                          &value](Driver &d) {
