@@ -281,6 +281,47 @@ kernel void chosen_walks(ARGS) {
   MINE(int)[1] = ini[0] > 0;
 }
 
+// CLBlast's XgemvFastRot: four work-items to a row, each staging its own
+// float8 of the row (no stride between work-items: a load per work-item,
+// widener_rows.cpp), in rounds the source asks to unroll; then each sums a
+// row's columns `lid & 28` .. `lid | 3` of the tile (bit fields of one
+// value: Widener::bitFieldDistance).
+kernel __attribute__((reqd_work_group_size(32, 1, 1)))
+void rotated_rows_32(ARGS) {
+  local float *tile = scratch; // 32 x 32
+  int lid = get_local_id(0);
+  int lid_mod = lid % 4, lid_div = lid / 4;
+  global const float8 *a = (global const float8 *)inf;
+  int rows = n / 32; // float8s of a 32-float row: 4 a row
+  float acc = 0.0f;
+  for (int t = 0; t < 3; ++t) {
+#pragma unroll
+    for (int kl = 0; kl < 4; ++kl) {
+      SCALAR_ONLY;
+      int row = ((int)get_group_id(0) * 8 + lid_div * 4 + kl + t) % rows;
+      float8 v = a[row * 4 + lid_mod];
+      tile[(kl * 8 + 0) * 32 + lid] = v.s0;
+      tile[(kl * 8 + 1) * 32 + lid] = v.s1;
+      tile[(kl * 8 + 2) * 32 + lid] = v.s2;
+      tile[(kl * 8 + 3) * 32 + lid] = v.s3;
+      tile[(kl * 8 + 4) * 32 + lid] = v.s4;
+      tile[(kl * 8 + 5) * 32 + lid] = v.s5;
+      tile[(kl * 8 + 6) * 32 + lid] = v.s6;
+      tile[(kl * 8 + 7) * 32 + lid] = v.s7;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+    for (int kl = 0; kl < 4; ++kl)
+#pragma unroll
+      for (int v = 0; v < 8; ++v) {
+        SCALAR_ONLY;
+        acc += tile[(lid_mod * 8 + v) * 32 + lid_div * 4 + kl] * (float)(v + 1);
+      }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  MINE(float)[0] = acc;
+}
+
 // A private array indexed by data, across a barrier: the region stays one
 // work-item at a time, but must give the same answer.
 kernel void table(ARGS) {
@@ -367,8 +408,9 @@ struct RegionFixture : WeftFixture {
     std::vector<unsigned char> bytes(items * 64, 0xab);
     cl_mem out = buffer(bytes.size(), bytes.data());
     cl_int n = cl_int(floats.size());
-    size_t local_bytes = std::max<size_t>(2 * 16 * 17, local[0] * local[1]) *
-                         sizeof(float);
+    size_t local_bytes =
+        std::max<size_t>({2 * 16 * 17, 32 * 32, local[0] * local[1]}) *
+        sizeof(float);
     REQUIRE(clSetKernelArg(k, 0, sizeof in_f, &in_f) == CL_SUCCESS);
     REQUIRE(clSetKernelArg(k, 1, sizeof in_i, &in_i) == CL_SUCCESS);
     REQUIRE(clSetKernelArg(k, 2, sizeof out, &out) == CL_SUCCESS);
@@ -455,6 +497,13 @@ TEST_CASE_METHOD(RegionFixture,
                  "row walk and a column walk inside per-work-item checks",
                  "[region-widening]") {
   check("chosen_walks");
+}
+
+TEST_CASE_METHOD(RegionFixture,
+                 "CLBlast's XgemvFastRot: a float8 per work-item without a "
+                 "stride, rows read as bit fields of the local id",
+                 "[region-widening]") {
+  check("rotated_rows_32", {{32, 1, 32, 1}, {128, 1, 32, 1}, {96, 2, 32, 1}});
 }
 
 TEST_CASE_METHOD(RegionFixture,

@@ -65,6 +65,8 @@ private:
   // distance on, else from its own).
   llvm::Value *loadRows(llvm::LoadInst &first, llvm::Value *mask);
   std::vector<unsigned> rowsInBlocks(unsigned n, unsigned size) const;
+  std::optional<int64_t> bitFieldDistance(llvm::GetElementPtrInst *from,
+                                          llvm::GetElementPtrInst *to);
   std::optional<int64_t> byteDistance(llvm::Value *from, llvm::Value *to);
 
   // widener_interleaved.cpp: each work-item's run of neighbouring elements,

@@ -15,7 +15,9 @@
 #include <llvm/Analysis/ScalarEvolution.h>
 #include <llvm/Analysis/ScalarEvolutionExpressions.h>
 #include <llvm/Analysis/TargetLibraryInfo.h>
+#include <llvm/Analysis/ValueTracking.h>
 #include <llvm/Analysis/VectorUtils.h>
+#include <llvm/IR/GetElementPtrTypeIterator.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Support/MathExtras.h>
@@ -67,6 +69,8 @@ std::optional<int64_t> Widener::byteDistance(Value *from, Value *to) {
   // index that overflowed int would be undefined behaviour already).
   auto *gep_from = llvm::dyn_cast<llvm::GetElementPtrInst>(from);
   auto *gep_to = llvm::dyn_cast<llvm::GetElementPtrInst>(to);
+  if (std::optional<int64_t> fields = bitFieldDistance(gep_from, gep_to))
+    return fields;
   if (!gep_from || !gep_to || gep_from->getNumIndices() != 1 ||
       gep_to->getNumIndices() != 1 ||
       gep_from->getPointerOperand() != gep_to->getPointerOperand() ||
@@ -93,6 +97,80 @@ std::optional<int64_t> Widener::byteDistance(Value *from, Value *to) {
   const llvm::DataLayout &layout = scalar_.getParent()->getDataLayout();
   return narrow->getAPInt().getSExtValue() *
          int64_t(layout.getTypeAllocSize(gep_from->getSourceElementType()));
+}
+
+namespace {
+// An index as (x & mask) + offset, for the forms InstCombine leaves of a
+// row's column `(lid & ~3) + k`: `x & mask`, `x | k` (k in bits the mask
+// drops), `v | k` disjoint and `v + k`.
+struct BitField {
+  Value *x = nullptr;
+  uint64_t mask = ~uint64_t(0);
+  int64_t offset = 0;
+};
+BitField bitFieldOf(Value *v) {
+  BitField field{v};
+  for (int depth = 0; depth < 4; ++depth) {
+    auto *op = llvm::dyn_cast<llvm::BinaryOperator>(field.x);
+    auto *c =
+        op ? llvm::dyn_cast<llvm::ConstantInt>(op->getOperand(1)) : nullptr;
+    if (!c || c->getBitWidth() > 64)
+      break;
+    uint64_t k = c->getZExtValue();
+    if (op->getOpcode() == llvm::Instruction::Add ||
+        (op->getOpcode() == llvm::Instruction::Or &&
+         llvm::cast<llvm::PossiblyDisjointInst>(op)->isDisjoint())) {
+      field.offset += c->getSExtValue();
+      field.x = op->getOperand(0);
+      continue;
+    }
+    // A mask ends the walk: offsets inside it are not offsets outside.
+    if (op->getOpcode() == llvm::Instruction::And) {
+      field.mask = k;
+      field.x = op->getOperand(0);
+    } else if (op->getOpcode() == llvm::Instruction::Or && llvm::isMask_64(k)) {
+      // x | (2^n - 1) is (x & ~(2^n - 1)) + 2^n - 1.
+      field.mask = ~k;
+      field.offset += int64_t(k);
+      field.x = op->getOperand(0);
+    }
+    break;
+  }
+  return field;
+}
+} // namespace
+
+// Two addresses into one array whose last indices are bit fields of one
+// value with masks that agree on the bits it can have: CLBlast's
+// XgemvFastRot reads a row's columns `lid & 28`, `(lid & 28) | 1`,
+// `(lid & 28) | 2` and `lid | 3` (lid < 32), four neighbours ScalarEvolution
+// takes the last of for a value of its own.
+std::optional<int64_t> Widener::bitFieldDistance(llvm::GetElementPtrInst *from,
+                                                 llvm::GetElementPtrInst *to) {
+  if (!from || !to || from->getPointerOperand() != to->getPointerOperand() ||
+      from->getSourceElementType() != to->getSourceElementType() ||
+      from->getNumIndices() != to->getNumIndices())
+    return std::nullopt;
+  unsigned last = from->getNumIndices(); // operand number of the last index
+  for (unsigned i = 1; i < last; ++i)
+    if (from->getOperand(i) != to->getOperand(i))
+      return std::nullopt;
+  BitField a = bitFieldOf(from->getOperand(last));
+  BitField b = bitFieldOf(to->getOperand(last));
+  if (a.x != b.x || !a.x->getType()->isIntegerTy() ||
+      a.x->getType()->getIntegerBitWidth() > 64)
+    return std::nullopt;
+  const llvm::DataLayout &layout = scalar_.getParent()->getDataLayout();
+  llvm::KnownBits known = llvm::computeKnownBits(a.x, layout);
+  uint64_t possible = ~known.Zero.getZExtValue();
+  if (((a.mask ^ b.mask) & possible) != 0)
+    return std::nullopt;
+  auto it = llvm::gep_type_begin(from);
+  for (unsigned i = 1; i < last; ++i)
+    ++it;
+  if (it.isStruct())
+    return std::nullopt;
+  return (b.offset - a.offset) * int64_t(it.getSequentialElementStride(layout));
 }
 
 // Where each lane's run of n elements of `size` bytes goes, in runs, so that

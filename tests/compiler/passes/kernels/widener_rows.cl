@@ -91,6 +91,16 @@ TRANSPOSED_TILE(transposed_tile_half, half)
 // ROT: call <8 x float> @llvm.masked.load.v8f32.p1(
 // ROT-NOT: masked.gather
 // ROT: ret void
+// The sum reads a row's columns `lid & 28`, `(lid & 28) | 1`, `| 2` and,
+// as InstCombine leaves it, `lid | 3`: bit fields of one value whose
+// masks agree on the bits lid can have (lid < 32), four neighbours
+// (Widener::bitFieldDistance), where ScalarEvolution saw the last as a
+// value of its own: one load of four per work-item, no gathers.
+// ROT-LABEL: define internal void @__weft_body_rotated_rows.{{[0-9]+}}.region1.simd(
+// ROT-NOT: masked.gather
+// ROT: load <4 x float>, ptr addrspace(3)
+// ROT-NOT: masked.gather
+// ROT: ret void
 __attribute__((reqd_work_group_size(32, 1, 1)))
 kernel void rotated_rows(global const float8 *a, int ld8, global float *y) {
   local float tile[32][32];
