@@ -142,19 +142,38 @@ scheduledPositions(llvm::Function &f) {
     // it, one operand's whole tree after the other, the largest first (as
     // a list scheduler working for registers does: a chain of multiply-adds
     // then reads each load just before the step that uses it).
-    auto place = [&](auto &self, llvm::Instruction *inst,
-                     bool operands_only = false) -> void {
-      if (position.count(inst))
-        return;
+    // Depth first with a stack of its own: a chain of thousands of steps
+    // would be as deep a recursion on the building thread's stack.
+    struct Frame {
+      llvm::Instruction *inst;
+      std::vector<llvm::Instruction *> operands;
+      size_t next;
+    };
+    std::vector<Frame> stack;
+    auto open = [&](llvm::Instruction *inst) {
       std::vector<llvm::Instruction *> here = operandsHere(inst);
       std::stable_sort(here.begin(), here.end(),
                        [&](llvm::Instruction *a, llvm::Instruction *b) {
                          return tree.lookup(a) > tree.lookup(b);
                        });
-      for (llvm::Instruction *def : here)
-        self(self, def);
-      if (!operands_only)
-        position[inst] = position.size();
+      stack.push_back({inst, std::move(here), 0});
+    };
+    auto place = [&](llvm::Instruction *root, bool operands_only = false) {
+      if (position.count(root))
+        return;
+      open(root);
+      while (!stack.empty()) {
+        if (stack.back().next < stack.back().operands.size()) {
+          llvm::Instruction *def = stack.back().operands[stack.back().next++];
+          if (!position.count(def))
+            open(def);
+          continue;
+        }
+        llvm::Instruction *done = stack.back().inst;
+        stack.pop_back();
+        if ((done != root || !operands_only) && !position.count(done))
+          position[done] = position.size();
+      }
     };
     // Anchors keep their order: what has side effects, phis, the
     // terminator, and values used only outside the block.
@@ -174,11 +193,11 @@ scheduledPositions(llvm::Function &f) {
       }
       // No load moves past a write (a prefetch writes nothing).
       if (inst.mayWriteToMemory() && !isPrefetch(inst)) {
-        place(place, &inst, /*operands_only=*/true);
+        place(&inst, /*operands_only=*/true);
         for (llvm::Instruction *load : loads)
-          place(place, load);
+          place(load);
       }
-      place(place, &inst);
+      place(&inst);
     }
   }
   return position;
