@@ -112,6 +112,11 @@ public:
   bool branchOnAllLanes(llvm::Value *lane_mask, llvm::StringRef access,
                         llvm::BasicBlock *&whole, llvm::BasicBlock *&masked,
                         llvm::BasicBlock *&after);
+  // Joins a load made whole and the same made masked (branchOnAllLanes):
+  // branches from the current block (the masked side's end) to `after`.
+  llvm::Value *joinLoads(llvm::Value *plain, llvm::BasicBlock *whole,
+                         llvm::Value *some, llvm::BasicBlock *masked,
+                         llvm::BasicBlock *after);
 
   // Inserts `load`, a scalar load of one address for all, where it runs only
   // when some work-item of `mask` is on; returns its value (poison when
@@ -133,10 +138,6 @@ private:
   // How many elements the accesses of all lanes `spacing` apart span, from
   // the first lane's to the last one's.
   unsigned spannedElements(unsigned spacing) const;
-  // Joins a load made whole and the same made masked (branchOnAllLanes).
-  llvm::Value *joinLoads(llvm::Value *plain, llvm::BasicBlock *whole,
-                         llvm::Value *some, llvm::BasicBlock *masked,
-                         llvm::BasicBlock *after);
   llvm::Value *elementPointers(llvm::Type *element, llvm::Value *pointers);
 
   llvm::IRBuilder<> &b_;

@@ -162,7 +162,7 @@ std::optional<int64_t> Widener::bitFieldDistance(llvm::GetElementPtrInst *from,
     return std::nullopt;
   const llvm::DataLayout &layout = scalar_.getParent()->getDataLayout();
   llvm::KnownBits known = llvm::computeKnownBits(a.x, layout);
-  uint64_t possible = ~known.Zero.getZExtValue();
+  uint64_t possible = (~known.Zero).getZExtValue(); // within x's width
   if (((a.mask ^ b.mask) & possible) != 0)
     return std::nullopt;
   auto it = llvm::gep_type_begin(from);
@@ -305,13 +305,7 @@ Value *Widener::loadRows(llvm::LoadInst &first, Value *mask) {
     b_.CreateBr(after);
     b_.SetInsertPoint(masked);
     Value *some = loadRuns(false);
-    llvm::BasicBlock *masked_end = b_.GetInsertBlock();
-    b_.CreateBr(after);
-    b_.SetInsertPoint(after);
-    llvm::PHINode *joined = b_.CreatePHI(plain->getType(), 2);
-    joined->addIncoming(plain, whole_end);
-    joined->addIncoming(some, masked_end);
-    all = joined;
+    all = masks_.joinLoads(plain, whole_end, some, b_.GetInsertBlock(), after);
   } else {
     all = loadRuns(false);
   }

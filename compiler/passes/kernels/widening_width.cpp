@@ -125,10 +125,11 @@ scheduledPositions(llvm::Function &f) {
     llvm::DenseMap<const llvm::Instruction *, uint64_t> tree;
     auto operandsHere = [&](llvm::Instruction *inst) {
       std::vector<llvm::Instruction *> here;
+      if (llvm::isa<llvm::PHINode>(inst)) // its values come round or in
+        return here;
       for (llvm::Value *operand : inst->operands())
         if (auto *def = llvm::dyn_cast<llvm::Instruction>(operand))
-          if (def->getParent() == block && movable(*def) &&
-              !llvm::isa<llvm::PHINode>(inst))
+          if (def->getParent() == block && movable(*def))
             here.push_back(def);
       return here;
     };
