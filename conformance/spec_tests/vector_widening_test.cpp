@@ -263,6 +263,29 @@ void dots_body(ARGS) {
   SLOT(int, 15) = (int)dot_4x8packed_uu_uint(u, u);
 }
 KERNEL(dots)
+
+// Vectors computed on whole round a loop, then taken apart whole after it:
+// every element of a float8, a float16 and a double4 per work-item, which
+// the widener deals out by transposing the work-items' vectors
+// (widener_transposes.cpp) where they span several AVX2 registers.
+void dealt_body(ARGS) {
+  int gid = GID;
+  float8 v = vload8(0, inf + gid % (n - 8)) * 0.25f;
+  float16 w = vload16(0, inf + (gid * 5) % (n - 16)) * 0.125f;
+  double4 d = convert_double4(vload4(0, inf + (gid * 3) % (n - 4)));
+  for (int i = 0; i < 5; ++i) {
+    v = mad(v, v * 0.0625f, (float8)(0.5f));
+    w = fmin(w * w + w * 0.5f, 8.0f);
+    d = d * d * 0.03125 + 0.25;
+  }
+  MINE(float)[0] = v.s0 * v.s1 - v.s2 * v.s3 + v.s4 * v.s5 - v.s6 * v.s7;
+  MINE(float)[1] = v.s7 + v.s3 * 2.0f;
+  MINE(float)[2] = w.s0 + w.s1 * w.s2 - w.s3 + w.s4 * w.s5 - w.s6 + w.s7;
+  MINE(float)[3] = w.s8 - w.s9 * w.sa + w.sb - w.sc * w.sd + w.se - w.sf;
+  MINE(double)[2] = d.s0 * d.s1 - d.s2 * d.s3;
+  MINE(double)[3] = d.s3 + d.s1;
+}
+KERNEL(dealt)
 )CLC";
 
 struct VectorFixture : WeftFixture {
@@ -393,4 +416,10 @@ TEST_CASE_METHOD(VectorFixture,
                  "[vector-widening]") {
   check("tiles");
   check("lookup");
+}
+
+TEST_CASE_METHOD(VectorFixture,
+                 "vectors of 8 and 16 floats and 4 doubles taken apart after a loop",
+                 "[vector-widening]") {
+  check("dealt");
 }

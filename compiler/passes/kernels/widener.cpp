@@ -281,11 +281,14 @@ void Widener::emitInstruction(Instruction &inst, Value *mask) {
     unsigned elements = elementsOf(extract->getVectorOperandType());
     auto index = llvm::cast<llvm::ConstantInt>(extract->getIndexOperand())
                      ->getZExtValue();
-    llvm::SmallVector<int, 64> picks;
-    for (unsigned lane = 0; lane < lanes_; ++lane)
-      picks.push_back(int(lane * elements + index));
-    result = b_.CreateShuffleVector(widened(extract->getVectorOperand()),
-                                    picks);
+    result = elementOfEach(*extract);
+    if (!result) {
+      llvm::SmallVector<int, 64> picks;
+      for (unsigned lane = 0; lane < lanes_; ++lane)
+        picks.push_back(int(lane * elements + index));
+      result = b_.CreateShuffleVector(widened(extract->getVectorOperand()),
+                                      picks);
+    }
   } else if (auto *insert = llvm::dyn_cast<llvm::InsertElementInst>(&inst)) {
     unsigned elements = elementsOf(insert->getType());
     auto index = llvm::cast<llvm::ConstantInt>(insert->getOperand(2))

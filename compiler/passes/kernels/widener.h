@@ -47,6 +47,15 @@ private:
   llvm::Value *uniform(llvm::Value *v);
   llvm::Value *widened(llvm::Value *v);
   llvm::Value *accessPointers(llvm::Value *pointer, unsigned spacing);
+  // Element `index` of every work-item's vector `v` (widened: the lanes'
+  // vectors side by side), from a transpose of them made once for all
+  // the extracts of `v` in the block; null where picking it alone is
+  // cheaper.
+  llvm::Value *elementOfEach(llvm::ExtractElementInst &extract);
+  // widener_transposes.cpp: element k of each of `runs`, for each k.
+  std::vector<llvm::Value *> transposeRuns(std::vector<llvm::Value *> runs,
+                                           unsigned n);
+  bool transposes(unsigned n, uint64_t size) const;
   void emitInstruction(llvm::Instruction &inst, llvm::Value *mask);
   // A sub-group's exchange (builtins/subgroups.cl): the lanes' values stored
   // side by side, the mask of the lanes on the block as the answer; a read
@@ -125,6 +134,8 @@ private:
   LaneMasks masks_;
   llvm::DenseMap<llvm::Value *, llvm::Value *> uniform_, vector_, splats_;
   llvm::DenseMap<llvm::PHINode *, llvm::Value *> loop_exit_values_;
+  // elementOfEach's transposes, by the scalar vector: one value per element.
+  llvm::DenseMap<llvm::Value *, std::vector<llvm::Value *>> transposed_;
   // The lanes' values at the last sub-group exchange: [lanes x i64] in
   // memory, and the vector stored there (reads in the same block permute it).
   llvm::Value *exchanged_ = nullptr;

@@ -268,6 +268,11 @@ Value *Widener::loadRows(llvm::LoadInst &first, Value *mask) {
   // order, CLBlast's transposed direct GEMM spent a vpermpd beside each
   // shufps, 4 per 8 FMAs on a Zen 3.
   std::vector<unsigned> position = rowsInBlocks(unsigned(n), unsigned(size));
+  // Runs longer than a block are transposed instead (transposeRuns), in
+  // lane order.
+  bool transposed = transposes(unsigned(n), uint64_t(size));
+  if (transposed)
+    position.clear();
   if (position.empty())
     for (unsigned lane = 0; lane < lanes_; ++lane)
       position.push_back(lane);
@@ -291,30 +296,43 @@ Value *Widener::loadRows(llvm::LoadInst &first, Value *mask) {
       ordered[position[lane]] =
           b_.CreateMaskedLoad(run_type, at, first.getAlign(), on);
     }
-    return llvm::concatenateVectors(b_, ordered);
+    return transposed ? ordered : std::vector<Value *>{
+                                      llvm::concatenateVectors(b_, ordered)};
   };
   // Plain loads when every work-item is on, where masked loads are slow
   // (AVX2): XgemvFastRot's rows in a loop under a mask read 3.8-4.0 GB/s
   // masked and 6.2-6.7 plain (Zen 3, SGEMV 4096).
-  Value *all = nullptr;
+  std::vector<Value *> all;
   llvm::BasicBlock *whole = nullptr, *masked = nullptr, *after = nullptr;
   if (masks_.branchOnAllLanes(mask, "row_load", whole, masked, after)) {
     b_.SetInsertPoint(whole);
-    Value *plain = loadRuns(true);
+    std::vector<Value *> plain = loadRuns(true);
     llvm::BasicBlock *whole_end = b_.GetInsertBlock();
     b_.CreateBr(after);
     b_.SetInsertPoint(masked);
-    Value *some = loadRuns(false);
-    all = masks_.joinLoads(plain, whole_end, some, b_.GetInsertBlock(), after);
+    std::vector<Value *> some = loadRuns(false);
+    llvm::BasicBlock *masked_end = b_.GetInsertBlock();
+    all.push_back(
+        masks_.joinLoads(plain[0], whole_end, some[0], masked_end, after));
+    for (size_t i = 1; i < plain.size(); ++i) { // the rest beside it
+      llvm::PHINode *value = b_.CreatePHI(plain[i]->getType(), 2);
+      value->addIncoming(plain[i], whole_end);
+      value->addIncoming(some[i], masked_end);
+      all.push_back(value);
+    }
   } else {
     all = loadRuns(false);
   }
+  std::vector<Value *> dealt;
+  if (transposed)
+    dealt = transposeRuns(all, unsigned(n));
   Value *result = nullptr;
   for (int64_t k = 0; k < n; ++k) {
     llvm::SmallVector<int, 64> picks;
     for (unsigned lane = 0; lane < lanes_; ++lane)
       picks.push_back(int(position[lane] * n + k));
-    Value *elements = b_.CreateShuffleVector(all, picks);
+    Value *elements =
+        transposed ? dealt[k] : b_.CreateShuffleVector(all[0], picks);
     if (run[k] == &first)
       result = elements;
     else

@@ -75,7 +75,7 @@ TRANSPOSED_TILE(transposed_tile_half, half)
 // Work-items four to a row, each with its own float8 of the row (CLBlast's
 // XgemvFastRot staging its tile): their addresses have no stride, so each
 // run starts at the work-item's own pointer, one 32-byte load per
-// work-item and shuffles instead of eight gathers. The loops the source
+// work-item and a transpose instead of eight gathers. The loops the source
 // asks to unroll are unrolled before widening (widening_checks.cpp): the
 // staging's four rounds are one straight line, and so is the sum's region
 // (widened for its required row of 32, not left to the work-item loop).
@@ -89,6 +89,14 @@ TRANSPOSED_TILE(transposed_tile_half, half)
 // ROT-NEXT: load <8 x float>, ptr addrspace(1) [[P1]], align 32
 // ROT: wi.row_load_masked:
 // ROT: call <8 x float> @llvm.masked.load.v8f32.p1(
+// The eight runs, longer than a 16-byte block, are dealt out by a
+// transpose (widener_transposes.cpp): block halves, pairs, then single
+// elements swapped between two runs at a time.
+// ROT: wi.row_load_joined:
+// ROT-COUNT-8: phi <8 x float>
+// ROT-NEXT: shufflevector <8 x float> %{{[0-9]+}}, <8 x float> %{{[0-9]+}}, <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 8, i32 9, i32 10, i32 11>
+// ROT: shufflevector <8 x float> %{{[0-9]+}}, <8 x float> %{{[0-9]+}}, <8 x i32> <i32 0, i32 8, i32 2, i32 10, i32 4, i32 12, i32 6, i32 14>
+// ROT-NOT: shufflevector <64 x float>
 // ROT-NOT: masked.gather
 // ROT: ret void
 // The sum reads a row's columns `lid & 28`, `(lid & 28) | 1`, `| 2` and,
