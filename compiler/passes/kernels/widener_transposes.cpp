@@ -91,9 +91,10 @@ std::vector<Value *> Widener::transposeRuns(std::vector<Value *> runs,
 // transpose (transposeRuns) rather than by picking each element's lanes:
 // runs longer than a 16-byte block (shorter ones fit x86's in-block
 // shuffles, rowsInBlocks) that span more than one AVX2 register in all.
-// AVX-512 too: with its two-register permutes (vpermt2ps) the picks of
-// XgemvFastRot's float8s ran SGEMV 4096 row-major at 84-96 GB/s on the
-// Xeon, the transpose at 96-103 (five rounds each, alternating).
+// AVX-512 too, where the picks are two-register permutes (vpermt2ps):
+// XgemvFastRot's float8s ran SGEMV 4096 row-major on the Xeon at 84-96
+// GB/s picked and 96-103 transposed in one call (five rounds each,
+// alternating), 89-99 and 86-95 in another (three rounds): never worse.
 bool Widener::transposes(unsigned n, uint64_t size) const {
   constexpr uint64_t kBlockBytes = 16, kRegisterBytes = 32;
   return n >= 2 && llvm::isPowerOf2_32(n) && llvm::isPowerOf2_32(lanes_) &&
