@@ -56,6 +56,7 @@ private:
   std::vector<llvm::Value *> transposeRuns(std::vector<llvm::Value *> runs,
                                            unsigned n);
   bool transposes(unsigned n, uint64_t size) const;
+  void transposeSquareOf(std::vector<llvm::Value *> &rows);
   void emitInstruction(llvm::Instruction &inst, llvm::Value *mask);
   // A sub-group's exchange (builtins/subgroups.cl): the lanes' values stored
   // side by side, the mask of the lanes on the block as the answer; a read

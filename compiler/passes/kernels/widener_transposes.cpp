@@ -29,14 +29,17 @@ namespace {
 // element k of every row. Stage by stage, rows i and i + g swap their
 // off-diagonal blocks of g elements (each stage swaps one bit of the row
 // number with the same bit of the element number; the stages commute).
+// Rows of several squares side by side (m elements each) transpose each
+// square apart.
 void transposeSquare(llvm::IRBuilder<> &b, std::vector<Value *> &r) {
   unsigned m = unsigned(r.size());
+  unsigned width = elementsOf(r[0]->getType());
   for (unsigned g = m / 2; g >= 1; g /= 2) {
     llvm::SmallVector<int, 64> low, high;
-    for (unsigned k = 0; k < m; ++k) {
-      bool upper = (k & g) != 0;
-      low.push_back(int(upper ? m + k - g : k));
-      high.push_back(int(upper ? m + k : k + g));
+    for (unsigned k = 0; k < width; ++k) {
+      bool upper = ((k % m) & g) != 0;
+      low.push_back(int(upper ? width + k - g : k));
+      high.push_back(int(upper ? width + k : k + g));
     }
     for (unsigned i = 0; i < m; ++i) {
       if (i & g)
@@ -49,6 +52,10 @@ void transposeSquare(llvm::IRBuilder<> &b, std::vector<Value *> &r) {
 }
 
 } // namespace
+
+void Widener::transposeSquareOf(std::vector<Value *> &rows) {
+  transposeSquare(b_, rows);
+}
 
 // Element k of every one of `runs` (each n elements, n a power of two),
 // for each k: a vector with one element per run.

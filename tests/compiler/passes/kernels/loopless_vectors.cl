@@ -3,7 +3,8 @@
 // vector-typed values scalar, one work-item's float4 at a time, with a
 // horizontal sum for each dot(). The number of work-items at once fits
 // the values a work-item holds at one point in the registers
-// (widening_width.cpp). Where widening would gather and gathers cost more
+// (widening_width.cpp), up to twice over (what does not fit spills). Where
+// widening would gather and gathers cost more
 // (AVX2, or whole vectors), they stay on the work-item loop, and the plan
 // says why.
 // RUN: %weft-cl %s --target-cpu=znver3 -passes='weft-kernel-pipeline,print<weft-kernels>' -o /dev/null | FileCheck %s --check-prefix=PLAN-AVX2
@@ -23,11 +24,12 @@ kernel void luminance(global const uchar4 *rgba, global float *luma) {
   luma[i] = dot(convert_float4(rgba[i]), (float4)(0.25f, 0.5f, 0.125f, 0.0f));
 }
 
-// Computed on whole vectors: kept whole, 8 work-items' float4 side by side.
-// PLAN-AVX2: kernel blend: widened, 8 work-items at once ({{[0-9]+}} bytes held at once per work-item), vectors kept whole
+// Computed on whole vectors: kept whole, 16 work-items' float4 side by
+// side (56 bytes held at once, twice AVX2's registers at 16).
+// PLAN-AVX2: kernel blend: widened, 16 work-items at once ({{[0-9]+}} bytes held at once per work-item), vectors kept whole
 // PLAN-AVX512: kernel blend: widened, 16 work-items at once ({{[0-9]+}} bytes held at once per work-item), vectors kept whole
 // AVX2-LABEL: define void @__weft_group_blend(
-// AVX2: <32 x float>
+// AVX2: <64 x float>
 // AVX2: {{^}}}
 kernel void blend(global const uchar4 *a, global const uchar4 *b,
                   global uchar4 *out, float alpha) {

@@ -79,13 +79,13 @@ TRANSPOSED_TILE(transposed_tile_half, half)
 // asks to unroll are unrolled before widening (widening_checks.cpp): the
 // staging's four rounds are one straight line, and so is the sum's region
 // (widened for its required row of 32, not left to the work-item loop).
-// ROT-PLAN: kernel rotated_rows: regions, region 0 widened, 8 work-items at once ({{[0-9]+}} bytes held at once per work-item), vectors split into elements {{.*}}; region 1 widened, {{[0-9]+}} work-items at once ({{[0-9]+}} bytes held at once per work-item), work-item entry
+// ROT-PLAN: kernel rotated_rows: regions, region 0 widened, 16 work-items at once ({{[0-9]+}} bytes held at once per work-item), vectors split into elements {{.*}}; region 1 widened, 8 work-items at once ({{[0-9]+}} bytes held at once per work-item), work-item entry
 // ROT-LABEL: define internal void @__weft_body_rotated_rows.{{[0-9]+}}.region0.simd(
 // ROT-NOT: masked.gather
 // ROT: wi.row_load_whole:
-// ROT-NEXT: [[P0:%[0-9]+]] = extractelement <8 x ptr addrspace(1)> [[POINTERS:%[0-9]+]], i64 0
+// ROT-NEXT: [[P0:%[0-9]+]] = extractelement <16 x ptr addrspace(1)> [[POINTERS:%[0-9]+]], i64 0
 // ROT-NEXT: load <8 x float>, ptr addrspace(1) [[P0]], align 32
-// ROT-NEXT: [[P1:%[0-9]+]] = extractelement <8 x ptr addrspace(1)> [[POINTERS]], i64 1
+// ROT-NEXT: [[P1:%[0-9]+]] = extractelement <16 x ptr addrspace(1)> [[POINTERS]], i64 1
 // ROT-NEXT: load <8 x float>, ptr addrspace(1) [[P1]], align 32
 // ROT: wi.row_load_masked:
 // ROT: call <8 x float> @llvm.masked.load.v8f32.p1(
@@ -93,10 +93,10 @@ TRANSPOSED_TILE(transposed_tile_half, half)
 // transpose (widener_transposes.cpp): block halves, pairs, then single
 // elements swapped between two runs at a time.
 // ROT: wi.row_load_joined:
-// ROT-COUNT-8: phi <8 x float>
+// ROT-COUNT-16: phi <8 x float>
 // ROT-NEXT: shufflevector <8 x float> %{{[0-9]+}}, <8 x float> %{{[0-9]+}}, <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 8, i32 9, i32 10, i32 11>
 // ROT: shufflevector <8 x float> %{{[0-9]+}}, <8 x float> %{{[0-9]+}}, <8 x i32> <i32 0, i32 8, i32 2, i32 10, i32 4, i32 12, i32 6, i32 14>
-// ROT-NOT: shufflevector <64 x float>
+// ROT-NOT: shufflevector <128 x float>
 // ROT-NOT: masked.gather
 // ROT: ret void
 // The sum reads a row's columns `lid & 28`, `(lid & 28) | 1`, `| 2` and,
@@ -104,9 +104,15 @@ TRANSPOSED_TILE(transposed_tile_half, half)
 // masks agree on the bits lid can have (lid < 32), four neighbours
 // (Widener::bitFieldDistance), where ScalarEvolution saw the last as a
 // value of its own: one load of four per work-item, no gathers.
+// Eight work-items at once (88 bytes held at once: up to twice the
+// registers), the runs of four two to a register, work-items j and j + 4,
+// transposed in both halves at once.
 // ROT-LABEL: define internal void @__weft_body_rotated_rows.{{[0-9]+}}.region1.simd(
 // ROT-NOT: masked.gather
 // ROT: load <4 x float>, ptr addrspace(3)
+// ROT: wi.row_load_joined:
+// ROT: shufflevector <8 x float> %{{[0-9]+}}, <8 x float> %{{[0-9]+}}, <8 x i32> <i32 0, i32 1, i32 8, i32 9, i32 4, i32 5, i32 12, i32 13>
+// ROT: shufflevector <8 x float> %{{[0-9]+}}, <8 x float> %{{[0-9]+}}, <8 x i32> <i32 0, i32 8, i32 2, i32 10, i32 4, i32 12, i32 6, i32 14>
 // ROT-NOT: masked.gather
 // ROT: ret void
 __attribute__((reqd_work_group_size(32, 1, 1)))
