@@ -290,15 +290,15 @@ unsigned chooseLanes(llvm::Function &scalar, llvm::LoopInfo &loops,
       why = "";
       return kDefaultLanes;
     }
-    // Up to twice the registers: what does not fit spills, a store and a
-    // load each, while half the work-items at once run twice as many
-    // passes, each a dependent chain of its own. CLBlast's XgemvFastRot
+    // Up to two register files of held values: what does not fit spills, a
+    // store and a load each, while half the work-items at once run twice
+    // the passes, each a dependent chain of its own. CLBlast's XgemvFastRot
     // sums 32 products a work-item in one chain, 96 bytes held at once:
     // at 8 work-items (AVX2) SGEMV 1024 row-major ran 12.7-14.9 GB/s
     // against 9.6-10.4 at 4 (Zen 3, three rounds alternating).
-    constexpr uint64_t kSpilledAtMost = 2;
+    constexpr uint64_t kHeldRegisterFiles = 2;
     unsigned fit = powerOfTwoAtMost(unsigned(std::min<uint64_t>(
-        kSpilledAtMost * registers.count * registers.bytes / live,
+        kHeldRegisterFiles * registers.count * registers.bytes / live,
         kDefaultLanes)));
     unsigned least = unsigned(
         std::min<uint64_t>(registers.bytes / widest_live, kDefaultLanes));
