@@ -47,15 +47,18 @@ private:
   llvm::Value *uniform(llvm::Value *v);
   llvm::Value *widened(llvm::Value *v);
   llvm::Value *accessPointers(llvm::Value *pointer, unsigned spacing);
-  // Element `index` of every work-item's vector `v` (widened: the lanes'
-  // vectors side by side), from a transpose of them made once for all
-  // the extracts of `v` in the block; null where picking it alone is
-  // cheaper.
+  // widener_transposes.cpp: the extract's element of every work-item's
+  // vector (widened: the lanes' vectors side by side), from a transpose
+  // of them made once for all the extracts of that vector in the block;
+  // null where picking it alone is cheaper.
   llvm::Value *elementOfEach(llvm::ExtractElementInst &extract);
-  // widener_transposes.cpp: element k of each of `runs`, for each k.
+  // Element k of each of `runs` (n elements each), for each k.
   std::vector<llvm::Value *> transposeRuns(std::vector<llvm::Value *> runs,
                                            unsigned n);
+  // Whether lanes' runs of n elements of `size` bytes are transposed.
   bool transposes(unsigned n, uint64_t size) const;
+  // Square blocks of `rows` transposed in place (rows.size() elements a
+  // block).
   void transposeSquareOf(std::vector<llvm::Value *> &rows);
   void emitInstruction(llvm::Instruction &inst, llvm::Value *mask);
   // A sub-group's exchange (builtins/subgroups.cl): the lanes' values stored
