@@ -59,7 +59,7 @@ private:
   bool transposes(unsigned n, uint64_t size) const;
   // Square blocks of `rows` transposed in place (rows.size() elements a
   // block).
-  void transposeSquareOf(std::vector<llvm::Value *> &rows);
+  void transposeSquare(std::vector<llvm::Value *> &rows);
   void emitInstruction(llvm::Instruction &inst, llvm::Value *mask);
   // A sub-group's exchange (builtins/subgroups.cl): the lanes' values stored
   // side by side, the mask of the lanes on the block as the answer; a read

@@ -273,7 +273,14 @@ Value *Widener::loadRows(llvm::LoadInst &first, Value *mask) {
   bool transposed = transposes(unsigned(n), uint64_t(size));
   if (transposed)
     position.clear();
-  bool in_blocks = !position.empty();
+  // Runs of a block, two to a register (floats four to a run at eight
+  // work-items, doubles two at four): register j holds the runs of
+  // work-items j and j + n (rowsInBlocks), and a transpose of both halves
+  // at once deals element k of every work-item out in their order
+  // (XgemvFastRot's sum at 8 work-items: LLVM wrote the picks with a
+  // vpermps per run, 1,609 shuffles in the kernel against 1,136).
+  bool in_halves = !transposed && !position.empty() && n * size == 16 &&
+                   lanes_ == 2 * unsigned(n);
   if (position.empty())
     for (unsigned lane = 0; lane < lanes_; ++lane)
       position.push_back(lane);
@@ -297,8 +304,9 @@ Value *Widener::loadRows(llvm::LoadInst &first, Value *mask) {
       ordered[position[lane]] =
           b_.CreateMaskedLoad(run_type, at, first.getAlign(), on);
     }
-    return transposed ? ordered : std::vector<Value *>{
-                                      llvm::concatenateVectors(b_, ordered)};
+    return transposed || in_halves
+               ? ordered
+               : std::vector<Value *>{llvm::concatenateVectors(b_, ordered)};
   };
   // Plain loads when every work-item is on, where masked loads are slow
   // (AVX2): XgemvFastRot's rows in a loop under a mask read 3.8-4.0 GB/s
@@ -325,27 +333,13 @@ Value *Widener::loadRows(llvm::LoadInst &first, Value *mask) {
     all = loadRuns(false);
   }
   std::vector<Value *> dealt;
-  if (transposed)
+  if (transposed) {
     dealt = transposeRuns(all, unsigned(n));
-  // Runs of a block, two to a register (floats four to a run at eight
-  // work-items, doubles two at four): register j holds the runs of
-  // work-items j and j + n (rowsInBlocks), and a transpose of both halves
-  // at once deals element k of every work-item out in their order
-  // (XgemvFastRot's sum at 8 work-items: LLVM wrote the picks with a
-  // vpermps per run, 1,609 shuffles in the kernel against 1,136).
-  if (!transposed && in_blocks && n * size == 16 &&
-      lanes_ == 2 * unsigned(n)) {
-    Value *runs = all[0];
-    std::vector<Value *> registers;
-    for (int64_t j = 0; j < n; ++j) {
-      llvm::SmallVector<int, 16> pair;
-      for (int64_t e = 0; e < 2 * n; ++e)
-        pair.push_back(int(2 * j * n + e));
-      registers.push_back(b_.CreateShuffleVector(runs, pair));
-    }
-    transposeSquareOf(registers);
-    dealt = registers;
-    transposed = true;
+  } else if (in_halves) {
+    for (int64_t j = 0; j < n; ++j)
+      dealt.push_back(
+          llvm::concatenateVectors(b_, {all[2 * j], all[2 * j + 1]}));
+    transposeSquare(dealt);
   }
   Value *result = nullptr;
   for (int64_t k = 0; k < n; ++k) {
@@ -353,7 +347,7 @@ Value *Widener::loadRows(llvm::LoadInst &first, Value *mask) {
     for (unsigned lane = 0; lane < lanes_; ++lane)
       picks.push_back(int(position[lane] * n + k));
     Value *elements =
-        transposed ? dealt[k] : b_.CreateShuffleVector(all[0], picks);
+        dealt.empty() ? b_.CreateShuffleVector(all[0], picks) : dealt[k];
     if (run[k] == &first)
       result = elements;
     else

@@ -23,15 +23,13 @@ namespace weft::compiler {
 
 using llvm::Value;
 
-namespace {
-
 // Rows r[0..m) of m elements each, transposed in place: r[k] ends up with
 // element k of every row. Stage by stage, rows i and i + g swap their
 // off-diagonal blocks of g elements (each stage swaps one bit of the row
 // number with the same bit of the element number; the stages commute).
 // Rows of several squares side by side (m elements each) transpose each
 // square apart.
-void transposeSquare(llvm::IRBuilder<> &b, std::vector<Value *> &r) {
+void Widener::transposeSquare(std::vector<Value *> &r) {
   unsigned m = unsigned(r.size());
   unsigned width = elementsOf(r[0]->getType());
   for (unsigned g = m / 2; g >= 1; g /= 2) {
@@ -45,16 +43,10 @@ void transposeSquare(llvm::IRBuilder<> &b, std::vector<Value *> &r) {
       if (i & g)
         continue;
       Value *a = r[i], *c = r[i + g];
-      r[i] = b.CreateShuffleVector(a, c, low);
-      r[i + g] = b.CreateShuffleVector(a, c, high);
+      r[i] = b_.CreateShuffleVector(a, c, low);
+      r[i + g] = b_.CreateShuffleVector(a, c, high);
     }
   }
-}
-
-} // namespace
-
-void Widener::transposeSquareOf(std::vector<Value *> &rows) {
-  transposeSquare(b_, rows);
 }
 
 // Element k of every one of `runs` (each n elements, n a power of two),
@@ -69,7 +61,7 @@ std::vector<Value *> Widener::transposeRuns(std::vector<Value *> runs,
     for (unsigned first = 0; first < count; first += n) {
       std::vector<Value *> square(runs.begin() + first,
                                   runs.begin() + first + n);
-      transposeSquare(b_, square);
+      transposeSquare(square);
       for (unsigned e = 0; e < n; ++e)
         parts[e].push_back(square[e]);
     }
@@ -87,7 +79,7 @@ std::vector<Value *> Widener::transposeRuns(std::vector<Value *> runs,
     std::vector<Value *> square;
     for (Value *run : runs)
       square.push_back(b_.CreateShuffleVector(run, part));
-    transposeSquare(b_, square);
+    transposeSquare(square);
     for (unsigned e = 0; e < count; ++e)
       elements[first + e] = square[e];
   }
