@@ -90,12 +90,13 @@ TRANSPOSED_TILE(transposed_tile_half, half)
 // ROT: wi.row_load_masked:
 // ROT: call <8 x float> @llvm.masked.load.v8f32.p1(
 // The eight runs, longer than a 16-byte block, are dealt out by a
-// transpose (widener_transposes.cpp): block halves, pairs, then single
-// elements swapped between two runs at a time.
+// transpose (widener_transposes.cpp): block halves, pairs, then the even
+// and the odd elements of two runs at a time.
 // ROT: wi.row_load_joined:
 // ROT-COUNT-16: phi <8 x float>
 // ROT-NEXT: shufflevector <8 x float> %{{[0-9]+}}, <8 x float> %{{[0-9]+}}, <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 8, i32 9, i32 10, i32 11>
-// ROT: shufflevector <8 x float> %{{[0-9]+}}, <8 x float> %{{[0-9]+}}, <8 x i32> <i32 0, i32 8, i32 2, i32 10, i32 4, i32 12, i32 6, i32 14>
+// ROT: shufflevector <8 x float> %{{[0-9]+}}, <8 x float> %{{[0-9]+}}, <8 x i32> <i32 0, i32 2, i32 8, i32 10, i32 4, i32 6, i32 12, i32 14>
+// ROT-NEXT: shufflevector <8 x float> %{{[0-9]+}}, <8 x float> %{{[0-9]+}}, <8 x i32> <i32 1, i32 3, i32 9, i32 11, i32 5, i32 7, i32 13, i32 15>
 // ROT-NOT: shufflevector <128 x float>
 // ROT-NOT: masked.gather
 // ROT: ret void
@@ -112,7 +113,8 @@ TRANSPOSED_TILE(transposed_tile_half, half)
 // ROT: load <4 x float>, ptr addrspace(3)
 // ROT: wi.row_load_joined:
 // ROT: shufflevector <8 x float> %{{[0-9]+}}, <8 x float> %{{[0-9]+}}, <8 x i32> <i32 0, i32 1, i32 8, i32 9, i32 4, i32 5, i32 12, i32 13>
-// ROT: shufflevector <8 x float> %{{[0-9]+}}, <8 x float> %{{[0-9]+}}, <8 x i32> <i32 0, i32 8, i32 2, i32 10, i32 4, i32 12, i32 6, i32 14>
+// ROT: shufflevector <8 x float> %{{[0-9]+}}, <8 x float> %{{[0-9]+}}, <8 x i32> <i32 0, i32 2, i32 8, i32 10, i32 4, i32 6, i32 12, i32 14>
+// ROT-NEXT: shufflevector <8 x float> %{{[0-9]+}}, <8 x float> %{{[0-9]+}}, <8 x i32> <i32 1, i32 3, i32 9, i32 11, i32 5, i32 7, i32 13, i32 15>
 // ROT-NOT: masked.gather
 // ROT: ret void
 __attribute__((reqd_work_group_size(32, 1, 1)))

@@ -12,8 +12,8 @@
 
 // A float8 per work-item, computed on whole round a loop, then every
 // element taken apart: squares of eight work-items transposed in three
-// stages (block halves, pairs, single elements), each element's two
-// squares side by side.
+// stages (block halves, pairs, then the even and the odd elements of each
+// pair of rows: one shufps each), each element's two squares side by side.
 // PLAN: kernel dealt_out: widened, 16 work-items at once (32 bytes carried per work-item), vectors kept whole
 // AVX2-LABEL: define internal void @__weft_body_dealt_out{{(\.[0-9]+)?}}.simd(
 // AVX2-NOT: shufflevector <128 x float> %v.0, <128 x float> poison, <16 x i32>
@@ -22,13 +22,15 @@
 // AVX2: shufflevector <8 x float> [[LANE0]], <8 x float> [[LANE4]], <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 8, i32 9, i32 10, i32 11>
 // AVX2-NEXT: shufflevector <8 x float> [[LANE0]], <8 x float> [[LANE4]], <8 x i32> <i32 4, i32 5, i32 6, i32 7, i32 12, i32 13, i32 14, i32 15>
 // AVX2: shufflevector <8 x float> %{{[0-9]+}}, <8 x float> %{{[0-9]+}}, <8 x i32> <i32 0, i32 1, i32 8, i32 9, i32 4, i32 5, i32 12, i32 13>
-// AVX2: shufflevector <8 x float> %{{[0-9]+}}, <8 x float> %{{[0-9]+}}, <8 x i32> <i32 0, i32 8, i32 2, i32 10, i32 4, i32 12, i32 6, i32 14>
+// AVX2: shufflevector <8 x float> %{{[0-9]+}}, <8 x float> %{{[0-9]+}}, <8 x i32> <i32 0, i32 2, i32 8, i32 10, i32 4, i32 6, i32 12, i32 14>
+// AVX2-NEXT: shufflevector <8 x float> %{{[0-9]+}}, <8 x float> %{{[0-9]+}}, <8 x i32> <i32 1, i32 3, i32 9, i32 11, i32 5, i32 7, i32 13, i32 15>
+// AVX2-NOT: <i32 0, i32 8, i32 2, i32 10, i32 4, i32 12, i32 6, i32 14>
 // AVX2: shufflevector <8 x float> %{{[0-9]+}}, <8 x float> %{{[0-9]+}}, <16 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7, i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>
 // AVX2-NOT: shufflevector <128 x float> %v.0, <128 x float> poison, <16 x i32>
 // AVX2: ret void
 // AVX512-LABEL: define internal void @__weft_body_dealt_out{{(\.[0-9]+)?}}.simd(
 // AVX512-NOT: shufflevector <512 x float> %v.0, <512 x float> poison, <64 x i32>
-// AVX512: shufflevector <8 x float> %{{[0-9]+}}, <8 x float> %{{[0-9]+}}, <8 x i32> <i32 0, i32 8, i32 2, i32 10, i32 4, i32 12, i32 6, i32 14>
+// AVX512: shufflevector <8 x float> %{{[0-9]+}}, <8 x float> %{{[0-9]+}}, <8 x i32> <i32 0, i32 2, i32 8, i32 10, i32 4, i32 6, i32 12, i32 14>
 // AVX512-NOT: shufflevector <512 x float> %v.0, <512 x float> poison, <64 x i32>
 // AVX512: ret void
 kernel void dealt_out(global const float8 *a, global float *out, int n) {
