@@ -12,7 +12,16 @@
 #include <string>
 #include <vector>
 
+// "Weft#2" is the second platform whose name has "Weft" (two builds of
+// Weft side by side, each ICD file naming its own copy of the library: an
+// A/B of two compilers alternating call by call in one process).
 inline cl_platform_id platformNamed(const char *wanted) {
+  std::string text = wanted;
+  int skip = 0;
+  if (size_t hash = text.find('#'); hash != std::string::npos) {
+    skip = std::atoi(text.c_str() + hash + 1) - 1;
+    text.resize(hash);
+  }
   cl_uint count = 0;
   clGetPlatformIDs(0, nullptr, &count);
   std::vector<cl_platform_id> platforms(count);
@@ -20,7 +29,7 @@ inline cl_platform_id platformNamed(const char *wanted) {
   for (cl_platform_id p : platforms) {
     char name[256] = {};
     clGetPlatformInfo(p, CL_PLATFORM_NAME, sizeof(name), name, nullptr);
-    if (std::strstr(name, wanted))
+    if (std::strstr(name, text.c_str()) && skip-- == 0)
       return p;
   }
   return nullptr;

@@ -7,10 +7,13 @@
 // memory-bound SGEMV and SAXPY) as medians and the Weft/PoCL ratio.
 //
 //   clblast_bench [max_n] [repeats] [filter]
-// (OCL_ICD_VENDORS: both drivers; `filter`: only rows whose name has it)
+// (OCL_ICD_VENDORS: both drivers; `filter`: only rows whose name has it;
+// CLBLAST_BENCH_AB=1 compares the first two Weft platforms instead, two
+// builds of Weft each in its own directory: see bench/README.md)
 #include "kernel_bench.h"
 
 #include <clblast_c.h>
+#include <dlfcn.h>
 
 #include <cmath>
 #include <functional>
@@ -36,8 +39,34 @@ int main(int argc, char **argv) {
   size_t max_n = argc > 1 ? std::strtoul(argv[1], nullptr, 10) : 2048;
   int repeats = argc > 2 ? std::atoi(argv[2]) : 5;
   const char *filter = argc > 3 ? argv[3] : "";
-  std::vector<Driver> drivers =
-      openDrivers({"Weft", "Portable Computing Language"});
+  // CLBLAST_BENCH_AB=1: two Weft platforms instead of Weft and PoCL.
+  std::vector<Driver> drivers = openDrivers(
+      std::getenv("CLBLAST_BENCH_AB")
+          ? std::vector<std::string>{"Weft", "Weft#2"}
+          : std::vector<std::string>{"Weft", "Portable Computing Language"});
+  if (std::getenv("CLBLAST_BENCH_AB")) {
+    // Which copy each is (an ICD object starts with its dispatch table,
+    // whose functions are the driver library's own): labelled by the
+    // copy's directory, in its order, so the ratio is always the first's
+    // over the second's.
+    std::vector<std::pair<std::string, Driver>> by_path;
+    for (Driver &d : drivers) {
+      void *const *dispatch = *reinterpret_cast<void *const *const *>(d.device);
+      Dl_info info{};
+      std::string path = dladdr(dispatch[1], &info) && info.dli_fname
+                             ? info.dli_fname
+                             : d.label;
+      std::string directory = path.substr(0, path.rfind('/'));
+      d.label = directory.substr(directory.rfind('/') + 1);
+      std::printf("%s: %s\n", d.label.c_str(), path.c_str());
+      by_path.emplace_back(path, d);
+    }
+    std::sort(by_path.begin(), by_path.end(),
+              [](auto &x, auto &y) { return x.first < y.first; });
+    drivers.clear();
+    for (auto &[path, d] : by_path)
+      drivers.push_back(d);
+  }
   if (drivers.empty()) {
     std::puts("clblast_bench: no driver found (set OCL_ICD_VENDORS)");
     return 1;
@@ -220,7 +249,9 @@ int main(int argc, char **argv) {
   std::printf("%-24s", "row");
   for (Driver &d : drivers)
     std::printf(" %14s", d.label.c_str());
-  std::printf("  Weft/other\n");
+  std::printf("  %s\n", drivers.size() == 2 && drivers[1].label != "PoCL"
+                            ? (drivers[0].label + "/" + drivers[1].label).c_str()
+                            : "Weft/other");
   for (Row &row : rows) {
     if (row.name.find(filter) == std::string::npos)
       continue;
