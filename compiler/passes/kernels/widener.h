@@ -149,6 +149,16 @@ private:
   // Rows: the later loads of a run, already loaded with its first.
   bool rows_;
   llvm::DenseMap<llvm::Instruction *, llvm::Value *> row_loads_;
+  // Each work-item's own pointer to a run, taken out of the vector of
+  // pointers once per block: later runs of the block a constant distance
+  // from one of these start from it (rowPointers).
+  struct LanePointers {
+    llvm::BasicBlock *block; // in the scalar body
+    llvm::Value *pointer;    // the scalar body's
+    std::vector<llvm::Value *> lanes;
+  };
+  std::vector<LanePointers> lane_pointers_;
+  std::vector<llvm::Value *> rowPointers(llvm::LoadInst &first);
   // Interleaved stores waiting for the last of their run.
   llvm::DenseMap<llvm::Instruction *,
                  std::shared_ptr<std::map<int64_t, llvm::Instruction *>>>

@@ -100,6 +100,7 @@ bool Widener::emitChosenAccess(Instruction &access, Value *mask) {
   b_.CreateCondBr(uniform(condition), sides[0], sides[1]);
   Value *loaded[2] = {nullptr, nullptr};
   BasicBlock *ends[2] = {nullptr, nullptr};
+  size_t lane_pointers_before = lane_pointers_.size();
   for (int side = 0; side < 2; ++side) {
     b_.SetInsertPoint(sides[side]);
     VaryingValues::Assuming assume(varying_, condition, side == 0);
@@ -158,6 +159,8 @@ bool Widener::emitChosenAccess(Instruction &access, Value *mask) {
       if (s.splat)
         splats_[s.inst] = *s.splat;
     }
+    // Pointers taken out on one side do not reach the other or the join.
+    lane_pointers_.resize(lane_pointers_before);
     ends[side] = b_.GetInsertBlock();
     b_.CreateBr(after);
   }

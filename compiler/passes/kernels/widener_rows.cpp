@@ -197,6 +197,36 @@ std::vector<unsigned> Widener::rowsInBlocks(unsigned n, unsigned size) const {
   return position;
 }
 
+// Each work-item's pointer to `first`'s element: a constant distance from
+// the pointers of an earlier run of the block where there is one (LLVM then
+// adds the distance in the loads' addresses), else taken out of the vector
+// of pointers lane by lane. XgemvFastRot's sum reads eight runs per
+// work-item, rows of its local tile a constant apart: taken out for each run
+// they were a vmovq or vpextrq per lane, a vextracti128 per two and the
+// vector additions before them, a quarter of the region's instructions on
+// AVX2.
+std::vector<Value *> Widener::rowPointers(llvm::LoadInst &first) {
+  Value *pointer = first.getPointerOperand();
+  llvm::BasicBlock *block = first.getParent();
+  std::vector<Value *> lanes;
+  for (const LanePointers &earlier : lane_pointers_) {
+    if (earlier.block != block)
+      continue;
+    std::optional<int64_t> distance = byteDistance(earlier.pointer, pointer);
+    if (!distance)
+      continue;
+    for (Value *at : earlier.lanes)
+      lanes.push_back(
+          b_.CreateConstGEP1_64(b_.getInt8Ty(), at, uint64_t(*distance)));
+    return lanes;
+  }
+  Value *pointers = widened(pointer);
+  for (unsigned lane = 0; lane < lanes_; ++lane)
+    lanes.push_back(b_.CreateExtractElement(pointers, uint64_t(lane)));
+  lane_pointers_.push_back({block, pointer, lanes});
+  return lanes;
+}
+
 // Loads `first` and the loads after it in its block that read the elements
 // after its own, up to 8 (a power of two in all), for each work-item of
 // `mask` at once; returns `first`'s value and keeps the others' for when the
@@ -284,6 +314,9 @@ Value *Widener::loadRows(llvm::LoadInst &first, Value *mask) {
   if (position.empty())
     for (unsigned lane = 0; lane < lanes_; ++lane)
       position.push_back(lane);
+  // Work-items' own pointers, before the loads branch: later runs of the
+  // block start from them.
+  std::vector<Value *> own = stride ? std::vector<Value *>() : rowPointers(first);
   auto loadRuns = [&](bool whole) {
     Value *base = stride
                       ? runStart(b_.CreateExtractElement(pointers, uint64_t(0)))
@@ -293,7 +326,7 @@ Value *Widener::loadRows(llvm::LoadInst &first, Value *mask) {
       Value *at =
           stride ? b_.CreateConstGEP1_64(b_.getInt8Ty(), base,
                                          uint64_t(int64_t(lane) * *stride))
-                 : runStart(b_.CreateExtractElement(pointers, uint64_t(lane)));
+                 : runStart(own[lane]);
       if (whole) {
         ordered[position[lane]] =
             b_.CreateAlignedLoad(run_type, at, first.getAlign());

@@ -82,10 +82,10 @@ TRANSPOSED_TILE(transposed_tile_half, half)
 // ROT-PLAN: kernel rotated_rows: regions, region 0 widened, 16 work-items at once ({{[0-9]+}} bytes held at once per work-item), vectors split into elements {{.*}}; region 1 widened, 8 work-items at once ({{[0-9]+}} bytes held at once per work-item), work-item entry
 // ROT-LABEL: define internal void @__weft_body_rotated_rows.{{[0-9]+}}.region0.simd(
 // ROT-NOT: masked.gather
-// ROT: wi.row_load_whole:
-// ROT-NEXT: [[P0:%[0-9]+]] = extractelement <16 x ptr addrspace(1)> [[POINTERS:%[0-9]+]], i64 0
-// ROT-NEXT: load <8 x float>, ptr addrspace(1) [[P0]], align 32
+// ROT: [[P0:%[0-9]+]] = extractelement <16 x ptr addrspace(1)> [[POINTERS:%[0-9]+]], i64 0
 // ROT-NEXT: [[P1:%[0-9]+]] = extractelement <16 x ptr addrspace(1)> [[POINTERS]], i64 1
+// ROT: wi.row_load_whole:
+// ROT-NEXT: load <8 x float>, ptr addrspace(1) [[P0]], align 32
 // ROT-NEXT: load <8 x float>, ptr addrspace(1) [[P1]], align 32
 // ROT: wi.row_load_masked:
 // ROT: call <8 x float> @llvm.masked.load.v8f32.p1(
@@ -110,8 +110,14 @@ TRANSPOSED_TILE(transposed_tile_half, half)
 // transposed in both halves at once.
 // ROT-LABEL: define internal void @__weft_body_rotated_rows.{{[0-9]+}}.region1.simd(
 // ROT-NOT: masked.gather
-// ROT: load <4 x float>, ptr addrspace(3)
+// The work-items' pointers are taken out of the vector once: the other
+// runs, rows of the tile a constant 128 bytes on, start from them.
+// ROT: [[Q0:%[0-9]+]] = extractelement <8 x ptr addrspace(3)> [[ROWS:%[0-9]+]], i64 0
+// ROT-COUNT-7: extractelement <8 x ptr addrspace(3)> [[ROWS]]
+// ROT: load <4 x float>, ptr addrspace(3) [[Q0]]
 // ROT: wi.row_load_joined:
+// ROT: getelementptr i8, ptr addrspace(3) [[Q0]], i64 128
+// ROT-NOT: extractelement <8 x ptr addrspace(3)>
 // ROT: shufflevector <8 x float> %{{[0-9]+}}, <8 x float> %{{[0-9]+}}, <8 x i32> <i32 0, i32 1, i32 8, i32 9, i32 4, i32 5, i32 12, i32 13>
 // ROT: shufflevector <8 x float> %{{[0-9]+}}, <8 x float> %{{[0-9]+}}, <8 x i32> <i32 0, i32 2, i32 8, i32 10, i32 4, i32 6, i32 12, i32 14>
 // ROT-NEXT: shufflevector <8 x float> %{{[0-9]+}}, <8 x float> %{{[0-9]+}}, <8 x i32> <i32 1, i32 3, i32 9, i32 11, i32 5, i32 7, i32 13, i32 15>
