@@ -81,6 +81,7 @@ private:
   std::optional<int64_t> bitFieldDistance(llvm::GetElementPtrInst *from,
                                           llvm::GetElementPtrInst *to);
   std::optional<int64_t> byteDistance(llvm::Value *from, llvm::Value *to);
+  llvm::Value *uniformDistance(llvm::Value *from, llvm::Value *to);
 
   // widener_interleaved.cpp: each work-item's run of neighbouring elements,
   // read or written one element at a time, the runs of neighbouring

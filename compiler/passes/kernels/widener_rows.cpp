@@ -99,6 +99,108 @@ std::optional<int64_t> Widener::byteDistance(Value *from, Value *to) {
          int64_t(layout.getTypeAllocSize(gep_from->getSourceElementType()));
 }
 
+// `to` less `from` in bytes where that is the same for every work-item
+// and made of uniform values: two addresses into one base whose indices
+// differ, written the same way, only where a constant distance (row k and
+// row k + 1) is multiplied by a uniform one (the rows' length, `a_ld / 8`
+// in XgemvFastRot's staging): ScalarEvolution does not multiply out
+// `ld * (y + 1) - ld * y`. Null otherwise.
+Value *Widener::uniformDistance(Value *from, Value *to) {
+  auto *gep_from = llvm::dyn_cast<llvm::GetElementPtrInst>(from);
+  auto *gep_to = llvm::dyn_cast<llvm::GetElementPtrInst>(to);
+  // The same step from two addresses (`&row[x]` of two rows) leaves them as
+  // far apart as the rows.
+  while (gep_from && gep_to && gep_from->getNumIndices() == 1 &&
+         gep_to->getNumIndices() == 1 &&
+         gep_from->getOperand(1) == gep_to->getOperand(1) &&
+         gep_from->getSourceElementType() == gep_to->getSourceElementType() &&
+         gep_from->getPointerOperand() != gep_to->getPointerOperand()) {
+    gep_from = llvm::dyn_cast<llvm::GetElementPtrInst>(gep_from->getPointerOperand());
+    gep_to = llvm::dyn_cast<llvm::GetElementPtrInst>(gep_to->getPointerOperand());
+  }
+  if (!gep_from || !gep_to || gep_from->getNumIndices() != 1 ||
+      gep_to->getNumIndices() != 1 ||
+      gep_from->getPointerOperand() != gep_to->getPointerOperand() ||
+      gep_from->getSourceElementType() != gep_to->getSourceElementType())
+    return nullptr;
+  // The difference as a constant times uniform factors.
+  int64_t scale = 1;
+  std::vector<Value *> factors;
+  Value *a = gep_from->getOperand(1), *b = gep_to->getOperand(1);
+  for (int depth = 0; depth < 8 && a != b; ++depth) {
+    // Widened alike (sext, or zext of values known not negative): the
+    // narrow difference, as byteDistance takes it.
+    auto *cast_a = llvm::dyn_cast<llvm::CastInst>(a);
+    auto *cast_b = llvm::dyn_cast<llvm::CastInst>(b);
+    if (cast_a && cast_b && cast_a->getOpcode() == cast_b->getOpcode() &&
+        cast_a->getSrcTy() == cast_b->getSrcTy() &&
+        (llvm::isa<llvm::SExtInst>(cast_a) ||
+         (llvm::isa<llvm::ZExtInst>(cast_a) && cast_a->hasNonNeg() &&
+          cast_b->hasNonNeg()))) {
+      a = cast_a->getOperand(0);
+      b = cast_b->getOperand(0);
+      continue;
+    }
+    auto *op_a = llvm::dyn_cast<llvm::BinaryOperator>(a);
+    auto *op_b = llvm::dyn_cast<llvm::BinaryOperator>(b);
+    if (!op_a || !op_b)
+      break;
+    // Additions (InstCombine writes some as disjoint ors: row 0's `y | x`
+    // beside row 1's `y + x`) or multiplications, both alike.
+    auto adds = [](llvm::BinaryOperator *op) {
+      return op->getOpcode() == llvm::Instruction::Add ||
+             (op->getOpcode() == llvm::Instruction::Or &&
+              llvm::cast<llvm::PossiblyDisjointInst>(op)->isDisjoint());
+    };
+    bool adds_both = adds(op_a) && adds(op_b);
+    if (!adds_both && !(op_a->getOpcode() == llvm::Instruction::Mul &&
+                        op_b->getOpcode() == llvm::Instruction::Mul))
+      break;
+    // The operand both share drops out (an addend) or becomes a factor.
+    Value *shared = nullptr;
+    for (unsigned i = 0; i < 2 && !shared; ++i)
+      for (unsigned j = 0; j < 2 && !shared; ++j)
+        if (op_a->getOperand(i) == op_b->getOperand(j)) {
+          shared = op_a->getOperand(i);
+          a = op_a->getOperand(1 - i);
+          b = op_b->getOperand(1 - j);
+        }
+    if (!shared)
+      break;
+    if (adds_both)
+      continue;
+    if (auto *constant = llvm::dyn_cast<llvm::ConstantInt>(shared)) {
+      scale *= constant->getSExtValue();
+    } else {
+      if (varies(shared) || !shared->getType()->isIntegerTy() ||
+          (!llvm::isa<llvm::Argument>(shared) && !uniform_.count(shared)))
+        return nullptr;
+      factors.push_back(shared);
+    }
+  }
+  if (factors.empty())
+    return nullptr; // constant or unknown: byteDistance's
+  std::optional<int64_t> rest = a == b ? 0 : std::optional<int64_t>();
+  if (!rest && a->getType()->isIntegerTy()) {
+    if (!distances_)
+      distances_ = std::make_unique<Distances>(scalar_, dominators_, loops_);
+    llvm::ScalarEvolution &se = distances_->evolution;
+    if (auto *constant = llvm::dyn_cast<llvm::SCEVConstant>(
+            se.getMinusSCEV(se.getSCEV(b), se.getSCEV(a))))
+      rest = constant->getAPInt().getSExtValue();
+  }
+  if (!rest)
+    return nullptr;
+  const llvm::DataLayout &layout = scalar_.getParent()->getDataLayout();
+  Value *distance = b_.getInt64(uint64_t(
+      *rest * scale *
+      int64_t(layout.getTypeAllocSize(gep_from->getSourceElementType()))));
+  for (Value *factor : factors)
+    distance = b_.CreateMul(distance,
+                            b_.CreateSExtOrTrunc(uniform(factor), b_.getInt64Ty()));
+  return distance;
+}
+
 namespace {
 // An index as (x & mask) + offset, for the forms InstCombine leaves of a
 // row's column `(lid & ~3) + k`: `x & mask`, `x | k` (k in bits the mask
@@ -205,21 +307,26 @@ std::vector<unsigned> Widener::rowsInBlocks(unsigned n, unsigned size) const {
 // they were a vmovq or vpextrq per lane, a vextracti128 per two and the
 // vector additions before them, a quarter of the region's instructions on
 // AVX2.
+// The same for all work-items: a distance one uniform value makes
+// (XgemvFastRot's staging reads four rows of A, `a_ld / 8` float8s apart).
 std::vector<Value *> Widener::rowPointers(llvm::LoadInst &first) {
   Value *pointer = first.getPointerOperand();
   llvm::BasicBlock *block = first.getParent();
   std::vector<Value *> lanes;
-  for (const LanePointers &earlier : lane_pointers_) {
-    if (earlier.block != block)
-      continue;
-    std::optional<int64_t> distance = byteDistance(earlier.pointer, pointer);
-    if (!distance)
-      continue;
+  auto from = [&](const LanePointers &earlier, Value *distance) {
     for (Value *at : earlier.lanes)
-      lanes.push_back(
-          b_.CreateConstGEP1_64(b_.getInt8Ty(), at, uint64_t(*distance)));
+      lanes.push_back(b_.CreateGEP(b_.getInt8Ty(), at, distance));
     return lanes;
-  }
+  };
+  for (const LanePointers &earlier : lane_pointers_)
+    if (earlier.block == block)
+      if (std::optional<int64_t> distance =
+              byteDistance(earlier.pointer, pointer))
+        return from(earlier, b_.getInt64(uint64_t(*distance)));
+  for (const LanePointers &earlier : lane_pointers_)
+    if (earlier.block == block)
+      if (Value *distance = uniformDistance(earlier.pointer, pointer))
+        return from(earlier, distance);
   Value *pointers = widened(pointer);
   for (unsigned lane = 0; lane < lanes_; ++lane)
     lanes.push_back(b_.CreateExtractElement(pointers, uint64_t(lane)));

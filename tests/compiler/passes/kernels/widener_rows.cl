@@ -97,6 +97,12 @@ TRANSPOSED_TILE(transposed_tile_half, half)
 // ROT-NEXT: shufflevector <8 x float> %{{[0-9]+}}, <8 x float> %{{[0-9]+}}, <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 8, i32 9, i32 10, i32 11>
 // ROT: shufflevector <8 x float> %{{[0-9]+}}, <8 x float> %{{[0-9]+}}, <8 x i32> <i32 0, i32 2, i32 8, i32 10, i32 4, i32 6, i32 12, i32 14>
 // ROT-NEXT: shufflevector <8 x float> %{{[0-9]+}}, <8 x float> %{{[0-9]+}}, <8 x i32> <i32 1, i32 3, i32 9, i32 11, i32 5, i32 7, i32 13, i32 15>
+// Rows kl = 1, 2, 3 start from row 0's pointers, `ld8` float8s on each
+// (Widener::uniformDistance), not from pointers of their own.
+// ROT: [[STEP1:%[0-9]+]] = mul i64 32, [[LD:%[a-z0-9.]+]]
+// ROT-NEXT: getelementptr i8, ptr addrspace(1) [[P0]], i64 [[STEP1]]
+// ROT: [[STEP3:%[0-9]+]] = mul i64 96, [[LD]]
+// ROT-NEXT: getelementptr i8, ptr addrspace(1) [[P0]], i64 [[STEP3]]
 // ROT-NOT: shufflevector <128 x float>
 // ROT-NOT: masked.gather
 // ROT: ret void
