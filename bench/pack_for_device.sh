@@ -30,6 +30,19 @@ for program in fma_peak "$@"; do
   elif command -v "$program" >/dev/null; then cp "$(command -v "$program")" "$root/bin/"
   fi
 done
+# WEFT_PACK_BEFORE=<a lib/ directory>: another build's compiler library and
+# builtins too, in /tmp/weft-device/before/, for an A/B there (a copy of the
+# driver library beside them finds them, as bench/compare_compilers.sh does).
+if [ -n "${WEFT_PACK_BEFORE:-}" ]; then
+  mkdir -p "$root/before"
+  cp "$WEFT_PACK_BEFORE/libweft-compiler.so" "$WEFT_PACK_BEFORE/weft-builtins.bc" \
+    "$root/before/"
+  cp build/lib/libWeftOpenCL.so "$root/before/"
+  strip --strip-debug "$root"/before/*.so
+fi
+# The programs' debug information is most of their size (spec_tests: 26 of
+# 27 MB) and the call's carry is 64 MiB with the checkout.
+strip --strip-debug "$root"/bin/* 2>/dev/null || true
 echo /tmp/weft-device/lib/libWeftOpenCL.so > "$root/weft.icd"
 cat > "$root/env.sh" <<'ENV'
 export LD_LIBRARY_PATH=/tmp/weft-device/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
