@@ -285,21 +285,24 @@ kernel void chosen_walks(ARGS) {
 // float8 of the row (no stride between work-items: a load per work-item,
 // widener_rows.cpp), in rounds the source asks to unroll; then each sums a
 // row's columns `lid & 28` .. `lid | 3` of the tile (bit fields of one
-// value: Widener::bitFieldDistance).
-kernel __attribute__((reqd_work_group_size(32, 1, 1)))
-void rotated_rows_32(ARGS) {
+// value: Widener::bitFieldDistance). Rows `ld8` float8s apart; `wraps`:
+// four a row, wrapping round the input.
+float rotated_rows(ARGS, int ld8, bool wraps) {
   local float *tile = scratch; // 32 x 32
   int lid = get_local_id(0);
   int lid_mod = lid % 4, lid_div = lid / 4;
   global const float8 *a = (global const float8 *)inf;
   int rows = n / 32; // float8s of a 32-float row: 4 a row
+  int first = wraps ? (int)get_group_id(0) * 8
+                    : (int)(get_group_id(1) * get_num_groups(0) +
+                            get_group_id(0)) * 32;
   float acc = 0.0f;
   for (int t = 0; t < 3; ++t) {
 #pragma unroll
     for (int kl = 0; kl < 4; ++kl) {
       SCALAR_ONLY;
-      int row = ((int)get_group_id(0) * 8 + lid_div * 4 + kl + t) % rows;
-      float8 v = a[row * 4 + lid_mod];
+      int row = first + lid_div * 4 + kl + t;
+      float8 v = a[(wraps ? row % rows : row) * ld8 + lid_mod];
       tile[(kl * 8 + 0) * 32 + lid] = v.s0;
       tile[(kl * 8 + 1) * 32 + lid] = v.s1;
       tile[(kl * 8 + 2) * 32 + lid] = v.s2;
@@ -319,46 +322,21 @@ void rotated_rows_32(ARGS) {
       }
     barrier(CLK_LOCAL_MEM_FENCE);
   }
-  MINE(float)[0] = acc;
+  return acc;
 }
 
-// The same with rows a length apart that only the run knows (CLBlast's
-// `a_ld / 8`): each work-item's later rows start from its first row's
-// pointer, a uniform distance on (Widener::uniformDistance).
+kernel __attribute__((reqd_work_group_size(32, 1, 1)))
+void rotated_rows_32(ARGS) {
+  MINE(float)[0] = rotated_rows(inf, ini, out, n, scratch, 4, true);
+}
+
+// Rows a length apart that only the run knows (CLBlast's `a_ld / 8`):
+// each work-item's later rows start from its first row's pointer, a
+// uniform distance on (Widener::uniformDistance).
 kernel __attribute__((reqd_work_group_size(32, 1, 1)))
 void rotated_rows_ld(ARGS) {
-  local float *tile = scratch; // 32 x 32
-  int lid = get_local_id(0);
-  int lid_mod = lid % 4, lid_div = lid / 4;
-  global const float8 *a = (global const float8 *)inf;
-  int ld8 = 5 + (ini[0] & 1); // float8s from one row to the next
-  int group = (int)(get_group_id(1) * get_num_groups(0) + get_group_id(0));
-  float acc = 0.0f;
-  for (int t = 0; t < 3; ++t) {
-#pragma unroll
-    for (int kl = 0; kl < 4; ++kl) {
-      SCALAR_ONLY;
-      float8 v = a[(group * 32 + lid_div * 4 + kl + t) * ld8 + lid_mod];
-      tile[(kl * 8 + 0) * 32 + lid] = v.s0;
-      tile[(kl * 8 + 1) * 32 + lid] = v.s1;
-      tile[(kl * 8 + 2) * 32 + lid] = v.s2;
-      tile[(kl * 8 + 3) * 32 + lid] = v.s3;
-      tile[(kl * 8 + 4) * 32 + lid] = v.s4;
-      tile[(kl * 8 + 5) * 32 + lid] = v.s5;
-      tile[(kl * 8 + 6) * 32 + lid] = v.s6;
-      tile[(kl * 8 + 7) * 32 + lid] = v.s7;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-#pragma unroll
-    for (int kl = 0; kl < 4; ++kl)
-#pragma unroll
-      for (int v = 0; v < 8; ++v) {
-        SCALAR_ONLY;
-        acc += tile[(lid_mod * 8 + v) * 32 + lid_div * 4 + kl] * (float)(v + 1);
-      }
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
-  MINE(float)[0] = acc;
+  MINE(float)[0] =
+      rotated_rows(inf, ini, out, n, scratch, 5 + (ini[0] & 1), false);
 }
 
 // A private array indexed by data, across a barrier: the region stays one
