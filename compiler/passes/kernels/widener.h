@@ -17,6 +17,7 @@
 namespace llvm {
 class Loop;
 class LoopInfo;
+class ScalarEvolution;
 } // namespace llvm
 
 namespace weft::compiler {
@@ -82,6 +83,7 @@ private:
                                           llvm::GetElementPtrInst *to);
   std::optional<int64_t> byteDistance(llvm::Value *from, llvm::Value *to);
   llvm::Value *uniformDistance(llvm::Value *from, llvm::Value *to);
+  llvm::ScalarEvolution &evolution(); // over the scalar body, made once
 
   // widener_interleaved.cpp: each work-item's run of neighbouring elements,
   // read or written one element at a time, the runs of neighbouring
@@ -151,8 +153,8 @@ private:
   bool rows_;
   llvm::DenseMap<llvm::Instruction *, llvm::Value *> row_loads_;
   // Each work-item's own pointer to a run, taken out of the vector of
-  // pointers once per block: later runs of the block a constant distance
-  // from one of these start from it (rowPointers).
+  // pointers once per block: later runs of the block a constant or uniform
+  // distance from one of these start from it (rowPointers).
   struct LanePointers {
     llvm::BasicBlock *block; // in the scalar body
     llvm::Value *pointer;    // the scalar body's

@@ -55,10 +55,26 @@ Widener::Widener(llvm::Function &scalar, llvm::LoopInfo &loops,
 
 Widener::~Widener() = default;
 
-std::optional<int64_t> Widener::byteDistance(Value *from, Value *to) {
+llvm::ScalarEvolution &Widener::evolution() {
   if (!distances_)
     distances_ = std::make_unique<Distances>(scalar_, dominators_, loops_);
-  llvm::ScalarEvolution &se = distances_->evolution;
+  return distances_->evolution;
+}
+
+namespace {
+// An index widened to 64 bits as two indices of one kind can be compared
+// narrow: sext, or zext of a value known not negative (`zext nneg`, the
+// same value; InstCombine's form of CLBlast's tile columns `mg`, `mg | 1`).
+llvm::CastInst *wideningCast(Value *index) {
+  if (auto *sext = llvm::dyn_cast<llvm::SExtInst>(index))
+    return sext;
+  auto *zext = llvm::dyn_cast<llvm::ZExtInst>(index);
+  return zext && zext->hasNonNeg() ? zext : nullptr;
+}
+} // namespace
+
+std::optional<int64_t> Widener::byteDistance(Value *from, Value *to) {
+  llvm::ScalarEvolution &se = evolution();
   const llvm::SCEV *difference =
       se.getMinusSCEV(se.getSCEV(to), se.getSCEV(from));
   if (auto *constant = llvm::dyn_cast<llvm::SCEVConstant>(difference))
@@ -76,16 +92,8 @@ std::optional<int64_t> Widener::byteDistance(Value *from, Value *to) {
       gep_from->getPointerOperand() != gep_to->getPointerOperand() ||
       gep_from->getSourceElementType() != gep_to->getSourceElementType())
     return std::nullopt;
-  // (Or zero-extended where InstCombine knew them not negative: `zext nneg`,
-  // the same value; CLBlast's tile columns `mg` and `mg | 1`.)
-  auto widening = [](Value *index) -> llvm::CastInst * {
-    if (auto *sext = llvm::dyn_cast<llvm::SExtInst>(index))
-      return sext;
-    auto *zext = llvm::dyn_cast<llvm::ZExtInst>(index);
-    return zext && zext->hasNonNeg() ? zext : nullptr;
-  };
-  llvm::CastInst *wide_from = widening(gep_from->getOperand(1));
-  llvm::CastInst *wide_to = widening(gep_to->getOperand(1));
+  llvm::CastInst *wide_from = wideningCast(gep_from->getOperand(1));
+  llvm::CastInst *wide_to = wideningCast(gep_to->getOperand(1));
   if (!wide_from || !wide_to ||
       wide_from->getSrcTy() != wide_to->getSrcTy())
     return std::nullopt;
@@ -128,15 +136,10 @@ Value *Widener::uniformDistance(Value *from, Value *to) {
   std::vector<Value *> factors;
   Value *a = gep_from->getOperand(1), *b = gep_to->getOperand(1);
   for (int depth = 0; depth < 8 && a != b; ++depth) {
-    // Widened alike (sext, or zext of values known not negative): the
-    // narrow difference, as byteDistance takes it.
-    auto *cast_a = llvm::dyn_cast<llvm::CastInst>(a);
-    auto *cast_b = llvm::dyn_cast<llvm::CastInst>(b);
+    // Widened alike: the narrow difference, as byteDistance takes it.
+    llvm::CastInst *cast_a = wideningCast(a), *cast_b = wideningCast(b);
     if (cast_a && cast_b && cast_a->getOpcode() == cast_b->getOpcode() &&
-        cast_a->getSrcTy() == cast_b->getSrcTy() &&
-        (llvm::isa<llvm::SExtInst>(cast_a) ||
-         (llvm::isa<llvm::ZExtInst>(cast_a) && cast_a->hasNonNeg() &&
-          cast_b->hasNonNeg()))) {
+        cast_a->getSrcTy() == cast_b->getSrcTy()) {
       a = cast_a->getOperand(0);
       b = cast_b->getOperand(0);
       continue;
@@ -182,9 +185,7 @@ Value *Widener::uniformDistance(Value *from, Value *to) {
     return nullptr; // constant or unknown: byteDistance's
   std::optional<int64_t> rest = a == b ? 0 : std::optional<int64_t>();
   if (!rest && a->getType()->isIntegerTy()) {
-    if (!distances_)
-      distances_ = std::make_unique<Distances>(scalar_, dominators_, loops_);
-    llvm::ScalarEvolution &se = distances_->evolution;
+    llvm::ScalarEvolution &se = evolution();
     if (auto *constant = llvm::dyn_cast<llvm::SCEVConstant>(
             se.getMinusSCEV(se.getSCEV(b), se.getSCEV(a))))
       rest = constant->getAPInt().getSExtValue();
@@ -299,16 +300,15 @@ std::vector<unsigned> Widener::rowsInBlocks(unsigned n, unsigned size) const {
   return position;
 }
 
-// Each work-item's pointer to `first`'s element: a constant distance from
-// the pointers of an earlier run of the block where there is one (LLVM then
-// adds the distance in the loads' addresses), else taken out of the vector
-// of pointers lane by lane. XgemvFastRot's sum reads eight runs per
-// work-item, rows of its local tile a constant apart: taken out for each run
-// they were a vmovq or vpextrq per lane, a vextracti128 per two and the
-// vector additions before them, a quarter of the region's instructions on
-// AVX2.
-// The same for all work-items: a distance one uniform value makes
-// (XgemvFastRot's staging reads four rows of A, `a_ld / 8` float8s apart).
+// Each work-item's pointer to `first`'s element: the pointers of an earlier
+// run of the block plus the distance between the two, where it is the same
+// for every work-item (a constant, which LLVM adds in the loads' addresses,
+// or a uniform value: XgemvFastRot's staging reads four rows of A `a_ld /
+// 8` float8s apart), else taken out of the vector of pointers lane by lane.
+// XgemvFastRot's sum reads eight runs per work-item, rows of its local tile
+// a constant apart: taken out for each run they were a vmovq or vpextrq per
+// lane, a vextracti128 per two and the vector additions before them, a
+// quarter of the region's instructions on AVX2.
 std::vector<Value *> Widener::rowPointers(llvm::LoadInst &first) {
   Value *pointer = first.getPointerOperand();
   llvm::BasicBlock *block = first.getParent();
@@ -394,7 +394,6 @@ Value *Widener::loadRows(llvm::LoadInst &first, Value *mask) {
   // plus i strides where the stride is known), under its own bit of the
   // mask.
   auto *run_type = llvm::FixedVectorType::get(t, unsigned(n));
-  Value *pointers = widened(pointer);
   auto runStart = [&](Value *at) {
     return start == 0 ? at // else the run starts before `first`'s element
                       : b_.CreateConstGEP1_64(b_.getInt8Ty(), at,
@@ -425,9 +424,9 @@ Value *Widener::loadRows(llvm::LoadInst &first, Value *mask) {
   // block start from them.
   std::vector<Value *> own = stride ? std::vector<Value *>() : rowPointers(first);
   auto loadRuns = [&](bool whole) {
-    Value *base = stride
-                      ? runStart(b_.CreateExtractElement(pointers, uint64_t(0)))
-                      : nullptr;
+    Value *base = stride ? runStart(b_.CreateExtractElement(
+                               widened(pointer), uint64_t(0)))
+                         : nullptr;
     std::vector<Value *> ordered(lanes_);
     for (unsigned lane = 0; lane < lanes_; ++lane) {
       Value *at =
