@@ -4,10 +4,14 @@
 // works on it too. A launch its last run showed to be small (a few
 // microseconds in all) runs on that thread alone until it has taken longer
 // than a helper costs, so it wakes no one however many workers there are;
-// any other wakes the workers it has chunks for at once. A worker that ran out
-// of work watches for more for a few tens of microseconds before it sleeps, so
-// a stream of launches finds its workers awake instead of paying a wake-up
-// each.
+// any other wakes the workers it has chunks for at once, in one system call
+// (a futex), and they find the launch without taking a lock: on a machine of
+// many cores, waking them one by one and letting them queue for a lock held
+// the last helper back by tens of microseconds. A worker that ran out of work
+// watches for more for a few tens of microseconds before it sleeps, so a
+// stream of launches finds its workers awake instead of paying a wake-up
+// each; the submitter watches for its helpers' last chunks the same way
+// before it sleeps.
 #pragma once
 #include "device/cpu_topology.h"
 
@@ -18,6 +22,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -65,25 +70,43 @@ public:
 
 private:
   struct Job;
+  // How many launches can be shared with the workers at once; a launch
+  // that finds every slot taken runs on its submitter alone.
+  static constexpr unsigned kJobSlots = 32;
   void workerLoop();
+  Job *claimSlot();
   void publish(Job &job);
+  void close(Job &job);
+  bool takeJob();
+  bool takeTask();
+  bool hasWork() const;
+  void wakeWorkers(unsigned count);
   static bool runNextChunk(Job &job, uint64_t &last);
   static void addBusyTime(Job &job,
                           std::chrono::steady_clock::time_point start);
   static void runChunks(Job &job);
+  static void leave(Job &job);
 
   const CpuSet cpus_; // empty: wherever the process may run
-  std::mutex mutex_;
-  std::condition_variable wake_; // workers wait here, guarded by mutex_
-  std::vector<Job *> jobs_;      // active parallel ranges, guarded by mutex_
-  unsigned sleeping_ = 0;        // workers waiting on wake_, guarded by mutex_
+  // The launches being shared, in slots the pool owns: a worker may still
+  // look at a slot after its launch ended (it then sees another tag).
+  std::unique_ptr<Job[]> slots_;
+  std::atomic<uint64_t> open_slots_{0}; // a bit per slot with a launch
+  std::atomic<uint64_t> generation_{0}; // tags of launches, never reused
+  // Sleeping workers wait for this word to change (a futex, so that one
+  // system call wakes as many as a launch wants, and none of them then
+  // queues for a lock on the way to the work).
+  std::atomic<uint32_t> wake_word_{0};
+  std::atomic<unsigned> sleeping_{0};
   // Bumped whenever a job or task is added: what watching workers watch.
   std::atomic<uint64_t> work_added_{0};
   std::atomic<unsigned> watching_{0}; // workers watching for work
   std::atomic<uint64_t> wake_ups_{0};
+  std::atomic<bool> stopping_{false};
   bool watchForWork();
+  std::mutex mutex_;                        // tasks and runners
   std::deque<std::function<void()>> tasks_; // guarded by mutex_
-  bool stopping_ = false;                   // guarded by mutex_
+  std::atomic<size_t> tasks_waiting_{0};    // tasks_.size()
   std::vector<std::thread> threads_;
 
   void runnerLoop();

@@ -163,3 +163,25 @@ TEST_CASE("a few long indices run at the same time", "[device]") {
     CHECK(history.load() >= 50000000); // what each index took
   }
 }
+
+// Launches are shared through a fixed number of slots (32): more submitters
+// than that at once still run every index exactly once (those that find no
+// slot run their launch alone), and a slot is used again only after the
+// workers inside its last launch left.
+TEST_CASE("more concurrent launches than the pool has slots", "[device]") {
+  weft::ThreadPool pool(3);
+  std::atomic<int> wrong{0};
+  std::vector<std::thread> submitters;
+  for (int t = 0; t < 40; ++t)
+    submitters.emplace_back([&] {
+      for (int round = 0; round < 30; ++round) {
+        std::vector<std::atomic<int>> hits(97);
+        pool.parallelFor(hits.size(), countIndices, &hits);
+        for (auto &h : hits)
+          wrong += h.load() != 1;
+      }
+    });
+  for (auto &t : submitters)
+    t.join();
+  CHECK(wrong.load() == 0);
+}
