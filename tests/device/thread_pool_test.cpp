@@ -20,6 +20,27 @@ void countIndices(void *state, uint64_t first, uint64_t last) {
   for (uint64_t i = first; i < last; ++i)
     hits[i]++;
 }
+
+// `submitters` threads each run `rounds` launches of `count` indices at
+// once; returns how many indices did not run exactly once. (Catch's
+// assertions are not thread-safe: the threads count, the caller checks.)
+int indicesNotRunOnce(weft::ThreadPool &pool, int submitters, int rounds,
+                      size_t count) {
+  std::atomic<int> wrong{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < submitters; ++t)
+    threads.emplace_back([&] {
+      for (int round = 0; round < rounds; ++round) {
+        std::vector<std::atomic<int>> hits(count);
+        pool.parallelFor(hits.size(), countIndices, &hits);
+        for (auto &h : hits)
+          wrong += h.load() != 1;
+      }
+    });
+  for (auto &t : threads)
+    t.join();
+  return wrong.load();
+}
 } // namespace
 
 TEST_CASE("parallelFor covers every index once", "[device]") {
@@ -66,20 +87,7 @@ TEST_CASE("concurrent submitters and posted tasks", "[device]") {
 TEST_CASE("workers woken for an already finished launch wait again",
           "[device]") {
   weft::ThreadPool pool(2);
-  std::atomic<int> wrong{0};
-  std::vector<std::thread> submitters;
-  for (int t = 0; t < 3; ++t)
-    submitters.emplace_back([&] {
-      for (int round = 0; round < 20000; ++round) {
-        std::vector<std::atomic<int>> hits(3);
-        pool.parallelFor(hits.size(), countIndices, &hits);
-        for (auto &h : hits)
-          wrong += h.load() != 1;
-      }
-    });
-  for (auto &t : submitters)
-    t.join();
-  CHECK(wrong.load() == 0);
+  CHECK(indicesNotRunOnce(pool, 3, 20000, 3) == 0);
 }
 
 namespace {
@@ -170,18 +178,5 @@ TEST_CASE("a few long indices run at the same time", "[device]") {
 // workers inside its last launch left.
 TEST_CASE("more concurrent launches than the pool has slots", "[device]") {
   weft::ThreadPool pool(3);
-  std::atomic<int> wrong{0};
-  std::vector<std::thread> submitters;
-  for (int t = 0; t < 40; ++t)
-    submitters.emplace_back([&] {
-      for (int round = 0; round < 30; ++round) {
-        std::vector<std::atomic<int>> hits(97);
-        pool.parallelFor(hits.size(), countIndices, &hits);
-        for (auto &h : hits)
-          wrong += h.load() != 1;
-      }
-    });
-  for (auto &t : submitters)
-    t.join();
-  CHECK(wrong.load() == 0);
+  CHECK(indicesNotRunOnce(pool, 40, 30, 97) == 0);
 }
