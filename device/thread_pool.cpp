@@ -17,6 +17,10 @@ thread_local const ThreadPool *current_pool = nullptr;
 // launch runs alone before the workers are asked in after all: about what
 // waking one and sharing the work with it costs.
 constexpr auto kRunAlone = std::chrono::microseconds(10);
+// How long a thread with nothing to do watches for what it waits for (a
+// worker for work, a submitter for its helpers' last chunks) before it
+// sleeps: waking it would cost more than a few tens of microseconds.
+constexpr auto kWatch = std::chrono::microseconds(50);
 } // namespace
 
 bool ThreadPool::ownsCurrentThread() const { return current_pool == this; }
@@ -196,7 +200,8 @@ void ThreadPool::publish(Job &job) {
   uint64_t left =
       count - std::min(count, job.next.load(std::memory_order_relaxed));
   // The submitter takes one of the chunks itself.
-  uint64_t wanted = (left + job.chunk - 1) / job.chunk - 1;
+  uint64_t chunks = (left + job.chunk - 1) / job.chunk;
+  uint64_t wanted = chunks > 1 ? chunks - 1 : 0;
   job.tag.store(generation_.fetch_add(1) + 1);
   open_slots_.fetch_or(uint64_t{1} << job.slot);
   work_added_.fetch_add(1);
@@ -223,7 +228,6 @@ void ThreadPool::wakeWorkers(unsigned count) {
 void ThreadPool::close(Job &job) {
   job.tag.store(0);
   open_slots_.fetch_and(~(uint64_t{1} << job.slot));
-  constexpr auto kWatch = std::chrono::microseconds(50);
   auto until = std::chrono::steady_clock::now() + kWatch;
   while (job.users.load() != 0) {
     if (std::chrono::steady_clock::now() < until) {
@@ -252,7 +256,6 @@ void ThreadPool::post(std::function<void()> task) {
 // between looks, so a watching worker gives way to the application's and
 // the queues' threads on a busy machine.
 bool ThreadPool::watchForWork() {
-  constexpr auto kWatch = std::chrono::microseconds(50);
   uint64_t seen = work_added_.load(std::memory_order_acquire);
   auto until = std::chrono::steady_clock::now() + kWatch;
   do {
