@@ -6,6 +6,7 @@
 #include "icd/validation.h"
 #include "runtime/command.h"
 #include "runtime/command_buffer.h"
+#include "runtime/device.h"
 #include "runtime/memory.h"
 #include "runtime/queue.h"
 
@@ -61,6 +62,12 @@ inline cl_int prepareHostPointerCommand(cl_command_queue queue_handle,
     return CL_INVALID_COMMAND_QUEUE;
   return collectWaitList(out.queue->context(), num_events, events,
                          out.wait_list);
+}
+
+// The workers that share a command's large copies and fills: the pool of
+// the queue's device (a sub-device's keeps to its own cores).
+inline ThreadPool *copyHelpers(const CommandTarget &target) {
+  return &target.queue->device().pool();
 }
 
 // Queues `command` and hands out its event; a blocking command is waited

@@ -168,9 +168,11 @@ cl_int icd::copyImageAndBuffer(CommandTarget &target, cl_mem image_handle,
   Region bytes = imageRegionBytes(image, region);
   Command command =
       to_buffer ? copyBufferRectCommand(image, image_rect, buffer, buffer_rect,
-                                        bytes, CL_COMMAND_COPY_IMAGE_TO_BUFFER)
+                                        bytes, copyHelpers(target),
+                                        CL_COMMAND_COPY_IMAGE_TO_BUFFER)
                 : copyBufferRectCommand(buffer, buffer_rect, image, image_rect,
-                                        bytes, CL_COMMAND_COPY_BUFFER_TO_IMAGE);
+                                        bytes, copyHelpers(target),
+                                        CL_COMMAND_COPY_BUFFER_TO_IMAGE);
   return submit(target, std::move(command), false, event);
 }
 
@@ -315,12 +317,12 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadImage(
     return CL_INVALID_VALUE;
   if (!hostMayRead(image))
     return CL_INVALID_OPERATION;
-  return submit(target,
-                readBufferRectCommand(image, imageRect(image, origin, region),
-                                      host_rect,
-                                      imageRegionBytes(image, region), ptr,
-                                      CL_COMMAND_READ_IMAGE),
-                blocking_read, event);
+  return submit(
+      target,
+      readBufferRectCommand(image, imageRect(image, origin, region), host_rect,
+                            imageRegionBytes(image, region), ptr,
+                            copyHelpers(target), CL_COMMAND_READ_IMAGE),
+      blocking_read, event);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteImage(
@@ -343,12 +345,12 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteImage(
     return CL_INVALID_VALUE;
   if (!hostMayWrite(image))
     return CL_INVALID_OPERATION;
-  return submit(target,
-                writeBufferRectCommand(image, imageRect(image, origin, region),
-                                       host_rect,
-                                       imageRegionBytes(image, region), ptr,
-                                       CL_COMMAND_WRITE_IMAGE),
-                blocking_write, event);
+  return submit(
+      target,
+      writeBufferRectCommand(image, imageRect(image, origin, region), host_rect,
+                             imageRegionBytes(image, region), ptr,
+                             copyHelpers(target), CL_COMMAND_WRITE_IMAGE),
+      blocking_write, event);
 }
 
 cl_int icd::copyImage(CommandTarget &target, cl_mem src_handle,
@@ -377,6 +379,7 @@ cl_int icd::copyImage(CommandTarget &target, cl_mem src_handle,
                 copyBufferRectCommand(src, imageRect(src, src_origin, region),
                                       dst, imageRect(dst, dst_origin, region),
                                       imageRegionBytes(src, region),
+                                      copyHelpers(target),
                                       CL_COMMAND_COPY_IMAGE),
                 false, event);
 }

@@ -251,8 +251,9 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBuffer(
     return CL_INVALID_VALUE;
   if (!hostMayRead(memory))
     return CL_INVALID_OPERATION;
-  return submit(target, readBufferCommand(memory, offset, size, ptr),
-                blocking_read, event);
+  return submit(
+      target, readBufferCommand(memory, offset, size, ptr, copyHelpers(target)),
+      blocking_read, event);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBuffer(
@@ -267,8 +268,10 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBuffer(
     return CL_INVALID_VALUE;
   if (!hostMayWrite(memory))
     return CL_INVALID_OPERATION;
-  return submit(target, writeBufferCommand(memory, offset, size, ptr),
-                blocking_write, event);
+  return submit(
+      target,
+      writeBufferCommand(memory, offset, size, ptr, copyHelpers(target)),
+      blocking_write, event);
 }
 
 cl_int icd::copyBuffer(CommandTarget &target, cl_mem src_buffer,
@@ -285,7 +288,8 @@ cl_int icd::copyBuffer(CommandTarget &target, cl_mem src_buffer,
   if (s < d + size && d < s + size)
     return CL_MEM_COPY_OVERLAP;
   return submit(target,
-                copyBufferCommand(src, src_offset, dst, dst_offset, size),
+                copyBufferCommand(src, src_offset, dst, dst_offset, size,
+                                  copyHelpers(target)),
                 false, event);
 }
 
@@ -311,7 +315,8 @@ cl_int icd::fillBuffer(CommandTarget &target, cl_mem buffer,
       outOfBounds(memory, offset, size))
     return CL_INVALID_VALUE;
   return submit(target,
-                fillBufferCommand(memory, pattern, pattern_size, offset, size),
+                fillBufferCommand(memory, pattern, pattern_size, offset, size,
+                                  copyHelpers(target)),
                 false, event);
 }
 
@@ -347,7 +352,8 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBufferRect(
     return CL_INVALID_OPERATION;
   Region r = {region[0], region[1], region[2]};
   return submit(target,
-                readBufferRectCommand(memory, buffer_rect, host_rect, r, ptr),
+                readBufferRectCommand(memory, buffer_rect, host_rect, r, ptr,
+                                      copyHelpers(target)),
                 blocking_read, event);
 }
 
@@ -372,7 +378,8 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBufferRect(
     return CL_INVALID_OPERATION;
   Region r = {region[0], region[1], region[2]};
   return submit(target,
-                writeBufferRectCommand(memory, buffer_rect, host_rect, r, ptr),
+                writeBufferRectCommand(memory, buffer_rect, host_rect, r, ptr,
+                                       copyHelpers(target)),
                 blocking_write, event);
 }
 
@@ -397,7 +404,9 @@ cl_int icd::copyBufferRect(CommandTarget &target, cl_mem src_buffer,
       return CL_MEM_COPY_OVERLAP;
   }
   Region r = {region[0], region[1], region[2]};
-  return submit(target, copyBufferRectCommand(src, src_rect, dst, dst_rect, r),
+  return submit(target,
+                copyBufferRectCommand(src, src_rect, dst, dst_rect, r,
+                                      copyHelpers(target)),
                 false, event);
 }
 

@@ -91,8 +91,10 @@ cl_int icd::svmMemcpy(CommandTarget &target, bool blocking, void *dst_ptr,
   auto src = reinterpret_cast<uintptr_t>(src_ptr);
   if (size && dst < src + size && src < dst + size)
     return CL_MEM_COPY_OVERLAP;
-  return submit(target, svmMemcpyCommand(dst_ptr, src_ptr, size, type),
-                blocking, event);
+  return submit(
+      target,
+      svmMemcpyCommand(dst_ptr, src_ptr, size, type, copyHelpers(target)),
+      blocking, event);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL
@@ -115,7 +117,8 @@ cl_int icd::svmMemFill(CommandTarget &target, void *svm_ptr,
       size % pattern_size || wrapsAround(svm_ptr, size))
     return CL_INVALID_VALUE;
   return submit(target,
-                svmFillCommand(svm_ptr, pattern, pattern_size, size, type),
+                svmFillCommand(svm_ptr, pattern, pattern_size, size, type,
+                               copyHelpers(target)),
                 false, event);
 }
 

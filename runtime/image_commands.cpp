@@ -1,5 +1,6 @@
 #include "runtime/image_commands.h"
 
+#include "device/bulk_memory.h"
 #include "runtime/checked_math.h"
 #include "runtime/image.h"
 #include "runtime/memory.h"
@@ -111,9 +112,9 @@ Command fillImageCommand(Memory &image, std::vector<unsigned char> texel,
   Command command(CL_COMMAND_FILL_IMAGE, [target, texel, image_rect, region] {
     for (size_t z = 0; z < region[2]; ++z)
       for (size_t y = 0; y < region[1]; ++y)
-        fillPattern(target->data() + image_rect.offset +
-                        z * image_rect.slice_pitch + y * image_rect.row_pitch,
-                    region[0], texel.data(), texel.size());
+        fillBytes(target->data() + image_rect.offset +
+                      z * image_rect.slice_pitch + y * image_rect.row_pitch,
+                  region[0], texel.data(), texel.size());
     return CL_SUCCESS;
   });
   command.writes(image, image_rect.offset,

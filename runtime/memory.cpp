@@ -28,10 +28,21 @@ bool Memory::allocateStorage(size_t size) {
     // reading one image and writing another of its shape had them evict
     // each other (the Xeon's 3x3 box filter ran 40% slower). Each starts
     // a different number of 4 KiB pages and cache lines in.
+    //
+    // And half a page in: the application copies between a mapped buffer
+    // and its own arrays with memcpy, and glibc's memcpy of many bytes
+    // runs at a third of its rate when the destination lies 16 to about
+    // 700 bytes past the source within a page (Zen 3; its loads then fall
+    // on page offsets its stores just wrote). malloc'ed arrays start 16
+    // bytes into a page and posix_memalign'ed ones on a page; 2-3 KiB
+    // into a page is far from both either way (clpeak's "memcpy from
+    // mapped ptr", a buffer starting on a page: 4.9 GB/s, PoCL's, 128
+    // bytes in, 12.4).
     static std::atomic<uint32_t> count{0};
     uint32_t k = count.fetch_add(1, std::memory_order_relaxed);
-    size_t offset =
-        size_t(k * 5 % 16) * 4096 + size_t(k * 3 % 8) * kBufferAlignment;
+    constexpr size_t kHalfPage = 2048;
+    size_t offset = size_t(k * 5 % 16) * 4096 + kHalfPage +
+                    size_t(k * 3 % 8) * kBufferAlignment;
     size_t pages = (size + offset + kHugePageBytes - 1) & ~(kHugePageBytes - 1);
     if (void *base = std::aligned_alloc(kHugePageBytes, pages)) {
       madvise(base, pages, MADV_HUGEPAGE); // a hint: refusal changes nothing

@@ -1,5 +1,6 @@
 #include "runtime/memory_commands.h"
 
+#include "device/bulk_memory.h"
 #include "runtime/checked_math.h"
 #include "runtime/memory.h"
 
@@ -71,30 +72,23 @@ bool rectsOverlap(const Rect &a, const Rect &b, const Region &region) {
 }
 
 void copyRect(char *dst, const Rect &dst_rect, const char *src,
-              const Rect &src_rect, const Region &region) {
+              const Rect &src_rect, const Region &region, ThreadPool *helpers) {
   // Every row lies below its rect's extent, which makeRect checked.
-  for (size_t z = 0; z < region[2]; ++z)
-    for (size_t y = 0; y < region[1]; ++y)
-      std::memmove(dst + dst_rect.offset + z * dst_rect.slice_pitch +
-                       y * dst_rect.row_pitch,
-                   src + src_rect.offset + z * src_rect.slice_pitch +
-                       y * src_rect.row_pitch,
-                   region[0]);
+  auto rowsOf = [&](const Rect &rect) {
+    return RowOffsets{rect.offset, rect.row_pitch, rect.slice_pitch, region[1]};
+  };
+  copyRows(dst, rowsOf(dst_rect), src, rowsOf(src_rect), region[1] * region[2],
+           region[0], helpers);
 }
 
-void fillPattern(char *dst, size_t size, const void *pattern,
-                 size_t pattern_size) {
-  for (size_t i = 0; i < size; i += pattern_size)
-    std::memcpy(dst + i, pattern, pattern_size);
-}
-
-Command readBufferCommand(Memory &memory, size_t offset, size_t size,
-                          void *ptr) {
+Command readBufferCommand(Memory &memory, size_t offset, size_t size, void *ptr,
+                          ThreadPool *helpers) {
   Ref<Memory> source(&memory);
-  Command command(CL_COMMAND_READ_BUFFER, [source, offset, size, ptr] {
+  Command command(CL_COMMAND_READ_BUFFER, [source, offset, size, ptr, helpers] {
     // The host memory may overlap the buffer's own (a CL_MEM_USE_HOST_PTR
-    // buffer read into its host_ptr region, which the spec allows).
-    std::memmove(ptr, source->data() + offset, size);
+    // buffer read into its host_ptr region, which the spec allows):
+    // copyBytes then moves them as memmove does.
+    copyBytes(ptr, source->data() + offset, size, helpers);
     return CL_SUCCESS;
   });
   command.reads(memory, offset, size);
@@ -102,26 +96,27 @@ Command readBufferCommand(Memory &memory, size_t offset, size_t size,
 }
 
 Command writeBufferCommand(Memory &memory, size_t offset, size_t size,
-                           const void *ptr) {
+                           const void *ptr, ThreadPool *helpers) {
   Ref<Memory> target(&memory);
-  Command command(CL_COMMAND_WRITE_BUFFER, [target, offset, size, ptr] {
-    std::memmove(target->data() + offset, ptr, size); // see the read
-    return CL_SUCCESS;
-  });
+  Command command(
+      CL_COMMAND_WRITE_BUFFER, [target, offset, size, ptr, helpers] {
+        copyBytes(target->data() + offset, ptr, size, helpers); // see the read
+        return CL_SUCCESS;
+      });
   command.writes(memory, offset, size);
   return command;
 }
 
 Command copyBufferCommand(Memory &src, size_t src_offset, Memory &dst,
-                          size_t dst_offset, size_t size) {
+                          size_t dst_offset, size_t size, ThreadPool *helpers) {
   Ref<Memory> source(&src), target(&dst);
   Command command(CL_COMMAND_COPY_BUFFER,
-                  [source, target, src_offset, dst_offset, size] {
+                  [source, target, src_offset, dst_offset, size, helpers] {
                     // Two buffers over overlapping host memory
                     // (CL_MEM_USE_HOST_PTR) may overlap without being the same
-                    // buffer or sub-buffers of one.
-                    std::memmove(target->data() + dst_offset,
-                                 source->data() + src_offset, size);
+                    // buffer or sub-buffers of one (copyBytes then moves).
+                    copyBytes(target->data() + dst_offset,
+                              source->data() + src_offset, size, helpers);
                     return CL_SUCCESS;
                   });
   command.reads(src, src_offset, size);
@@ -130,25 +125,29 @@ Command copyBufferCommand(Memory &src, size_t src_offset, Memory &dst,
 }
 
 Command fillBufferCommand(Memory &memory, const void *pattern,
-                          size_t pattern_size, size_t offset, size_t size) {
+                          size_t pattern_size, size_t offset, size_t size,
+                          ThreadPool *helpers) {
   Ref<Memory> target(&memory);
   const auto *first = static_cast<const unsigned char *>(pattern);
   std::vector<unsigned char> bytes(first, first + pattern_size);
-  Command command(CL_COMMAND_FILL_BUFFER, [target, bytes, offset, size] {
-    fillPattern(target->data() + offset, size, bytes.data(), bytes.size());
-    return CL_SUCCESS;
-  });
+  Command command(CL_COMMAND_FILL_BUFFER,
+                  [target, bytes, offset, size, helpers] {
+                    fillBytes(target->data() + offset, size, bytes.data(),
+                              bytes.size(), helpers);
+                    return CL_SUCCESS;
+                  });
   command.writes(memory, offset, size);
   return command;
 }
 
 Command readBufferRectCommand(Memory &memory, const Rect &buffer_rect,
                               const Rect &host_rect, const Region &region,
-                              void *ptr, cl_command_type type) {
+                              void *ptr, ThreadPool *helpers,
+                              cl_command_type type) {
   Ref<Memory> source(&memory);
-  Command command(type, [source, buffer_rect, host_rect, region, ptr] {
+  Command command(type, [source, buffer_rect, host_rect, region, ptr, helpers] {
     copyRect(static_cast<char *>(ptr), host_rect, source->data(), buffer_rect,
-             region);
+             region, helpers);
     return CL_SUCCESS;
   });
   // The rows' bounding range: the bytes between rows are not read, but a
@@ -160,11 +159,12 @@ Command readBufferRectCommand(Memory &memory, const Rect &buffer_rect,
 
 Command writeBufferRectCommand(Memory &memory, const Rect &buffer_rect,
                                const Rect &host_rect, const Region &region,
-                               const void *ptr, cl_command_type type) {
+                               const void *ptr, ThreadPool *helpers,
+                               cl_command_type type) {
   Ref<Memory> target(&memory);
-  Command command(type, [target, buffer_rect, host_rect, region, ptr] {
+  Command command(type, [target, buffer_rect, host_rect, region, ptr, helpers] {
     copyRect(target->data(), buffer_rect, static_cast<const char *>(ptr),
-             host_rect, region);
+             host_rect, region, helpers);
     return CL_SUCCESS;
   });
   command.writes(memory, buffer_rect.offset,
@@ -174,10 +174,11 @@ Command writeBufferRectCommand(Memory &memory, const Rect &buffer_rect,
 
 Command copyBufferRectCommand(Memory &src, const Rect &src_rect, Memory &dst,
                               const Rect &dst_rect, const Region &region,
-                              cl_command_type type) {
+                              ThreadPool *helpers, cl_command_type type) {
   Ref<Memory> source(&src), target(&dst);
-  Command command(type, [source, target, src_rect, dst_rect, region] {
-    copyRect(target->data(), dst_rect, source->data(), src_rect, region);
+  Command command(type, [source, target, src_rect, dst_rect, region, helpers] {
+    copyRect(target->data(), dst_rect, source->data(), src_rect, region,
+             helpers);
     return CL_SUCCESS;
   });
   command.reads(src, src_rect.offset, src_rect.extent - src_rect.offset);

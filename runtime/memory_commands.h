@@ -10,6 +10,7 @@
 namespace weft {
 
 class Memory;
+class ThreadPool;
 
 // Width in bytes, height in rows, depth in slices.
 using Region = std::array<size_t, 3>;
@@ -38,41 +39,44 @@ cl_int makeRect(const size_t *origin, const size_t *region, size_t row_pitch,
 bool rectsOverlap(const Rect &a, const Rect &b, const Region &region);
 
 // Copies `region` from `src` laid out as `src_rect` to `dst` laid out as
-// `dst_rect`, row by row (memmove: the rows may overlap).
+// `dst_rect`, row by row (rows that overlap as memmove does), sharing many
+// bytes' rows with `helpers` (device/bulk_memory.h).
 void copyRect(char *dst, const Rect &dst_rect, const char *src,
-              const Rect &src_rect, const Region &region);
-
-// Repeats `pattern` over `size` bytes at `dst` (size a multiple of
-// pattern_size).
-void fillPattern(char *dst, size_t size, const void *pattern,
-                 size_t pattern_size);
+              const Rect &src_rect, const Region &region,
+              ThreadPool *helpers = nullptr);
 
 // The commands. Each holds references to its memory objects and copies of
 // small inputs (the fill pattern), so the application may release them once
 // queued; host pointers are the application's to keep valid (the spec's
-// rule).
-Command readBufferCommand(Memory &memory, size_t offset, size_t size,
-                          void *ptr);
+// rule). `helpers`, the pool of the queue's device, shares large copies and
+// fills with its workers (device/bulk_memory.h); without, one thread moves
+// the bytes.
+Command readBufferCommand(Memory &memory, size_t offset, size_t size, void *ptr,
+                          ThreadPool *helpers = nullptr);
 Command writeBufferCommand(Memory &memory, size_t offset, size_t size,
-                           const void *ptr);
+                           const void *ptr, ThreadPool *helpers = nullptr);
 Command copyBufferCommand(Memory &src, size_t src_offset, Memory &dst,
-                          size_t dst_offset, size_t size);
+                          size_t dst_offset, size_t size,
+                          ThreadPool *helpers = nullptr);
 Command fillBufferCommand(Memory &memory, const void *pattern,
-                          size_t pattern_size, size_t offset, size_t size);
+                          size_t pattern_size, size_t offset, size_t size,
+                          ThreadPool *helpers = nullptr);
 // The rect commands also move image regions (runtime/image_commands.h),
 // under the image commands' types.
 Command
 readBufferRectCommand(Memory &memory, const Rect &buffer_rect,
                       const Rect &host_rect, const Region &region, void *ptr,
+                      ThreadPool *helpers = nullptr,
                       cl_command_type type = CL_COMMAND_READ_BUFFER_RECT);
 Command
 writeBufferRectCommand(Memory &memory, const Rect &buffer_rect,
                        const Rect &host_rect, const Region &region,
-                       const void *ptr,
+                       const void *ptr, ThreadPool *helpers = nullptr,
                        cl_command_type type = CL_COMMAND_WRITE_BUFFER_RECT);
 Command
 copyBufferRectCommand(Memory &src, const Rect &src_rect, Memory &dst,
                       const Rect &dst_rect, const Region &region,
+                      ThreadPool *helpers = nullptr,
                       cl_command_type type = CL_COMMAND_COPY_BUFFER_RECT);
 // Counts the mapping now and sets `mapped`: the device works in host memory,
 // so the mapping is the storage itself (for CL_MEM_USE_HOST_PTR, the

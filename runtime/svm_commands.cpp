@@ -2,6 +2,7 @@
 
 #include <CL/cl_ext.h>
 
+#include "device/bulk_memory.h"
 #include "runtime/context.h"
 #include "runtime/memory_commands.h"
 #include "runtime/queue.h"
@@ -47,10 +48,9 @@ Command svmFreeCommand(Queue &queue, std::vector<void *> pointers,
 }
 
 Command svmMemcpyCommand(void *dst, const void *src, size_t size,
-                         cl_command_type type) {
-  Command command(type, [dst, src, size] {
-    if (size)
-      std::memcpy(dst, src, size);
+                         cl_command_type type, ThreadPool *helpers) {
+  Command command(type, [dst, src, size, helpers] {
+    copyBytes(dst, src, size, helpers);
     return CL_SUCCESS;
   });
   command.readsHost(src, size);
@@ -59,11 +59,11 @@ Command svmMemcpyCommand(void *dst, const void *src, size_t size,
 }
 
 Command svmFillCommand(void *dst, const void *pattern, size_t pattern_size,
-                       size_t size, cl_command_type type) {
+                       size_t size, cl_command_type type, ThreadPool *helpers) {
   std::array<unsigned char, 128> copy{};
   std::memcpy(copy.data(), pattern, pattern_size);
-  Command command(type, [dst, copy, pattern_size, size] {
-    fillPattern(static_cast<char *>(dst), size, copy.data(), pattern_size);
+  Command command(type, [dst, copy, pattern_size, size, helpers] {
+    fillBytes(dst, size, copy.data(), pattern_size, helpers);
     return CL_SUCCESS;
   });
   command.writesHost(dst, size);

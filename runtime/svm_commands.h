@@ -11,6 +11,8 @@
 
 namespace weft {
 
+class ThreadPool;
+
 class Context;
 class Queue;
 
@@ -24,12 +26,15 @@ Command svmFreeCommand(Queue &queue, std::vector<void *> pointers,
                        SvmFreeCallback callback, void *user_data);
 // `type`: the SVM command's, or USM's (CL_COMMAND_MEMCPY_INTEL,
 // CL_COMMAND_MEMFILL_INTEL), which are the same commands.
+// `helpers`: as for the buffer commands (runtime/memory_commands.h).
 Command svmMemcpyCommand(void *dst, const void *src, size_t size,
-                         cl_command_type type = CL_COMMAND_SVM_MEMCPY);
+                         cl_command_type type = CL_COMMAND_SVM_MEMCPY,
+                         ThreadPool *helpers = nullptr);
 // The pattern is copied (at most 128 bytes).
 Command svmFillCommand(void *dst, const void *pattern, size_t pattern_size,
                        size_t size,
-                       cl_command_type type = CL_COMMAND_SVM_MEMFILL);
+                       cl_command_type type = CL_COMMAND_SVM_MEMFILL,
+                       ThreadPool *helpers = nullptr);
 Command svmMapCommand(void *pointer, size_t size, cl_map_flags flags);
 // `size`: the mapped allocation's extent from `pointer`, when known
 // (MemoryAccess::kToEnd when not: the unmap then orders against all memory

@@ -110,21 +110,6 @@ TEST_CASE("copyRect copies between pitched layouts", "[runtime][rect]") {
       }
 }
 
-TEST_CASE("fillPattern repeats the pattern", "[runtime][rect]") {
-  for (size_t pattern_size : {1, 2, 4, 8, 16, 32, 64, 128}) {
-    std::vector<unsigned char> pattern(pattern_size);
-    std::iota(pattern.begin(), pattern.end(), 1);
-    std::vector<char> dst(pattern_size * 5 + 8, 0);
-    fillPattern(dst.data() + 4, pattern_size * 5, pattern.data(), pattern_size);
-    INFO("pattern of " << pattern_size << " bytes");
-    for (size_t i = 0; i < dst.size(); ++i) {
-      bool inside = i >= 4 && i < 4 + pattern_size * 5;
-      CHECK(dst[i] ==
-            (inside ? static_cast<char>(pattern[(i - 4) % pattern_size]) : 0));
-    }
-  }
-}
-
 // CL_MEM_COPY_OVERLAP: rows of one region may lie in the gaps between rows
 // of the other; only a shared byte is an overlap (the CTS's
 // bufferreadwriterect drew such a pair: a copy between regions whose byte
