@@ -2,7 +2,7 @@
 # Runs the benchmarks with Weft (build tree) and PoCL (if installed) side by
 # side: launch latency, rebuild from cache and vector add in one process, the
 # work-group, async-copy, collective, command-buffer, out-of-order, SVM,
-# half, image and pipe kernels, cold builds of large kernels and of SPIR-V,
+# transfers, half, image and pipe kernels, cold builds of large kernels and of SPIR-V,
 # then what each driver adds to `clinfo -l` and `clinfo` (time and peak RSS).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -34,6 +34,8 @@ echo
 OCL_ICD_VENDORS="$dir/both" build/bin/out_of_order_bench "$@" || status=1
 echo
 OCL_ICD_VENDORS="$dir/both" build/bin/svm_bench "$@" || status=1
+echo
+OCL_ICD_VENDORS="$dir/both" build/bin/transfer_bench || status=1
 echo
 OCL_ICD_VENDORS="$dir/both" build/bin/half_bench "$@" || status=1
 echo
