@@ -28,13 +28,16 @@ constexpr size_t kPieceBytes = size_t(256) << 10;
 // there anyway, and stores that bypass them skip reading each line before
 // writing it (about a third more bandwidth on Zen 3: 15-17 against 9.4-10
 // GB/s for 256 MiB). Smaller ones stay in the cache, where the kernel that
-// reads them next finds them.
+// reads them next finds them. At most 32 MiB: a virtual machine may report
+// its host's whole last-level cache (Zen 3's 2-vCPU machine: 256 MiB, of
+// which its cores share one 32 MiB part).
 size_t streamingBytes() {
   static const size_t bytes = [] {
+    constexpr size_t kMost = size_t(32) << 20;
     long last_level = sysconf(_SC_LEVEL3_CACHE_SIZE);
     if (last_level <= 0)
       last_level = sysconf(_SC_LEVEL2_CACHE_SIZE);
-    return last_level > 0 ? size_t(last_level) : size_t(32) << 20;
+    return last_level > 0 ? std::min(size_t(last_level), kMost) : kMost;
   }();
   return bytes;
 }

@@ -1,5 +1,6 @@
 #include "runtime/memory.h"
 
+#include "device/bulk_memory.h"
 #include "runtime/context.h"
 
 #include <sys/mman.h>
@@ -88,8 +89,8 @@ Memory *Memory::createBuffer(Context &context, cl_mem_flags flags, size_t size,
     return nullptr;
   }
   memory->owns_data_ = true;
-  if (flags & CL_MEM_COPY_HOST_PTR)
-    std::memcpy(memory->data_, host_ptr, size);
+  if (flags & CL_MEM_COPY_HOST_PTR) // on this thread: no queue to share with
+    copyBytes(memory->data_, host_ptr, size);
   memory->listDeviceAddress();
   return memory;
 }
