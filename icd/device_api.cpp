@@ -99,7 +99,9 @@ constexpr cl_bitfield kFloatAtomicCapabilities =
     CL_DEVICE_LOCAL_FP_ATOMIC_ADD_EXT | CL_DEVICE_LOCAL_FP_ATOMIC_MIN_MAX_EXT;
 
 // The schemes clCreateSubDevices takes (runtime/device_partition.h): by
-// affinity domain only where the OS describes the CPUs' NUMA nodes or caches.
+// affinity domain only where the OS describes the CPUs' NUMA nodes or caches
+// and one of those levels splits the device (the spec lists the schemes
+// that give two sub-devices or more).
 std::vector<cl_device_partition_property>
 partitionProperties(const Device &device) {
   std::vector<cl_device_partition_property> schemes = {

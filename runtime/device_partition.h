@@ -9,8 +9,9 @@
 
 namespace weft {
 
-// The affinity domains `cpus` can be asked to split along: the levels the
-// OS describes, and "next partitionable" when one of them splits `cpus`.
+// The affinity domains `cpus` is offered to split along: the levels the OS
+// describes that split `cpus` in two or more, and "next partitionable" when
+// there is one.
 cl_device_affinity_domain supportedAffinityDomains(const CpuSet &cpus,
                                                    const CpuTopology &topology);
 

@@ -117,6 +117,13 @@ TEST_CASE("partition along NUMA nodes and caches", "[runtime][partition]") {
          CL_DEVICE_AFFINITY_DOMAIN_L2_CACHE |
          CL_DEVICE_AFFINITY_DOMAIN_L1_CACHE |
          CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE));
+  // Only the levels that split a device are offered: a node's CPUs share
+  // its L3.
+  CHECK(weft::supportedAffinityDomains(node, eightCpus()) ==
+        (CL_DEVICE_AFFINITY_DOMAIN_L2_CACHE |
+         CL_DEVICE_AFFINITY_DOMAIN_L1_CACHE |
+         CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE));
+  CHECK(weft::supportedAffinityDomains({5}, eightCpus()) == 0);
   // Without topology, no domain is offered.
   weft::CpuTopology unknown;
   unknown.cpus = all;
