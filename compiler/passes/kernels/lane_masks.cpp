@@ -23,8 +23,7 @@ constexpr unsigned kLocalAddressSpace = 3;
 // on the lent Xeon with AVX2 code).
 bool spansPay(const llvm::Function &f, const llvm::Type *element) {
   return element->getScalarSizeInBits() >= 32 &&
-         f.getFnAttribute("target-cpu").getValueAsString().starts_with(
-             "znver");
+         f.getFnAttribute("target-cpu").getValueAsString().starts_with("znver");
 }
 } // namespace
 #include <vector>
@@ -146,8 +145,8 @@ Value *LaneMasks::load(llvm::Type *element, Value *pointers, unsigned spacing,
     b_.SetInsertPoint(whole);
     Value *first = firstLane(pointers);
     Value *plain = b_.CreateShuffleVector(
-        b_.CreateAlignedLoad(vectorOf(element, spannedElements(spacing)),
-                             first, align),
+        b_.CreateAlignedLoad(vectorOf(element, spannedElements(spacing)), first,
+                             align),
         own);
     b_.CreateBr(after);
     b_.SetInsertPoint(masked);
@@ -156,6 +155,24 @@ Value *LaneMasks::load(llvm::Type *element, Value *pointers, unsigned spacing,
         b_.CreateMaskedLoad(vectorOf(element, lanes_ * spacing),
                             firstLane(pointers), align, spread),
         own);
+    return joinLoads(plain, whole, some, masked, after);
+  }
+  BasicBlock *whole, *masked, *after;
+  if (element->isVectorTy() &&
+      branchOnAllLanes(lane_mask, "load", whole, masked, after)) {
+    // Without fast gathers, each work-item's vector is one load when all
+    // are on.
+    b_.SetInsertPoint(whole);
+    std::vector<Value *> each;
+    for (unsigned lane = 0; lane < lanes_; ++lane)
+      each.push_back(b_.CreateAlignedLoad(
+          element, b_.CreateExtractElement(pointers, uint64_t(lane)), align));
+    Value *plain = llvm::concatenateVectors(b_, each);
+    b_.CreateBr(after);
+    b_.SetInsertPoint(masked);
+    Value *some = b_.CreateMaskedGather(
+        type, elementPointers(element, pointers),
+        std::min(align, llvm::Align(element->getScalarSizeInBits() / 8)), mask);
     return joinLoads(plain, whole, some, masked, after);
   }
   if (element->isVectorTy())
@@ -213,10 +230,33 @@ void LaneMasks::store(Value *values, llvm::Type *element, Value *pointers,
     }
     return;
   }
+  BasicBlock *whole = nullptr, *masked = nullptr, *after = nullptr;
+  if (element->isVectorTy() &&
+      branchOnAllLanes(lane_mask, "store", whole, masked, after)) {
+    // Without fast scatters, each work-item's vector is one store when all
+    // are on: CLBlast's transpose stores a float4 per work-item into rows
+    // of its local tile 512 bytes apart, 32 scalar stores as a scatter.
+    b_.SetInsertPoint(whole);
+    unsigned elements = elementsOf(element);
+    for (unsigned lane = 0; lane < lanes_; ++lane) {
+      llvm::SmallVector<int, 16> own;
+      for (unsigned e = 0; e < elements; ++e)
+        own.push_back(int(lane * elements + e));
+      b_.CreateAlignedStore(b_.CreateShuffleVector(values, own),
+                            b_.CreateExtractElement(pointers, uint64_t(lane)),
+                            align);
+    }
+    b_.CreateBr(after);
+    b_.SetInsertPoint(masked);
+  }
   if (element->isVectorTy())
     align = std::min(align, llvm::Align(element->getScalarSizeInBits() / 8));
   b_.CreateMaskedScatter(values, elementPointers(element, pointers), align,
                          mask);
+  if (after) {
+    b_.CreateBr(after);
+    b_.SetInsertPoint(after);
+  }
 }
 
 // Without AVX-512, masked stores (vmaskmovps, vpmaskmovd) are microcoded on

@@ -97,11 +97,10 @@ void VaryingValues::findVarying() {
         }
         if (const auto *load = llvm::dyn_cast<llvm::LoadInst>(&inst))
           varies |= !load->isSimple();
-        // A division that could trap computes per lane, where the lanes
-        // off the path divide by one; one by a constant that cannot (CLBlast's
-        // `kSizeK / WGD`) stays uniform.
-        if (const auto *op = llvm::dyn_cast<llvm::BinaryOperator>(&inst))
-          varies |= op->isIntDivRem() && !llvm::isSafeToSpeculativelyExecute(op);
+        // A division of values all work-items share stays one division,
+        // made safe where no work-item is on its path (Widener): CLBlast's
+        // transposes shuffle their groups by `% get_num_groups(0)`, and a
+        // division per lane made every address after it a gather.
         for (Value *operand : inst.operands())
           varies |= varying_.count(operand) != 0;
         if (varies) {
@@ -129,8 +128,7 @@ void VaryingValues::findVarying() {
   }
 }
 
-std::optional<VaryingValues::Choice>
-VaryingValues::choiceOf(Value *v) const {
+std::optional<VaryingValues::Choice> VaryingValues::choiceOf(Value *v) const {
   if (auto *select = llvm::dyn_cast<llvm::SelectInst>(v)) {
     if (varies(select->getCondition()) ||
         select->getCondition()->getType()->isVectorTy())
@@ -164,7 +162,8 @@ VaryingValues::choiceOf(Value *v) const {
       side1 = side(phi->getIncomingBlock(1));
   if (side0 < 0 || side1 < 0 || side0 == side1)
     return std::nullopt;
-  return Choice{branch->getCondition(), phi->getIncomingValue(side0 == 0 ? 0 : 1),
+  return Choice{branch->getCondition(),
+                phi->getIncomingValue(side0 == 0 ? 0 : 1),
                 phi->getIncomingValue(side0 == 0 ? 1 : 0)};
 }
 
@@ -196,8 +195,7 @@ std::optional<int64_t> VaryingValues::laneStride(Value *v) {
       assumed.reset();
   if (assumed) {
     strides_[v] = std::nullopt; // while the side is asked
-    stride =
-        laneStride(assumed_holds_ ? assumed->if_true : assumed->if_false);
+    stride = laneStride(assumed_holds_ ? assumed->if_true : assumed->if_false);
   } else if (auto *phi = llvm::dyn_cast<PHINode>(v)) {
     // An index each work-item steps alike round a loop all go round as
     // often (clpeak's `id += get_local_size(0)`): its lanes keep the steps

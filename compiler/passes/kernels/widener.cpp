@@ -34,12 +34,11 @@ void Widener::run() {
   Value *lane_ids = llvm::ConstantVector::get(lanes);
   Value *first = vector_fn_.getArg(kernel_args_ + 1);
   Value *count = vector_fn_.getArg(kernel_args_ + 4);
-  vector_[x_] = b_.CreateAdd(b_.CreateVectorSplat(lanes_, first),
-                             lane_ids, "local_id_x");
+  vector_[x_] =
+      b_.CreateAdd(b_.CreateVectorSplat(lanes_, first), lane_ids, "local_id_x");
   masks_.setBlock(&scalar_.getEntryBlock(),
-                  b_.CreateICmpULT(lane_ids,
-                                   b_.CreateVectorSplat(lanes_, count),
-                                   "active"));
+                  b_.CreateICmpULT(
+                      lane_ids, b_.CreateVectorSplat(lanes_, count), "active"));
   emitRegion(nullptr, &scalar_.getEntryBlock());
   b_.CreateRetVoid();
 }
@@ -166,7 +165,8 @@ bool Widener::emitExchange(Instruction &inst, Value *mask) {
   }
   if (!varies(member)) {
     Value *slot = b_.CreateInBoundsGEP(
-        slots, exchanged_, {b_.getInt64(0), b_.CreateZExt(uniform(member), i64)});
+        slots, exchanged_,
+        {b_.getInt64(0), b_.CreateZExt(uniform(member), i64)});
     uniform_[&inst] = b_.CreateLoad(i64, slot, "sub_group_value");
     return true;
   }
@@ -236,6 +236,19 @@ void Widener::emitInstruction(Instruction &inst, Value *mask) {
     std::vector<Value *> operands; // mapped first: this may throw
     for (Value *operand : inst.operands())
       operands.push_back(uniform(operand));
+    if (auto *op = llvm::dyn_cast<llvm::BinaryOperator>(&inst);
+        op && op->isIntDivRem() && !llvm::isSafeToSpeculativelyExecute(op)) {
+      // One division for all, which divides by one when no work-item is on
+      // this path (a chunk runs a side none of its work-items takes), as a
+      // load for all is made only when one is.
+      Value *any = masks_.anyLane(mask);
+      operands[1] = b_.CreateSelect(any, operands[1],
+                                    llvm::ConstantInt::get(op->getType(), 1));
+      if (op->getOpcode() == Instruction::SDiv ||
+          op->getOpcode() == Instruction::SRem)
+        operands[0] = b_.CreateSelect(any, operands[0],
+                                      llvm::ConstantInt::get(op->getType(), 0));
+    }
     Instruction *copy = inst.clone();
     for (unsigned i = 0; i < operands.size(); ++i)
       copy->setOperand(i, operands[i]);
@@ -286,13 +299,13 @@ void Widener::emitInstruction(Instruction &inst, Value *mask) {
       llvm::SmallVector<int, 64> picks;
       for (unsigned lane = 0; lane < lanes_; ++lane)
         picks.push_back(int(lane * elements + index));
-      result = b_.CreateShuffleVector(widened(extract->getVectorOperand()),
-                                      picks);
+      result =
+          b_.CreateShuffleVector(widened(extract->getVectorOperand()), picks);
     }
   } else if (auto *insert = llvm::dyn_cast<llvm::InsertElementInst>(&inst)) {
     unsigned elements = elementsOf(insert->getType());
-    auto index = llvm::cast<llvm::ConstantInt>(insert->getOperand(2))
-                     ->getZExtValue();
+    auto index =
+        llvm::cast<llvm::ConstantInt>(insert->getOperand(2))->getZExtValue();
     // Each work-item's scalar moved to its element i, then blended in.
     llvm::SmallVector<int, 64> spread, blend;
     for (unsigned lane = 0; lane < lanes_; ++lane)
@@ -422,11 +435,13 @@ void Widener::emitJoin(PHINode &phi, BasicBlock *block) {
     // for all where every edge brings one. Where the two sides of one
     // branch join, its condition chooses.
     bool per_lane = varies(&phi);
-    auto value_of = [&](Value *v) { return per_lane ? widened(v) : uniform(v); };
+    auto value_of = [&](Value *v) {
+      return per_lane ? widened(v) : uniform(v);
+    };
     if (auto choice = varying_.choiceOf(&phi)) {
       (per_lane ? vector_ : uniform_)[&phi] =
-          b_.CreateSelect(uniform(choice->condition),
-                          value_of(choice->if_true), value_of(choice->if_false));
+          b_.CreateSelect(uniform(choice->condition), value_of(choice->if_true),
+                          value_of(choice->if_false));
       return;
     }
     Value *result = nullptr;
@@ -443,10 +458,9 @@ void Widener::emitJoin(PHINode &phi, BasicBlock *block) {
   Value *result = nullptr;
   for (unsigned i = 0; i < phi.getNumIncomingValues(); ++i) {
     Value *value = widened(phi.getIncomingValue(i));
-    result = result
-                 ? masks_.select(masks_.edge(phi.getIncomingBlock(i), block),
-                                 value, result)
-                 : value;
+    result = result ? masks_.select(masks_.edge(phi.getIncomingBlock(i), block),
+                                    value, result)
+                    : value;
   }
   vector_[&phi] = result;
 }

@@ -33,6 +33,7 @@
 #include <llvm/Transforms/Scalar/LoopUnrollPass.h>
 #include <llvm/Transforms/Scalar/Scalarizer.h>
 #include <llvm/Transforms/Utils/Cloning.h>
+#include <llvm/Transforms/Utils/LowerSwitch.h>
 #include <llvm/Transforms/Utils/LCSSA.h>
 #include <llvm/Transforms/Utils/LoopSimplify.h>
 #include <llvm/Transforms/Utils/PromoteMemToReg.h>
@@ -182,6 +183,12 @@ void prepareForWidening(llvm::Function &f, bool whole_vectors) {
     passes.addPass(llvm::ScalarizerPass(elements));
     addCleanupPasses(passes);
   }
+  // Switches become branches, which the widener masks or, on a value all
+  // work-items share, keeps: SimplifyCFG makes a switch of CLBlast's
+  // `(parameter == 0 && y <= x) || (parameter == 1 && x <= y)` (SYMV's
+  // triangle, a kernel argument), which kept its regions a work-item at a
+  // time.
+  passes.addPass(llvm::LowerSwitchPass());
   passes.addPass(llvm::LoopSimplifyPass());
   passes.addPass(llvm::LCSSAPass());
   passes.run(f, analyses.functions);

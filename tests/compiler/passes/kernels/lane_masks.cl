@@ -21,6 +21,8 @@
 // RUN: FileCheck %s --check-prefix=WHOLE < %t.znver3.ll
 // RUN: FileCheck %s --check-prefix=INTERLEAVED_AVX2 < %t.znver3.ll
 // RUN: FileCheck %s --check-prefix=AVX512WHOLE < %t.ll
+// RUN: FileCheck %s --check-prefix=LANEVECTORS < %t.znver3.ll
+// RUN: FileCheck %s --check-prefix=AVX512LANEVECTORS < %t.ll
 
 // PLAN: kernel branch_on_id: widened
 // PLAN: kernel join: widened
@@ -32,6 +34,7 @@
 // PLAN: kernel staged_tiles: widened
 // PLAN: kernel constant_divisor: widened
 // PLAN: kernel strided_rows: widened
+// PLAN: kernel vector_rows: regions, region 0 widened
 
 // The loop goes round while any lane of its mask is on; the work-items that
 // left are gathered in wi.left, and the code after the loop runs for them.
@@ -354,4 +357,34 @@ kernel void guarded_store(global const float *in, global float *out, int n) {
     s = s * in[j] + 1.0f;
   if (s > 0.0f)
     out[i] = s;
+}
+
+// Each work-item's float4 in rows of a local tile 128 bytes apart (as
+// CLBlast's transposes stage theirs): without fast scatters and gathers
+// (AVX2) one store and one load of the whole vector per work-item when all
+// are on, a scatter or gather of its elements otherwise; AVX-512 scatters
+// and gathers.
+// LANEVECTORS-LABEL: define {{.*}} @__weft_body_vector_rows.{{[0-9]+}}.region0.simd(
+// LANEVECTORS: wi.store_whole:
+// LANEVECTORS-COUNT-16: store <4 x float> {{%[0-9]+}}, ptr addrspace(3) {{%[0-9]+}}, align 16
+// LANEVECTORS: wi.store_masked:
+// LANEVECTORS: call void @llvm.masked.scatter.v64f32
+// LANEVECTORS-LABEL: define {{.*}} @__weft_body_vector_rows.{{[0-9]+}}.region1.simd(
+// LANEVECTORS: wi.load_whole:
+// LANEVECTORS-COUNT-16: load <4 x float>, ptr addrspace(3) {{%[0-9]+}}, align 16
+// LANEVECTORS: wi.load_masked:
+// LANEVECTORS: call <64 x float> @llvm.masked.gather.v64f32
+// AVX512LANEVECTORS-LABEL: define {{.*}} @__weft_body_vector_rows.{{[0-9]+}}.region0.simd(
+// AVX512LANEVECTORS-NOT: wi.store_whole
+// AVX512LANEVECTORS: call void @llvm.masked.scatter.v64f32
+// AVX512LANEVECTORS-LABEL: define {{.*}} @__weft_body_vector_rows.{{[0-9]+}}.region1.simd(
+// AVX512LANEVECTORS-NOT: wi.load_whole
+// AVX512LANEVECTORS: call <64 x float> @llvm.masked.gather.v64f32
+kernel __attribute__((reqd_work_group_size(16, 1, 1))) void
+vector_rows(global const float4 *in, global float4 *out) {
+  local float4 tile[64][8];
+  int i = get_local_id(0);
+  tile[i][0] = in[get_global_id(0)] * 2.0f;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = tile[63 - i][0];
 }

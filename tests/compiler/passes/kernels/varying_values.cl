@@ -7,11 +7,13 @@
 // RUN: FileCheck %s --check-prefix=COUNTER < %t.ll
 // RUN: FileCheck %s --check-prefix=STRIDES < %t.ll
 // RUN: FileCheck %s --check-prefix=DIVISION < %t.ll
+// RUN: FileCheck %s --check-prefix=SHUFFLED < %t.ll
 
 // PLAN: kernel uniform_parts: widened
 // PLAN: kernel per_lane_counter: widened
 // PLAN: kernel strides: widened
 // PLAN: kernel uniform_division: widened
+// PLAN: kernel shuffled_groups: widened
 
 // Every work-item goes round the k loop n times: its counter, the row's
 // element it reads and alpha * beta are one scalar for all (the load made
@@ -91,10 +93,15 @@ kernel void strides(global const float *in, global float *out, int n) {
   out[3 * i] = y;
 }
 
-// A division counts as differing even when its operands do not: it is
-// made per lane, where lanes off the path can divide by one.
+// A division of values every work-item shares stays one division for all,
+// which divides 0 by 1 when no work-item is on its path (here, once every
+// work-item has left the loop): it never traps where no work-item would.
 // DIVISION-LABEL: define internal void @__weft_body_uniform_division.simd(
-// DIVISION: sdiv <16 x i32>
+// DIVISION: %[[ANY:[0-9]+]] = icmp ne i16
+// DIVISION-NEXT: %[[DIVISOR:[0-9]+]] = select i1 %[[ANY]], i32 %2, i32 1
+// DIVISION-NEXT: %[[DIVIDEND:[0-9]+]] = select i1 %[[ANY]], i32 %1, i32 0
+// DIVISION-NEXT: %div = sdiv i32 %[[DIVIDEND]], %[[DIVISOR]]
+// DIVISION-NOT: sdiv <16 x i32>
 // DIVISION-LABEL: define
 kernel void uniform_division(global int *out, int n, int m) {
   int i = get_global_id(0);
@@ -102,4 +109,24 @@ kernel void uniform_division(global int *out, int n, int m) {
   while (k < i)
     k += n / m;
   out[i] = k;
+}
+
+// Groups shuffled by a remainder of values all work-items share (CLBlast's
+// transposes: `(get_group_id(0) + get_group_id(1)) % get_num_groups(0)`):
+// the remainder is one scalar, so the rows it picks are still neighbouring
+// elements, one whole-vector load and store, not a gather and scatter.
+// SHUFFLED-LABEL: define internal void @__weft_body_shuffled_groups.simd(
+// SHUFFLED-DAG: urem i64
+// SHUFFLED-DAG: call void @llvm.masked.store.v16f32
+// SHUFFLED-DAG: call <16 x float> @llvm.masked.load.v16f32
+// SHUFFLED-NOT: masked.gather
+// SHUFFLED: ret void
+kernel void shuffled_groups(global const float *in, global float *out,
+                            int n) {
+  int row = (get_group_id(0) + get_group_id(1)) % get_num_groups(0);
+  int i = get_local_id(0);
+  float sum = 0.0f;
+  for (int k = 0; k < n; ++k)
+    sum += in[(row * n + k) * 16 + i];
+  out[row * 16 + i] = sum;
 }
