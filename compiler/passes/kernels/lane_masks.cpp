@@ -23,7 +23,8 @@ constexpr unsigned kLocalAddressSpace = 3;
 // on the lent Xeon with AVX2 code).
 bool spansPay(const llvm::Function &f, const llvm::Type *element) {
   return element->getScalarSizeInBits() >= 32 &&
-         f.getFnAttribute("target-cpu").getValueAsString().starts_with("znver");
+         f.getFnAttribute("target-cpu").getValueAsString().starts_with(
+             "znver");
 }
 } // namespace
 #include <vector>
@@ -145,8 +146,8 @@ Value *LaneMasks::load(llvm::Type *element, Value *pointers, unsigned spacing,
     b_.SetInsertPoint(whole);
     Value *first = firstLane(pointers);
     Value *plain = b_.CreateShuffleVector(
-        b_.CreateAlignedLoad(vectorOf(element, spannedElements(spacing)), first,
-                             align),
+        b_.CreateAlignedLoad(vectorOf(element, spannedElements(spacing)),
+                             first, align),
         own);
     b_.CreateBr(after);
     b_.SetInsertPoint(masked);
@@ -172,7 +173,8 @@ Value *LaneMasks::load(llvm::Type *element, Value *pointers, unsigned spacing,
     b_.SetInsertPoint(masked);
     Value *some = b_.CreateMaskedGather(
         type, elementPointers(element, pointers),
-        std::min(align, llvm::Align(element->getScalarSizeInBits() / 8)), mask);
+        std::min(align, llvm::Align(element->getScalarSizeInBits() / 8)),
+        mask);
     return joinLoads(plain, whole, some, masked, after);
   }
   if (element->isVectorTy())

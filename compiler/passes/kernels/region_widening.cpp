@@ -383,6 +383,9 @@ WidenedRegion widenRegion(const RegionKernel &kernel, unsigned r,
   limits.without_loops = without_loops;
   if (sub_groups)
     limits.sub_group_lanes = kernel.sub_group_size;
+  // A version for chunks alike reads those variables once, and its loops
+  // gather less: both versions keep the width it pays (they run at one).
+  limits.narrow_for_gathers = alike.empty();
   llvm::Function *f = outline.write({});
   result.simd = vectorizeWorkItems(*f, why, how, limits);
   result.narrow_simd = narrowOf(*f);

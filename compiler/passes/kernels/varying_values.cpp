@@ -128,7 +128,8 @@ void VaryingValues::findVarying() {
   }
 }
 
-std::optional<VaryingValues::Choice> VaryingValues::choiceOf(Value *v) const {
+std::optional<VaryingValues::Choice>
+VaryingValues::choiceOf(Value *v) const {
   if (auto *select = llvm::dyn_cast<llvm::SelectInst>(v)) {
     if (varies(select->getCondition()) ||
         select->getCondition()->getType()->isVectorTy())
@@ -162,8 +163,7 @@ std::optional<VaryingValues::Choice> VaryingValues::choiceOf(Value *v) const {
       side1 = side(phi->getIncomingBlock(1));
   if (side0 < 0 || side1 < 0 || side0 == side1)
     return std::nullopt;
-  return Choice{branch->getCondition(),
-                phi->getIncomingValue(side0 == 0 ? 0 : 1),
+  return Choice{branch->getCondition(), phi->getIncomingValue(side0 == 0 ? 0 : 1),
                 phi->getIncomingValue(side0 == 0 ? 1 : 0)};
 }
 
@@ -195,7 +195,8 @@ std::optional<int64_t> VaryingValues::laneStride(Value *v) {
       assumed.reset();
   if (assumed) {
     strides_[v] = std::nullopt; // while the side is asked
-    stride = laneStride(assumed_holds_ ? assumed->if_true : assumed->if_false);
+    stride =
+        laneStride(assumed_holds_ ? assumed->if_true : assumed->if_false);
   } else if (auto *phi = llvm::dyn_cast<PHINode>(v)) {
     // An index each work-item steps alike round a loop all go round as
     // often (clpeak's `id += get_local_size(0)`): its lanes keep the steps

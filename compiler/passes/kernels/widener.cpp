@@ -34,11 +34,12 @@ void Widener::run() {
   Value *lane_ids = llvm::ConstantVector::get(lanes);
   Value *first = vector_fn_.getArg(kernel_args_ + 1);
   Value *count = vector_fn_.getArg(kernel_args_ + 4);
-  vector_[x_] =
-      b_.CreateAdd(b_.CreateVectorSplat(lanes_, first), lane_ids, "local_id_x");
+  vector_[x_] = b_.CreateAdd(b_.CreateVectorSplat(lanes_, first),
+                             lane_ids, "local_id_x");
   masks_.setBlock(&scalar_.getEntryBlock(),
-                  b_.CreateICmpULT(
-                      lane_ids, b_.CreateVectorSplat(lanes_, count), "active"));
+                  b_.CreateICmpULT(lane_ids,
+                                   b_.CreateVectorSplat(lanes_, count),
+                                   "active"));
   emitRegion(nullptr, &scalar_.getEntryBlock());
   b_.CreateRetVoid();
 }
@@ -165,8 +166,7 @@ bool Widener::emitExchange(Instruction &inst, Value *mask) {
   }
   if (!varies(member)) {
     Value *slot = b_.CreateInBoundsGEP(
-        slots, exchanged_,
-        {b_.getInt64(0), b_.CreateZExt(uniform(member), i64)});
+        slots, exchanged_, {b_.getInt64(0), b_.CreateZExt(uniform(member), i64)});
     uniform_[&inst] = b_.CreateLoad(i64, slot, "sub_group_value");
     return true;
   }
@@ -299,13 +299,13 @@ void Widener::emitInstruction(Instruction &inst, Value *mask) {
       llvm::SmallVector<int, 64> picks;
       for (unsigned lane = 0; lane < lanes_; ++lane)
         picks.push_back(int(lane * elements + index));
-      result =
-          b_.CreateShuffleVector(widened(extract->getVectorOperand()), picks);
+      result = b_.CreateShuffleVector(widened(extract->getVectorOperand()),
+                                      picks);
     }
   } else if (auto *insert = llvm::dyn_cast<llvm::InsertElementInst>(&inst)) {
     unsigned elements = elementsOf(insert->getType());
-    auto index =
-        llvm::cast<llvm::ConstantInt>(insert->getOperand(2))->getZExtValue();
+    auto index = llvm::cast<llvm::ConstantInt>(insert->getOperand(2))
+                     ->getZExtValue();
     // Each work-item's scalar moved to its element i, then blended in.
     llvm::SmallVector<int, 64> spread, blend;
     for (unsigned lane = 0; lane < lanes_; ++lane)
@@ -435,13 +435,11 @@ void Widener::emitJoin(PHINode &phi, BasicBlock *block) {
     // for all where every edge brings one. Where the two sides of one
     // branch join, its condition chooses.
     bool per_lane = varies(&phi);
-    auto value_of = [&](Value *v) {
-      return per_lane ? widened(v) : uniform(v);
-    };
+    auto value_of = [&](Value *v) { return per_lane ? widened(v) : uniform(v); };
     if (auto choice = varying_.choiceOf(&phi)) {
       (per_lane ? vector_ : uniform_)[&phi] =
-          b_.CreateSelect(uniform(choice->condition), value_of(choice->if_true),
-                          value_of(choice->if_false));
+          b_.CreateSelect(uniform(choice->condition),
+                          value_of(choice->if_true), value_of(choice->if_false));
       return;
     }
     Value *result = nullptr;
@@ -458,9 +456,10 @@ void Widener::emitJoin(PHINode &phi, BasicBlock *block) {
   Value *result = nullptr;
   for (unsigned i = 0; i < phi.getNumIncomingValues(); ++i) {
     Value *value = widened(phi.getIncomingValue(i));
-    result = result ? masks_.select(masks_.edge(phi.getIncomingBlock(i), block),
-                                    value, result)
-                    : value;
+    result = result
+                 ? masks_.select(masks_.edge(phi.getIncomingBlock(i), block),
+                                 value, result)
+                 : value;
   }
   vector_[&phi] = result;
 }

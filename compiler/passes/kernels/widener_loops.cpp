@@ -165,11 +165,19 @@ size_t Widener::skippableRun(const std::vector<BasicBlock *> &order,
     for (BasicBlock *successor : llvm::successors(block))
       if (successor == header)
         return start; // the latch: the loop's mask goes round from it
-    for (Instruction &inst : *block)
-      if (!llvm::isa<PHINode>(inst) && !inst.isTerminator())
-        // A masked access (perhaps a gather, or one per lane on AVX2)
-        // counts for several.
-        instructions += inst.mayReadOrWriteMemory() ? 4 : 1;
+    for (Instruction &inst : *block) {
+      if (llvm::isa<PHINode>(inst) || inst.isTerminator())
+        continue;
+      // A masked access counts for several; a gather or scatter, an access
+      // per lane (with every lane off too, on AVX2), is worth the test on
+      // its own: CLBlast's SYMV reads the other triangle's element, a row
+      // apart per work-item, on a side no work-item of most chunks takes.
+      Value *pointer = llvm::getLoadStorePointerOperand(&inst);
+      if (pointer && varying_.varies(pointer) &&
+          varying_.spacing(pointer, llvm::getLoadStoreType(&inst)) == 0)
+        worth = true;
+      instructions += inst.mayReadOrWriteMemory() ? 4 : 1;
+    }
   }
   return worth || instructions >= kLeastWorth ? end : start;
 }

@@ -248,6 +248,19 @@ std::pair<uint64_t, uint64_t> liveBytes(llvm::Function &f,
   return {uint64_t(most), widest};
 }
 
+// Whether a loop of `scalar` accesses memory where neighbouring work-items'
+// addresses are not neighbours: widened, a gather or scatter in each round.
+bool gathersInLoops(llvm::LoopInfo &loops, VaryingValues &varying) {
+  for (llvm::Loop *loop : loops.getLoopsInPreorder())
+    for (llvm::BasicBlock *block : loop->blocks())
+      for (llvm::Instruction &inst : *block)
+        if (llvm::Value *pointer = llvm::getLoadStorePointerOperand(&inst))
+          if (varying.varies(pointer) &&
+              varying.spacing(pointer, llvm::getLoadStoreType(&inst)) == 0)
+            return true;
+  return false;
+}
+
 unsigned powerOfTwoAtMost(unsigned n) {
   unsigned p = 1;
   while (p * 2 <= n)
@@ -259,7 +272,7 @@ unsigned powerOfTwoAtMost(unsigned n) {
 
 unsigned chooseLanes(llvm::Function &scalar, llvm::LoopInfo &loops,
                      VaryingValues &varying, bool uniform_loops_only,
-                     std::string &why) {
+                     std::string &why, bool narrow_for_gathers) {
   if (forced_lanes) {
     why = "forced by -weft-lanes";
     return forced_lanes;
@@ -337,6 +350,16 @@ unsigned chooseLanes(llvm::Function &scalar, llvm::LoopInfo &loops,
   unsigned most = uniform_loops_only ? kMostLanes : kDefaultLanes;
   unsigned lanes = std::clamp(fit, std::min(least, most), most);
   why = std::to_string(carried) + " bytes carried per work-item";
+  // Without fast gathers a gather is an access per lane, its code as long:
+  // no wider than a register of floats. CLBlast's SYMV (8 bytes carried,
+  // 64 work-items) unrolled its k loop of 64-lane gathers into a megabyte
+  // of code that ran from outside the instruction cache.
+  if (unsigned most_gathered = registers.bytes / 4;
+      narrow_for_gathers && !hasFastGathers(scalar) &&
+      lanes > most_gathered && gathersInLoops(loops, varying)) {
+    lanes = most_gathered;
+    why += ", gathers in its loops";
+  }
   constexpr uint64_t kStreamBurst = 64; // bytes a place, a widened load
   if (uint64_t streamed = streamedVectorBytes(loops, varying, layout);
       streamed != 0 && lanes * streamed > kStreamBurst) {

@@ -25,9 +25,11 @@ inline constexpr unsigned kDefaultLanes = 16;
 // The work-items to widen `scalar` (a prepared body whose varying values
 // are `varying`) across; `uniform_loops_only` when every work-item goes
 // round every loop as often, so that wider costs no divergence. `why`
-// says how the count was reached, for the plan.
+// says how the count was reached, for the plan. `narrow_for_gathers`:
+// without fast gathers, no wider than a register of floats when a loop
+// gathers.
 unsigned chooseLanes(llvm::Function &scalar, llvm::LoopInfo &loops,
                      VaryingValues &varying, bool uniform_loops_only,
-                     std::string &why);
+                     std::string &why, bool narrow_for_gathers = true);
 
 } // namespace weft::compiler

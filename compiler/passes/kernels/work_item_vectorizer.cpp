@@ -137,8 +137,8 @@ llvm::Function *vectorizeWorkItems(llvm::Function &body, std::string &why,
   if (ok) {
     unsigned kernel_args = body.arg_size() - 4;
     VaryingValues varying(*scalar, loops, scalar->getArg(kernel_args + 1));
-    unsigned lanes =
-        chooseLanes(*scalar, loops, varying, uniform_loops_only, how);
+    unsigned lanes = chooseLanes(*scalar, loops, varying, uniform_loops_only,
+                                 how, limits.narrow_for_gathers);
     if (limits.most_lanes && lanes > limits.most_lanes) {
       lanes = limits.most_lanes;
       how += std::string(how.empty() ? "" : ", ") + "as wide as the group";

@@ -40,6 +40,10 @@ struct WideningLimits {
   // sub-group is one chunk, so exactly this many lanes (its size), whatever
   // the widening would otherwise pay; 0 for none.
   unsigned sub_group_lanes = 0;
+  // Without fast gathers, loops that gather keep to a register's floats
+  // (widening_width.cpp); a region with a version for chunks alike, which
+  // gathers less, keeps its width instead.
+  bool narrow_for_gathers = true;
 };
 llvm::Function *vectorizeWorkItems(llvm::Function &body, std::string &why,
                                    std::string &how,

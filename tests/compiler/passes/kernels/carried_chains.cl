@@ -10,6 +10,7 @@
 // each), 128 on AVX-512.
 // RUN: %weft-cl %s --target-cpu=znver3 -passes='weft-kernel-pipeline,print<weft-kernels>' -o /dev/null > %t.plan
 // RUN: FileCheck %s --check-prefix=PLAN < %t.plan
+// RUN: %weft-cl %s --target-cpu=skylake-avx512 -passes='weft-kernel-pipeline,print<weft-kernels>' -o /dev/null | FileCheck %s --check-prefix=PLAN512
 // RUN: %weft-cl %s --target-cpu=znver3 -passes='weft-kernel-pipeline,weft-separate-local-memory,weft-internalize-entries' --optimize -o - | FileCheck %s --check-prefix=AVX2
 // RUN: %weft-cl %s --target-cpu=skylake-avx512 -passes='weft-kernel-pipeline,weft-separate-local-memory,weft-internalize-entries' --optimize -o - | FileCheck %s --check-prefix=AVX512
 
@@ -17,6 +18,12 @@
 // PLAN: kernel fma_chain4: widened, 16 work-items at once (32 bytes carried per work-item), vectors kept whole
 // PLAN: kernel float_sum: widened, 128 work-items at once (4 bytes carried per work-item); 16 for a row's last 127 or fewer
 // PLAN: kernel int_sum: work-item loop (every loop runs as many times for all work-items, walks memory element by element and carries only counters and reductions (LLVM's loop vectorizer covers it))
+// Without fast gathers a loop that gathers keeps to a register of floats:
+// each gather is an access per lane, its code as long (CLBlast's SYMV at 64
+// work-items: a megabyte of unrolled gathers, three times slower than at 8).
+// AVX-512 gathers at the width the carried values pay.
+// PLAN: kernel row_sums: widened, 8 work-items at once (8 bytes carried per work-item, gathers in its loops)
+// PLAN512: kernel row_sums: widened, 16 work-items at once (8 bytes carried per work-item)
 
 // clpeak's compute_sp_v1: x and y carried round the loop, each step
 // depending on the one before.
@@ -77,4 +84,12 @@ kernel void int_sum(global const int *in, global int *out, int n) {
   for (int k = 0; k < n; ++k)
     sum += in[k];
   out[get_global_id(0)] = sum;
+}
+
+kernel void row_sums(global const float *a, int ld, global float *y, int n) {
+  int gid = get_global_id(0);
+  float acc = 0.0f;
+  for (int k = 0; k < n + (gid & 3); ++k)
+    acc += a[ld * gid + k];
+  y[gid] = acc;
 }

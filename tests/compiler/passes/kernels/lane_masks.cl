@@ -12,6 +12,7 @@
 // RUN: FileCheck %s --check-prefix=TOGETHER < %t.ll
 // RUN: FileCheck %s --check-prefix=ONE < %t.ll
 // RUN: FileCheck %s --check-prefix=SKIP < %t.ll
+// RUN: FileCheck %s --check-prefix=SKIPGATHER < %t.ll
 // RUN: FileCheck %s --check-prefix=NESTED < %t.ll
 // RUN: FileCheck %s --check-prefix=DIVIDE < %t.ll
 // RUN: FileCheck %s --check-prefix=STRIDED < %t.ll
@@ -35,6 +36,7 @@
 // PLAN: kernel constant_divisor: widened
 // PLAN: kernel strided_rows: widened
 // PLAN: kernel vector_rows: regions, region 0 widened
+// PLAN: kernel gathered_side: widened
 
 // The loop goes round while any lane of its mask is on; the work-items that
 // left are gathered in wi.left, and the code after the loop runs for them.
@@ -387,4 +389,24 @@ vector_rows(global const float4 *in, global float4 *out) {
   tile[i][0] = in[get_global_id(0)] * 2.0f;
   barrier(CLK_LOCAL_MEM_FENCE);
   out[get_global_id(0)] = tile[63 - i][0];
+}
+
+// A side of one gather (CLBlast's SYMV reading the other triangle, a row
+// apart per work-item) is jumped over when no work-item takes it, however
+// short: a gather is an access per lane, with every lane off too on AVX2.
+// SKIPGATHER-LABEL: define internal void @__weft_body_gathered_side.simd(
+// SKIPGATHER: br i1 {{%[0-9]+}}, label %wi.some, label %wi.joined
+// SKIPGATHER: wi.some:
+// SKIPGATHER: call <16 x float> @llvm.masked.gather.v16f32
+// SKIPGATHER: br label %wi.joined
+kernel void gathered_side(global const float *a, global float *out, int ld,
+                          int n) {
+  int i = get_global_id(0);
+  float acc = 0.0f;
+  for (int k = 0; k < n; ++k)
+    if (k <= i)
+      acc += a[ld * k + i];
+    else
+      acc = acc * a[ld * i + k] - 1.0f;
+  out[i] = acc;
 }

@@ -16,8 +16,12 @@
 // CHECK: kernel leaves_two_loops: work-item loop (a loop with several latches, or one left out of two loops)
 // CHECK: kernel irreducible: work-item loop (irreducible control flow)
 // CHECK: kernel returns_inside: widened
+// A switch (on a kernel argument here, as SimplifyCFG makes of CLBlast's
+// SYMV triangle test) becomes branches the widener masks or keeps.
+// CHECK: kernel modes: widened
 // IR-NOT: define internal void @__weft_body_{{[a-z_]+}}.simd(
 // IR: define internal void @__weft_body_returns_inside.simd(
+// IR: define internal void @__weft_body_modes.simd(
 // IR-NOT: define internal void @__weft_body_{{[a-z_]+}}.simd(
 
 // Indexed by a value that differs, the array stays in memory.
@@ -107,4 +111,25 @@ kernel void returns_inside(global int *out, int n) {
         out[i] = a;
         return;
       }
+}
+
+kernel void modes(global const float *x, global float *y, int mode, int n) {
+  int i = get_global_id(0);
+  float acc = i;
+  for (int k = 0; k < n + (i & 1); ++k) {
+    switch (mode) {
+    case 0:
+      acc += x[k];
+      break;
+    case 1:
+      acc -= x[k];
+      break;
+    case 2:
+      acc *= x[k];
+      break;
+    default:
+      acc = 0.0f;
+    }
+  }
+  y[i] = acc;
 }
