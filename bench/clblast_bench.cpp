@@ -1,6 +1,7 @@
 // CLBlast (Debian's libclblast, its default tuning) through its C API on Weft
 // and PoCL in one process, alternating: SGEMM, DGEMM and HGEMM at square
-// sizes in both layouts and all transposes, SGEMV and SAXPY. These are the
+// sizes in both layouts and all transposes, SGEMV and SAXPY, and SSYMV,
+// an out-of-place transpose (SOMATCOPY), SGER and SDOT. These are the
 // kernels a tuned library writes (register tiles in private arrays, vector
 // types, local memory), not Weft's own. Each row checks a few elements of
 // the result against the host before timing, prints GFLOP/s (GB/s for the
@@ -245,6 +246,124 @@ int main(int argc, char **argv) {
                       }
                     return std::function<CLBlastStatusCode(Driver &)>(run);
                   }});
+
+  // Routines beyond GEMM, GEMV and AXPY whose kernels fell off Weft's fast
+  // paths (session 35): SYMV (CLBlast's generic Xgemv, the triangle chosen
+  // per element), an out-of-place transpose (TransposeMatrixFast: float4
+  // tiles in local memory, groups shuffled by a remainder), GER and DOT.
+  const size_t mid_n = 2048;
+  auto matrix = [=, &random, &value]() {
+    std::vector<float> a(mid_n * mid_n);
+    for (float &v : a)
+      v = value(random);
+    return a;
+  };
+  auto fails = [](const Driver &d, const char *what, size_t at, double got,
+                  double expected) {
+    if (std::fabs(got - expected) <= 1e-3 * (1 + std::fabs(expected)))
+      return false;
+    std::printf("%s on %s: [%zu] = %g, expected %g\n", what, d.label.c_str(),
+                at, got, expected);
+    return true;
+  };
+  rows.push_back(
+      {"SSYMV 2048 upper", 4.0 * (mid_n * mid_n + 2 * mid_n), "GB/s",
+       [=, &random, &value](Driver &d) {
+         size_t n = mid_n;
+         std::vector<float> a = matrix(), x(n), y(n, 0.0f);
+         for (float &v : x)
+           v = value(random);
+         cl_mem ab = bufferWith(d, a), xb = bufferWith(d, x),
+                yb = bufferWith(d, y);
+         auto run = [=](Driver &dd) {
+           return CLBlastSsymv(CLBlastLayoutRowMajor, CLBlastTriangleUpper, n,
+                               1.0f, ab, 0, n, xb, 0, 1, 0.0f, yb, 0, 1,
+                               &dd.queue, nullptr);
+         };
+         if (run(d) != CLBlastSuccess)
+           return std::function<CLBlastStatusCode(Driver &)>();
+         clEnqueueReadBuffer(d.queue, yb, CL_TRUE, 0, n * 4, y.data(), 0,
+                             nullptr, nullptr);
+         for (size_t i = 0; i < n; i += n / 8 + 1) {
+           double expected = 0;
+           for (size_t k = 0; k < n; ++k)
+             expected += double(k >= i ? a[i * n + k] : a[k * n + i]) * x[k];
+           if (fails(d, "SSYMV", i, y[i], expected))
+             return std::function<CLBlastStatusCode(Driver &)>();
+         }
+         return std::function<CLBlastStatusCode(Driver &)>(run);
+       }});
+  rows.push_back(
+      {"SOMATCOPY 2048 T", 8.0 * mid_n * mid_n, "GB/s",
+       [=](Driver &d) {
+         size_t n = mid_n;
+         std::vector<float> a = matrix(), b(n * n, 0.0f);
+         cl_mem ab = bufferWith(d, a), bb = bufferWith(d, b);
+         auto run = [=](Driver &dd) {
+           return CLBlastSomatcopy(CLBlastLayoutRowMajor, CLBlastTransposeYes,
+                                   n, n, 1.0f, ab, 0, n, bb, 0, n, &dd.queue,
+                                   nullptr);
+         };
+         if (run(d) != CLBlastSuccess)
+           return std::function<CLBlastStatusCode(Driver &)>();
+         clEnqueueReadBuffer(d.queue, bb, CL_TRUE, 0, n * n * 4, b.data(), 0,
+                             nullptr, nullptr);
+         for (size_t i = 0; i < n; ++i)
+           for (size_t j = 0; j < n; ++j)
+             if (b[j * n + i] != a[i * n + j]) {
+               fails(d, "SOMATCOPY", j * n + i, b[j * n + i], a[i * n + j]);
+               return std::function<CLBlastStatusCode(Driver &)>();
+             }
+         return std::function<CLBlastStatusCode(Driver &)>(run);
+       }});
+  rows.push_back(
+      {"SGER 2048", 8.0 * mid_n * mid_n, "GB/s",
+       [=, &random, &value](Driver &d) {
+         size_t n = mid_n;
+         std::vector<float> a = matrix(), x(n), y(n);
+         for (size_t i = 0; i < n; ++i)
+           x[i] = value(random), y[i] = value(random);
+         cl_mem ab = bufferWith(d, a), xb = bufferWith(d, x),
+                yb = bufferWith(d, y);
+         auto call = [=](Driver &dd, float alpha) {
+           return CLBlastSger(CLBlastLayoutRowMajor, n, n, alpha, xb, 0, 1, yb,
+                              0, 1, ab, 0, n, &dd.queue, nullptr);
+         };
+         if (call(d, 1.0f) != CLBlastSuccess)
+           return std::function<CLBlastStatusCode(Driver &)>();
+         std::vector<float> got(n * n);
+         clEnqueueReadBuffer(d.queue, ab, CL_TRUE, 0, n * n * 4, got.data(),
+                             0, nullptr, nullptr);
+         for (size_t i = 0; i < n * n; i += 4099)
+           if (fails(d, "SGER", i, got[i], a[i] + x[i / n] * y[i % n]))
+             return std::function<CLBlastStatusCode(Driver &)>();
+         return std::function<CLBlastStatusCode(Driver &)>(
+             [=](Driver &dd) { return call(dd, 1.0f); });
+       }});
+  rows.push_back(
+      {"SDOT 16Mi", 8.0 * saxpy_n, "GB/s", [=, &random, &value](Driver &d) {
+         std::vector<float> x(saxpy_n), y(saxpy_n);
+         double expected = 0;
+         for (size_t i = 0; i < saxpy_n; ++i) {
+           x[i] = float(i % 7) - 3.0f, y[i] = float(i % 5) - 2.0f;
+           expected += double(x[i]) * y[i];
+         }
+         (void)random, (void)value;
+         cl_mem xb = bufferWith(d, x), yb = bufferWith(d, y);
+         std::vector<float> dot(1, 0.0f);
+         cl_mem db = bufferWith(d, dot);
+         auto run = [=](Driver &dd) {
+           return CLBlastSdot(saxpy_n, db, 0, xb, 0, 1, yb, 0, 1, &dd.queue,
+                              nullptr);
+         };
+         if (run(d) != CLBlastSuccess)
+           return std::function<CLBlastStatusCode(Driver &)>();
+         clEnqueueReadBuffer(d.queue, db, CL_TRUE, 0, 4, dot.data(), 0,
+                             nullptr, nullptr);
+         if (fails(d, "SDOT", 0, dot[0], expected))
+           return std::function<CLBlastStatusCode(Driver &)>();
+         return std::function<CLBlastStatusCode(Driver &)>(run);
+       }});
 
   std::printf("%-24s", "row");
   for (Driver &d : drivers)

@@ -160,9 +160,11 @@ Value *LaneMasks::load(llvm::Type *element, Value *pointers, unsigned spacing,
   }
   BasicBlock *whole, *masked, *after;
   if (element->isVectorTy() &&
-      branchOnAllLanes(lane_mask, "load", whole, masked, after)) {
-    // Without fast gathers, each work-item's vector is one load when all
-    // are on.
+      branchOnAllLanes(lane_mask, "load", whole, masked, after,
+                       /*also_fast_gathers=*/true)) {
+    // Each work-item's vector is one load when all are on: a gather of its
+    // elements is an access per element (AVX2) or a slow instruction
+    // (AVX-512).
     b_.SetInsertPoint(whole);
     std::vector<Value *> each;
     for (unsigned lane = 0; lane < lanes_; ++lane)
@@ -234,10 +236,13 @@ void LaneMasks::store(Value *values, llvm::Type *element, Value *pointers,
   }
   BasicBlock *whole = nullptr, *masked = nullptr, *after = nullptr;
   if (element->isVectorTy() &&
-      branchOnAllLanes(lane_mask, "store", whole, masked, after)) {
-    // Without fast scatters, each work-item's vector is one store when all
-    // are on: CLBlast's transpose stores a float4 per work-item into rows
-    // of its local tile 512 bytes apart, 32 scalar stores as a scatter.
+      branchOnAllLanes(lane_mask, "store", whole, masked, after,
+                       /*also_fast_gathers=*/true)) {
+    // Each work-item's vector is one store when all are on: CLBlast's
+    // transpose stores a float4 per work-item into rows of its local tile
+    // 512 bytes apart, 32 scalar stores as a scatter on AVX2, two slow
+    // scatters on AVX-512 (its SOMATCOPY 2048 on the Xeon: 20 GB/s with
+    // AVX-512 code, 31.5 with AVX2's).
     b_.SetInsertPoint(whole);
     unsigned elements = elementsOf(element);
     for (unsigned lane = 0; lane < lanes_; ++lane) {
@@ -272,10 +277,10 @@ void LaneMasks::store(Value *values, llvm::Type *element, Value *pointers,
 // masked access is as good (AVX-512) or the mask is too wide or known.
 bool LaneMasks::branchOnAllLanes(Value *lane_mask, llvm::StringRef access,
                                  BasicBlock *&whole, BasicBlock *&masked,
-                                 BasicBlock *&after) {
+                                 BasicBlock *&after, bool also_fast_gathers) {
   unsigned bits =
       llvm::cast<llvm::FixedVectorType>(lane_mask->getType())->getNumElements();
-  if (hasFastGathers(vector_fn_) || bits > 64 ||
+  if ((hasFastGathers(vector_fn_) && !also_fast_gathers) || bits > 64 ||
       llvm::isa<llvm::Constant>(lane_mask))
     return false;
   llvm::LLVMContext &ctx = vector_fn_.getContext();

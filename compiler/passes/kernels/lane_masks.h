@@ -109,9 +109,13 @@ public:
                                   llvm::Align align, llvm::Value *mask,
                                   llvm::Value *lane_mask,
                                   llvm::ArrayRef<unsigned> blocks = {});
+  // `also_fast_gathers`: branch on AVX-512 too (each work-item's whole
+  // vector gathered element by element costs more than an access per
+  // work-item there as well).
   bool branchOnAllLanes(llvm::Value *lane_mask, llvm::StringRef access,
                         llvm::BasicBlock *&whole, llvm::BasicBlock *&masked,
-                        llvm::BasicBlock *&after);
+                        llvm::BasicBlock *&after,
+                        bool also_fast_gathers = false);
   // Joins a load made whole and the same made masked (branchOnAllLanes):
   // branches from the current block (the masked side's end) to `after`.
   llvm::Value *joinLoads(llvm::Value *plain, llvm::BasicBlock *whole,
