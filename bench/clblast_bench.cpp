@@ -1,9 +1,9 @@
 // CLBlast (Debian's libclblast, its default tuning) through its C API on Weft
 // and PoCL in one process, alternating: SGEMM, DGEMM and HGEMM at square
 // sizes in both layouts and all transposes, SGEMV and SAXPY, and SSYMV,
-// an out-of-place transpose (SOMATCOPY), SGER and SDOT. These are the
-// kernels a tuned library writes (register tiles in private arrays, vector
-// types, local memory), not Weft's own. Each row checks a few elements of
+// an out-of-place transpose (SOMATCOPY), SGER, SDOT and SIM2COL. These are
+// the kernels a tuned library writes (register tiles in private arrays,
+// vector types, local memory), not Weft's own. Each row checks a few elements of
 // the result against the host before timing, prints GFLOP/s (GB/s for the
 // memory-bound SGEMV and SAXPY) as medians and the Weft/PoCL ratio.
 //
@@ -362,6 +362,41 @@ int main(int argc, char **argv) {
                              nullptr, nullptr);
          if (fails(d, "SDOT", 0, dot[0], expected))
            return std::function<CLBlastStatusCode(Driver &)>();
+         return std::function<CLBlastStatusCode(Driver &)>(run);
+       }});
+
+  // im2col of a 64-channel 256x256 image for a 3x3 convolution (padding 1):
+  // the columns a convolution as GEMM reads, 9 times the image.
+  rows.push_back(
+      {"SIM2COL 64x256x256 3x3", 4.0 * 64 * 256 * 256 * 10, "GB/s",
+       [=, &random, &value](Driver &d) {
+         const size_t c = 64, h = 256, w = 256, k = 3;
+         std::vector<float> im(c * h * w), col(c * k * k * h * w, -1.0f);
+         for (float &v : im)
+           v = value(random);
+         cl_mem ib = bufferWith(d, im), cb = bufferWith(d, col);
+         auto run = [=](Driver &dd) {
+           return CLBlastSim2col(CLBlastKernelModeCrossCorrelation, c, h, w, k,
+                                 k, 1, 1, 1, 1, 1, 1, ib, 0, cb, 0, &dd.queue,
+                                 nullptr);
+         };
+         if (run(d) != CLBlastSuccess)
+           return std::function<CLBlastStatusCode(Driver &)>();
+         clEnqueueReadBuffer(d.queue, cb, CL_TRUE, 0, col.size() * 4,
+                             col.data(), 0, nullptr, nullptr);
+         // Row (channel, ky, kx) of the columns holds, for each output
+         // pixel (y, x), the input at (y + ky - 1, x + kx - 1), 0 outside.
+         for (size_t i = 0; i < col.size(); i += 9973) {
+           size_t pixel = i % (h * w), row = i / (h * w);
+           size_t ch = row / (k * k), ky = row / k % k, kx = row % k;
+           long y = long(pixel / w) + long(ky) - 1;
+           long x = long(pixel % w) + long(kx) - 1;
+           float expected = y < 0 || x < 0 || y >= long(h) || x >= long(w)
+                                ? 0.0f
+                                : im[(ch * h + size_t(y)) * w + size_t(x)];
+           if (fails(d, "SIM2COL", i, col[i], expected))
+             return std::function<CLBlastStatusCode(Driver &)>();
+         }
          return std::function<CLBlastStatusCode(Driver &)>(run);
        }});
 
