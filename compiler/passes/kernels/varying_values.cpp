@@ -6,7 +6,6 @@
 #include "compiler/analysis/builtin_identity.h"
 
 #include <llvm/Analysis/LoopInfo.h>
-#include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/CFG.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Dominators.h>
@@ -312,6 +311,12 @@ std::optional<int64_t> VaryingValues::laneStride(Value *v) {
   }
   strides_[v] = stride;
   return stride;
+}
+
+bool VaryingValues::gathers(llvm::Instruction &inst) {
+  Value *pointer = llvm::getLoadStorePointerOperand(&inst);
+  return pointer && varies(pointer) &&
+         spacing(pointer, llvm::getLoadStoreType(&inst)) == 0;
 }
 
 unsigned VaryingValues::spacing(Value *pointer, llvm::Type *element) {

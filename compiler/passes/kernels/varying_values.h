@@ -14,6 +14,7 @@ class BasicBlock;
 class DataLayout;
 class DominatorTree;
 class Function;
+class Instruction;
 class Loop;
 class LoopInfo;
 class Type;
@@ -85,6 +86,10 @@ public:
   // elements (CLBlast's tiles: each work-item loads 2 of 16), else 0.
   unsigned spacing(llvm::Value *pointer, llvm::Type *element);
   static constexpr unsigned kMostSpacing = 4;
+
+  // Whether `inst` is a load or store that, widened, gathers or scatters:
+  // its address differs per work-item, neighbours' not a spacing apart.
+  bool gathers(llvm::Instruction &inst);
 
 private:
   void findVarying();

@@ -172,10 +172,7 @@ size_t Widener::skippableRun(const std::vector<BasicBlock *> &order,
       // per lane (with every lane off too, on AVX2), is worth the test on
       // its own: CLBlast's SYMV reads the other triangle's element, a row
       // apart per work-item, on a side no work-item of most chunks takes.
-      Value *pointer = llvm::getLoadStorePointerOperand(&inst);
-      if (pointer && varying_.varies(pointer) &&
-          varying_.spacing(pointer, llvm::getLoadStoreType(&inst)) == 0)
-        worth = true;
+      worth |= varying_.gathers(inst);
       instructions += inst.mayReadOrWriteMemory() ? 4 : 1;
     }
   }

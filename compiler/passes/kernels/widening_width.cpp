@@ -254,10 +254,8 @@ bool gathersInLoops(llvm::LoopInfo &loops, VaryingValues &varying) {
   for (llvm::Loop *loop : loops.getLoopsInPreorder())
     for (llvm::BasicBlock *block : loop->blocks())
       for (llvm::Instruction &inst : *block)
-        if (llvm::Value *pointer = llvm::getLoadStorePointerOperand(&inst))
-          if (varying.varies(pointer) &&
-              varying.spacing(pointer, llvm::getLoadStoreType(&inst)) == 0)
-            return true;
+        if (varying.gathers(inst))
+          return true;
   return false;
 }
 
