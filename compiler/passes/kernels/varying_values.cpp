@@ -197,12 +197,18 @@ std::optional<int64_t> VaryingValues::laneStride(Value *v) {
     stride =
         laneStride(assumed_holds_ ? assumed->if_true : assumed->if_false);
   } else if (auto *phi = llvm::dyn_cast<PHINode>(v)) {
-    // An index each work-item steps alike round a loop all go round as
-    // often (clpeak's `id += get_local_size(0)`): its lanes keep the steps
-    // of its start. Assumed while the values coming round are checked, and
-    // forgotten, with what was derived from it, when they break it.
+    // An index each work-item steps alike round a loop (clpeak's
+    // `id += get_local_size(0)`, a grid-stride loop's `i +=
+    // get_global_size(0)`): its lanes keep the steps of its start.
+    // Assumed while the values coming round are checked, and forgotten,
+    // with what was derived from it, when they break it. Also in a loop
+    // work-items leave apart: the widener carries every lane's value round
+    // unmasked (Widener::emitLoop), so lanes that left go on stepping alike
+    // and the vector keeps its steps; the values leaving are taken per lane
+    // at the exit (an exit block is no uniformJoin).
     Loop *loop = loops_.getLoopFor(phi->getParent());
-    if (loop && loop->getHeader() == phi->getParent() && uniformLoop(loop)) {
+    if (loop && loop->getHeader() == phi->getParent() &&
+        loop->getLoopPreheader()) {
       std::optional<int64_t> start =
           laneStride(phi->getIncomingValueForBlock(loop->getLoopPreheader()));
       if (start) {
@@ -316,7 +322,8 @@ std::optional<int64_t> VaryingValues::laneStride(Value *v) {
 bool VaryingValues::gathers(llvm::Instruction &inst) {
   Value *pointer = llvm::getLoadStorePointerOperand(&inst);
   return pointer && varies(pointer) &&
-         spacing(pointer, llvm::getLoadStoreType(&inst)) == 0;
+         spacing(pointer, llvm::getLoadStoreType(&inst)) == 0 &&
+         laneStride(pointer) != 0; // one address for all: no gather
 }
 
 unsigned VaryingValues::spacing(Value *pointer, llvm::Type *element) {

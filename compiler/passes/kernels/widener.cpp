@@ -355,6 +355,24 @@ void Widener::emitInstruction(Instruction &inst, Value *mask) {
       result = loadRows(*load, mask);
     if (!result)
       result = loadInterleaved(*load, spacing, mask);
+    if (!result && load->isSimple() && varying_.laneStride(pointer) == 0) {
+      // Every lane at one address (a counter all work-items step alike in
+      // a loop they leave apart: `for (k = 0; k < i; ++k) ... in[k]`): one
+      // load when some work-item is on, its value in every lane.
+      Instruction *one = load->clone();
+      one->setOperand(0, b_.CreateExtractElement(widened(pointer),
+                                                 uint64_t(0)));
+      Value *value = masks_.loadIfAnyLane(one, load->getName(), mask);
+      if (auto *vector = llvm::dyn_cast<llvm::FixedVectorType>(t)) {
+        llvm::SmallVector<int, 64> picks;
+        for (unsigned lane = 0; lane < lanes_; ++lane)
+          for (unsigned e = 0; e < vector->getNumElements(); ++e)
+            picks.push_back(int(e));
+        result = b_.CreateShuffleVector(value, picks);
+      } else {
+        result = b_.CreateVectorSplat(lanes_, value);
+      }
+    }
     if (!result)
       result = masks_.load(t, accessPointers(pointer, spacing), spacing,
                            load->getAlign(), mask);
@@ -366,6 +384,14 @@ void Widener::emitInstruction(Instruction &inst, Value *mask) {
       Value *stored = per_lane ? widened(value) : uniform(value);
       masks_.storeToOneAddress(*store, stored, per_lane, uniform(pointer),
                                mask);
+      return;
+    }
+    if (store->isSimple() && varying_.laneStride(pointer) == 0) {
+      // Every lane at one address: as a store to a uniform one.
+      Value *one = b_.CreateExtractElement(widened(pointer), uint64_t(0));
+      bool per_lane = varies(value);
+      masks_.storeToOneAddress(*store, per_lane ? widened(value) : uniform(value),
+                               per_lane, one, mask);
       return;
     }
     unsigned spacing = varying_.spacing(pointer, value->getType());

@@ -59,10 +59,10 @@ kernel void depth(read_only image2d_depth_t src, global float *out) {
 // Each variant is a kernel record of its own, planned like its kernel.
 // PLAN: kernel copy:
 // PLAN: kernel depth:
-// PLAN: kernel copy.rgba_unorm8: work-item loop
+// PLAN: kernel copy.rgba_unorm8:
 // PLAN: variant_of: "copy"
 // PLAN-NEXT: variant_channel_order: 4277
 // PLAN-NEXT: variant_channel_type: 4306
-// PLAN: kernel copy.rgba_float: work-item loop
+// PLAN: kernel copy.rgba_float:
 // PLAN: variant_channel_type: 4318
 // PLAN-NOT: kernel depth.

@@ -5,12 +5,14 @@
 // RUN: %weft-cl %s --target-cpu=skylake-avx512 -weft-lanes=16 -passes='weft-kernel-pipeline,print<weft-kernels>' -o %t.ll | FileCheck %s --check-prefix=PLAN
 // RUN: FileCheck %s --check-prefix=UNIFORM < %t.ll
 // RUN: FileCheck %s --check-prefix=COUNTER < %t.ll
+// RUN: FileCheck %s --check-prefix=GRIDSTRIDE < %t.ll
 // RUN: FileCheck %s --check-prefix=STRIDES < %t.ll
 // RUN: FileCheck %s --check-prefix=DIVISION < %t.ll
 // RUN: FileCheck %s --check-prefix=SHUFFLED < %t.ll
 
 // PLAN: kernel uniform_parts: widened
 // PLAN: kernel per_lane_counter: widened
+// PLAN: kernel grid_stride: widened
 // PLAN: kernel strides: widened
 // PLAN: kernel uniform_division: widened
 // PLAN: kernel shuffled_groups: widened
@@ -42,11 +44,17 @@ kernel void uniform_parts(global const float *a, global const float *b,
 }
 
 // Each work-item goes round its own number of times: the counter is one per
-// lane, and what it addresses a gather.
+// lane, but every lane steps it alike from the same start (lanes that left
+// go on stepping, masked off), so what it addresses is one address for all:
+// one load when some work-item is on, not a gather.
 // COUNTER-LABEL: define internal void @__weft_body_per_lane_counter.simd(
 // COUNTER: %k.0 = phi <16 x i64>
 // COUNTER: %[[ADDRESSES:[0-9]+]] = getelementptr inbounds float, ptr addrspace(1) %0, <16 x i64> %k.0
-// COUNTER-NEXT: call <16 x float> @llvm.masked.gather.v16f32.v16p1(<16 x ptr addrspace(1)> %[[ADDRESSES]],
+// COUNTER-NEXT: %[[FIRST:[0-9]+]] = extractelement <16 x ptr addrspace(1)> %[[ADDRESSES]], i64 0
+// COUNTER-NOT: masked.gather
+// COUNTER: wi.uniform_load:
+// COUNTER-NEXT: load float, ptr addrspace(1) %[[FIRST]]
+// COUNTER-NOT: masked.gather
 // COUNTER: call void @llvm.masked.store.v16f32.p1(
 kernel void per_lane_counter(global const float *in, global float *out) {
   size_t i = get_global_id(0);
@@ -54,6 +62,26 @@ kernel void per_lane_counter(global const float *in, global float *out) {
   for (size_t k = 0; k < i; ++k)
     sum += in[k];
   out[i] = sum;
+}
+
+// A grid-stride loop (PyOpenCL's elementwise kernels, CUDA-style code):
+// each work-item leaves when its own index passes n, but every lane steps
+// its index by the same global size, so the lanes stay neighbours and each
+// round reads and writes whole vectors under the mask.
+// GRIDSTRIDE-LABEL: define internal void @__weft_body_grid_stride.simd(
+// GRIDSTRIDE: wi.loop:
+// GRIDSTRIDE-NOT: masked.gather
+// GRIDSTRIDE-NOT: masked.scatter
+// GRIDSTRIDE: call <16 x float> @llvm.masked.load.v16f32.p1(
+// GRIDSTRIDE-NOT: masked.gather
+// GRIDSTRIDE-NOT: masked.scatter
+// GRIDSTRIDE: call void @llvm.masked.store.v16f32.p1(
+// GRIDSTRIDE-NOT: masked.gather
+// GRIDSTRIDE-NOT: masked.scatter
+// GRIDSTRIDE: ret void
+kernel void grid_stride(int n, global const float *in, global float *out) {
+  for (int i = get_global_id(0); i < n; i += get_global_size(0))
+    out[i] = 2.0f * in[i];
 }
 
 // Lane strides: in[i + 1] and out[i] are 4 bytes apart, whole vectors at
