@@ -1,7 +1,8 @@
 // CLBlast (Debian's libclblast, its default tuning) through its C API on Weft
 // and PoCL in one process, alternating: SGEMM, DGEMM and HGEMM at square
 // sizes in both layouts and all transposes, SGEMV and SAXPY, and SSYMV,
-// an out-of-place transpose (SOMATCOPY), SGER, SDOT and SIM2COL. These are
+// an out-of-place transpose (SOMATCOPY), SGER, SDOT, the generic level-1
+// kernels (SAXPY of an odd length, SHAD with an offset) and SIM2COL. These are
 // the kernels a tuned library writes (register tiles in private arrays,
 // vector types, local memory), not Weft's own. Each row checks a few elements of
 // the result against the host before timing, prints GFLOP/s (GB/s for the
@@ -362,6 +363,59 @@ int main(int argc, char **argv) {
                              nullptr, nullptr);
          if (fails(d, "SDOT", 0, dot[0], expected))
            return std::function<CLBlastStatusCode(Driver &)>();
+         return std::function<CLBlastStatusCode(Driver &)>(run);
+       }});
+
+  // Level-1 routines as applications call them: a length that is no
+  // multiple of the vector width, or an offset, sends CLBlast to its
+  // generic kernels (`Xaxpy`, `Xhad`): a grid-stride loop over
+  // `x[id*x_inc + x_offset]`, strides given as arguments.
+  const size_t odd_n = saxpy_n - 1;
+  rows.push_back(
+      {"SAXPY 16Mi-1 (generic)", 12.0 * odd_n, "GB/s",
+       [=, &random, &value](Driver &d) {
+         std::vector<float> x(odd_n), y(odd_n);
+         for (size_t i = 0; i < odd_n; ++i)
+           x[i] = value(random), y[i] = float(i % 100);
+         cl_mem xb = bufferWith(d, x), yb = bufferWith(d, y);
+         auto run = [=](Driver &dd) {
+           return CLBlastSaxpy(odd_n, 2.0f, xb, 0, 1, yb, 0, 1, &dd.queue,
+                               nullptr);
+         };
+         if (run(d) != CLBlastSuccess)
+           return std::function<CLBlastStatusCode(Driver &)>();
+         std::vector<float> got(odd_n);
+         clEnqueueReadBuffer(d.queue, yb, CL_TRUE, 0, odd_n * 4, got.data(), 0,
+                             nullptr, nullptr);
+         for (size_t i = 0; i < odd_n; i += 4099)
+           if (fails(d, "SAXPY", i, got[i], 2.0f * x[i] + float(i % 100)))
+             return std::function<CLBlastStatusCode(Driver &)>();
+         return std::function<CLBlastStatusCode(Driver &)>(run);
+       }});
+  rows.push_back(
+      {"SHAD 16Mi, output offset", 16.0 * saxpy_n, "GB/s",
+       [=, &random, &value](Driver &d) {
+         const size_t offset = 16;
+         std::vector<float> x(saxpy_n), y(saxpy_n), z(saxpy_n + offset);
+         for (size_t i = 0; i < saxpy_n; ++i)
+           x[i] = value(random), y[i] = value(random);
+         for (size_t i = 0; i < z.size(); ++i)
+           z[i] = float(i % 100);
+         cl_mem xb = bufferWith(d, x), yb = bufferWith(d, y),
+                zb = bufferWith(d, z);
+         // z = 1 * x .* y + 0 * z: the same result however often it runs.
+         auto run = [=](Driver &dd) {
+           return CLBlastShad(saxpy_n, 1.0f, xb, 0, 1, yb, 0, 1, 0.0f, zb,
+                              offset, 1, &dd.queue, nullptr);
+         };
+         if (run(d) != CLBlastSuccess)
+           return std::function<CLBlastStatusCode(Driver &)>();
+         std::vector<float> got(z.size());
+         clEnqueueReadBuffer(d.queue, zb, CL_TRUE, 0, z.size() * 4, got.data(),
+                             0, nullptr, nullptr);
+         for (size_t i = 0; i < saxpy_n; i += 4099)
+           if (fails(d, "SHAD", i, got[i + offset], x[i] * y[i]))
+             return std::function<CLBlastStatusCode(Driver &)>();
          return std::function<CLBlastStatusCode(Driver &)>(run);
        }});
 

@@ -2,8 +2,9 @@
 # Two builds of Weft's compiler side by side in one process: CLBlast's rows
 # (bench/clblast_bench) on both, alternating call by call, so the machine's
 # drift between runs falls on both alike; the ratio column is A/B. Each
-# side is a copy of this build's driver library beside the compiler library
-# and builtins of a lib/ directory (the driver finds them next to itself),
+# side is the driver library of a lib/ directory (this build's when it has
+# none) beside that directory's compiler library and builtins (the driver
+# finds them next to itself),
 # and kernels are compiled afresh. Two compilers cannot share a process
 # (LLVM's options register once), so each side first builds the kernels
 # alone into a program cache of this run's (its key names the compiler
@@ -22,7 +23,13 @@ for side in a b; do
   from=$a
   [ $side = b ] && from=$b
   mkdir -p "$dir/$side" "$dir/icd" "$dir/icd_$side"
-  cp build/lib/libWeftOpenCL.so "$dir/$side/"
+  # The side's own driver library when its directory has one (a change
+  # to the compiler's interface needs both halves of its build).
+  if [ -f "$from/libWeftOpenCL.so" ]; then
+    cp "$from/libWeftOpenCL.so" "$dir/$side/"
+  else
+    cp build/lib/libWeftOpenCL.so "$dir/$side/"
+  fi
   cp "$from/libweft-compiler.so" "$from/weft-builtins.bc" "$dir/$side/"
   echo "$dir/$side/libWeftOpenCL.so" >"$dir/icd/$side.icd"
   cp "$dir/icd/$side.icd" "$dir/icd_$side/"

@@ -16,6 +16,7 @@
 #include "runtime/settings.h"
 #include "runtime/svm.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -410,6 +411,24 @@ const compiler::KernelDescription::ImageVariant *Kernel::imageVariant() const {
   return nullptr;
 }
 
+const compiler::KernelDescription::UnitStrideVariant *
+Kernel::unitStrideVariant() const {
+  for (const auto &variant : description_.unit_stride_variants) {
+    bool all_one = true;
+    for (uint32_t index : variant.arguments) {
+      const compiler::KernelArgument &argument = description_.arguments[index];
+      // Integers of 1 to 8 bytes, little-endian in the block.
+      uint64_t value = 0;
+      std::memcpy(&value, block_.data() + argument.offset,
+                  std::min<size_t>(argument.size, sizeof value));
+      all_one = all_one && value == 1;
+    }
+    if (all_one)
+      return &variant;
+  }
+  return nullptr;
+}
+
 cl_int Kernel::prepareCode() const {
   std::string log;
   cl_int status = executable_->prepareKernel(index_, log);
@@ -626,6 +645,11 @@ cl_int Kernel::makeLaunch(Queue &queue, cl_uint work_dim, const size_t *offset,
     // copied buffer is written through one: no read-through then.
     // Images all of one format the compiler made a variant for run it.
     if (const auto *variant = imageVariant()) {
+      launch.group_entry = variant->entry;
+      launch.work_item_entry = variant->work_item_entry;
+    }
+    // Strides the compiler made a variant for, all 1, run it.
+    if (const auto *variant = unitStrideVariant()) {
       launch.group_entry = variant->entry;
       launch.work_item_entry = variant->work_item_entry;
     }

@@ -138,6 +138,10 @@ private:
   // The variant the compiler made for the format every image argument has
   // (all the same), or null. Called with mutex_ held.
   const compiler::KernelDescription::ImageVariant *imageVariant() const;
+  // The variant the compiler made for strides of 1 when the arguments it
+  // assumes are all 1, or null. Called with mutex_ held.
+  const compiler::KernelDescription::UnitStrideVariant *
+  unitStrideVariant() const;
 
   // The memory checking mode's objects for a launch with `arguments` (its
   // argument block, __local offsets laid out). Called with mutex_ held.

@@ -118,9 +118,14 @@ bool ProgramExecutable::loadPart(size_t part, std::string &error) const {
           kernel.group_entry_frame = loaded.group_entry_frame;
           continue;
         }
-        kernel.image_variants.push_back({loaded.variant_channel_order,
-                                         loaded.variant_channel_type,
-                                         loaded.entry, loaded.work_item_entry});
+        if (!loaded.variant_unit_arguments.empty())
+          kernel.unit_stride_variants.push_back(
+              {loaded.variant_unit_arguments, loaded.entry,
+               loaded.work_item_entry});
+        else
+          kernel.image_variants.push_back(
+              {loaded.variant_channel_order, loaded.variant_channel_type,
+               loaded.entry, loaded.work_item_entry});
         kernel.private_memory =
             std::max(kernel.private_memory, loaded.private_memory);
         kernel.group_entry_frame =
@@ -131,10 +136,10 @@ bool ProgramExecutable::loadPart(size_t part, std::string &error) const {
     for (const std::string &name : code.kernels)
       if (const KernelDescription *k = findKernel(kernels_, name))
         debugLog("kernel %s: %llu bytes of private memory per work-item, "
-                 "%zu image format variant(s)",
+                 "%zu image format variant(s), %zu for strides of 1",
                  name.c_str(),
                  static_cast<unsigned long long>(k->private_memory),
-                 k->image_variants.size());
+                 k->image_variants.size(), k->unit_stride_variants.size());
   parts_[part]->library = std::move(library);
   parts_[part]->ready.store(true, std::memory_order_release);
   return true;

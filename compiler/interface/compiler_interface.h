@@ -220,6 +220,10 @@ struct KernelDescription {
   std::string variant_of;
   uint32_t variant_channel_order = 0;
   uint32_t variant_channel_type = 0;
+  // Or a variant compiled with these integer arguments (indices) 1
+  // (compiler/passes/kernels/unit_stride_variants.h): the runtime folds it
+  // into unit_stride_variants and runs it when each of them is 1.
+  std::vector<uint32_t> variant_unit_arguments;
   // Filled by the runtime from the loaded shared object.
   WorkGroupFunction entry = nullptr; // loop over the work-items
   WorkGroupFunction read_through_entry = nullptr;
@@ -232,6 +236,13 @@ struct KernelDescription {
     WorkItemFunction work_item_entry;
   };
   std::vector<ImageVariant> image_variants;
+  // The variants of this kernel for strides of 1, with their entries.
+  struct UnitStrideVariant {
+    std::vector<uint32_t> arguments;
+    WorkGroupFunction entry;
+    WorkItemFunction work_item_entry;
+  };
+  std::vector<UnitStrideVariant> unit_stride_variants;
 };
 
 // The fields of the structures above, each listed once: the program
@@ -300,6 +311,7 @@ void forEachField(
   visit("variant_of", k.variant_of);
   visit("variant_channel_order", k.variant_channel_order);
   visit("variant_channel_type", k.variant_channel_type);
+  visit("variant_unit_arguments", k.variant_unit_arguments);
 }
 
 // The symbols a program's shared object exports for each kernel.

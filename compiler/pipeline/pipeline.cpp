@@ -16,6 +16,7 @@
 #include "compiler/passes/kernels/memory_checks.h"
 #include "compiler/passes/kernels/pipe_leaders.h"
 #include "compiler/passes/kernels/redundant_barriers.h"
+#include "compiler/passes/kernels/unit_stride_variants.h"
 #include "compiler/passes/kernels/work_group_pipes.h"
 #include "compiler/passes/kernels/work_item_vectorizer.h"
 #include "compiler/passes/optimizer/constant_trip_counts.h"
