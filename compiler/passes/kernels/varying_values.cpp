@@ -260,6 +260,8 @@ std::optional<int64_t> VaryingValues::laneStride(Value *v) {
     case Instruction::Mul:
       if (a && c)
         stride = *a * c->getSExtValue();
+      else if (a == 0 && laneStride(op->getOperand(1)) == 0)
+        stride = 0; // the same in every lane, times a value all share
       break;
     case Instruction::Shl:
       if (a && c && c->getZExtValue() < 32)

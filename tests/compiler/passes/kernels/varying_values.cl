@@ -67,9 +67,14 @@ kernel void per_lane_counter(global const float *in, global float *out) {
 // A grid-stride loop (PyOpenCL's elementwise kernels, CUDA-style code):
 // each work-item leaves when its own index passes n, but every lane steps
 // its index by the same global size, so the lanes stay neighbours and each
-// round reads and writes whole vectors under the mask.
+// round reads and writes whole vectors under the mask. The round after the
+// index test is skipped when no work-item passed it (the last round would
+// otherwise run with every lane off, its masked accesses pointing past the
+// buffers' ends).
 // GRIDSTRIDE-LABEL: define internal void @__weft_body_grid_stride.simd(
 // GRIDSTRIDE: wi.loop:
+// GRIDSTRIDE: br i1 {{%[0-9]+}}, label %wi.some, label %wi.joined
+// GRIDSTRIDE: wi.some:
 // GRIDSTRIDE-NOT: masked.gather
 // GRIDSTRIDE-NOT: masked.scatter
 // GRIDSTRIDE: call <16 x float> @llvm.masked.load.v16f32.p1(

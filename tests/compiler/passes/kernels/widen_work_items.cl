@@ -184,23 +184,34 @@ kernel void find_key(global const int *in, int key, global int *found) {
 // A loop in a loop: the inner one, which every work-item goes round n
 // times, is written inside the outer one's body and entered with the mask
 // of the work-items still going round the outer one; it keeps that mask,
-// and its scalar counter decides each round. The outer loop then goes on
-// while any work-item does.
+// and its scalar counter decides each round. The rest of an outer round
+// (the inner loop, the latch) is skipped when no work-item goes on round
+// the outer loop: the mask going round is then none and the loop ends,
+// rather than running a last round with every lane off. The outer counter
+// a starts at 0 in every lane and steps alike, so in[a * n + b] is one
+// address for all: one load.
 // NESTED-LABEL: define internal void @__weft_body_nested.simd(
 // NESTED: wi.loop:
 // NESTED: %a.0 = phi <16 x i32>
 // NESTED: [[OUTER_ON:%[0-9]+]] = and <16 x i1> %wi.mask,
+// NESTED: [[ON_BITS:%[0-9]+]] = bitcast <16 x i1> [[OUTER_ON]] to i16
+// NESTED-NEXT: [[SOME:%[0-9]+]] = icmp ne i16 [[ON_BITS]], 0
+// NESTED-NEXT: br i1 [[SOME]], label %wi.some, label %wi.joined
+// NESTED: wi.some:
 // NESTED: br label %[[INNER:wi.loop[0-9]+]]
-// NESTED: [[INNER]]:
-// NESTED-NEXT: %[[INNER_MASK:wi.mask[0-9]+]] = phi <16 x i1> [ [[OUTER_ON]], %wi.loop ], [ %[[INNER_MASK]], %wi.round ]
-// NESTED: %b.0 = phi i32 [ 0, %wi.loop ]
-// NESTED: br i1 {{%[0-9]+}}, label %wi.round, label %[[INNER_EXIT:wi.exit[0-9]+]]
-// NESTED: [[INNER_EXIT]]:
-// NESTED: [[BITS:%[0-9]+]] = bitcast <16 x i1> [[OUTER_ON]] to i16
+// NESTED: wi.joined:
+// NESTED-NEXT: %wi.edge = phi <16 x i1> [ [[OUTER_ON]], %[[INNER_EXIT:wi.exit[0-9]+]] ], [ zeroinitializer, %wi.loop ]
+// NESTED: [[BITS:%[0-9]+]] = bitcast <16 x i1> %wi.edge to i16
 // NESTED-NEXT: [[ANY:%[0-9]+]] = icmp ne i16 [[BITS]], 0
 // NESTED-NEXT: br i1 [[ANY]], label %wi.loop, label %wi.exit
+// NESTED: [[INNER]]:
+// NESTED-NEXT: %[[INNER_MASK:wi.mask[0-9]+]] = phi <16 x i1> [ [[OUTER_ON]], %wi.some ], [ %[[INNER_MASK]], %wi.loaded ]
+// NESTED: %b.0 = phi i32 [ 0, %wi.some ]
+// NESTED: br i1 {{%[0-9]+}}, label %wi.round, label %[[INNER_EXIT]]
 // NESTED: wi.round:
-// NESTED: call <16 x float> @llvm.masked.gather.v16f32.v16p1(<16 x ptr addrspace(1)> {{%[0-9]+}}, i32 4, <16 x i1> %[[INNER_MASK]],
+// NESTED-NOT: masked.gather
+// NESTED: wi.uniform_load:
+// NESTED-NEXT: load float
 // NESTED: br label %[[INNER]]
 kernel void nested(global const float *in, global float *out, int n) {
   int i = get_global_id(0);
