@@ -33,13 +33,19 @@ for program in fma_peak "$@"; do
   fi
 done
 # WEFT_PACK_BEFORE=<a lib/ directory>: another build's compiler library and
-# builtins too, in /tmp/weft-device/before/, for an A/B there (a copy of the
-# driver library beside them finds them, as bench/compare_compilers.sh does).
+# builtins too, in /tmp/weft-device/before/, for an A/B there (the driver
+# library beside them finds them, as bench/compare_compilers.sh does).
 if [ -n "${WEFT_PACK_BEFORE:-}" ]; then
   mkdir -p "$root/before"
   cp "$WEFT_PACK_BEFORE/libweft-compiler.so" "$WEFT_PACK_BEFORE/weft-builtins.bc" \
     "$root/before/"
-  cp build/lib/libWeftOpenCL.so "$root/before/"
+  # Its own driver library when the directory has one (the compiler's
+  # interface may have changed since).
+  if [ -f "$WEFT_PACK_BEFORE/libWeftOpenCL.so" ]; then
+    cp "$WEFT_PACK_BEFORE/libWeftOpenCL.so" "$root/before/"
+  else
+    cp build/lib/libWeftOpenCL.so "$root/before/"
+  fi
   strip --strip-debug "$root"/before/*.so
 fi
 # The programs' debug information is most of their size (spec_tests: 26 of
