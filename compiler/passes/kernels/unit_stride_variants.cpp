@@ -117,6 +117,42 @@ void findStrides(PreparedCopy &copy, Value *pointer, unsigned kernel_args,
   }
 }
 
+// Whether some product in `body` may take an integer argument as a factor:
+// the argument itself, or a load of a stack slot it was stored in (Clang
+// keeps parameters, and the inlined helpers' parameters, in slots until
+// the optimizer runs). A cheap look before the prepared copy, which most
+// kernels never need.
+bool mayScaleByArgument(llvm::Function &body, unsigned kernel_args) {
+  llvm::SmallPtrSet<Value *, 16> holders; // arguments and their slots
+  for (unsigned i = 0; i < kernel_args; ++i)
+    if (body.getArg(i)->getType()->isIntegerTy())
+      holders.insert(body.getArg(i));
+  auto strip = [](Value *v) {
+    while (auto *cast = llvm::dyn_cast<llvm::CastInst>(v))
+      v = cast->getOperand(0);
+    return v;
+  };
+  auto held = [&](Value *v) {
+    v = strip(v);
+    if (auto *load = llvm::dyn_cast<llvm::LoadInst>(v))
+      v = load->getPointerOperand();
+    return holders.contains(v);
+  };
+  for (bool grew = !holders.empty(); grew;) {
+    grew = false;
+    for (Instruction &inst : llvm::instructions(body))
+      if (auto *store = llvm::dyn_cast<llvm::StoreInst>(&inst))
+        if (llvm::isa<llvm::AllocaInst>(store->getPointerOperand()) &&
+            held(store->getValueOperand()))
+          grew |= holders.insert(store->getPointerOperand()).second;
+  }
+  for (Instruction &inst : llvm::instructions(body))
+    if (inst.getOpcode() == Instruction::Mul &&
+        (held(inst.getOperand(0)) || held(inst.getOperand(1))))
+      return true;
+  return false;
+}
+
 // Arguments that also multiply a value every lane shares (a loop's counter,
 // the y id): leading dimensions of matrices, which index rows one way and
 // columns the other (CLBlast's direct GEMM reads `a[k*a_ld + m]` or
@@ -162,9 +198,10 @@ UnitStrideVariantsPass::run(llvm::Module &module,
       has_integers |= arg.kind == ArgumentKind::Value;
     }
     // Image kernels have their format variants; one kind of variant each.
-    if (has_images || !has_integers)
-      continue;
     auto kernel_args = static_cast<unsigned>(kernel.arguments.size());
+    if (has_images || !has_integers ||
+        !mayScaleByArgument(*record.body, kernel_args))
+      continue;
     std::set<unsigned> strides;
     size_t gathers_before = 0;
     {
