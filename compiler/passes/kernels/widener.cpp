@@ -390,8 +390,8 @@ void Widener::emitInstruction(Instruction &inst, Value *mask) {
       // Every lane at one address: as a store to a uniform one.
       Value *one = b_.CreateExtractElement(widened(pointer), uint64_t(0));
       bool per_lane = varies(value);
-      masks_.storeToOneAddress(*store, per_lane ? widened(value) : uniform(value),
-                               per_lane, one, mask);
+      Value *stored = per_lane ? widened(value) : uniform(value);
+      masks_.storeToOneAddress(*store, stored, per_lane, one, mask);
       return;
     }
     unsigned spacing = varying_.spacing(pointer, value->getType());

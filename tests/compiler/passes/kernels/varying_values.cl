@@ -6,12 +6,14 @@
 // RUN: FileCheck %s --check-prefix=UNIFORM < %t.ll
 // RUN: FileCheck %s --check-prefix=COUNTER < %t.ll
 // RUN: FileCheck %s --check-prefix=GRIDSTRIDE < %t.ll
+// RUN: FileCheck %s --check-prefix=COUNTERSTORE < %t.ll
 // RUN: FileCheck %s --check-prefix=STRIDES < %t.ll
 // RUN: FileCheck %s --check-prefix=DIVISION < %t.ll
 // RUN: FileCheck %s --check-prefix=SHUFFLED < %t.ll
 
 // PLAN: kernel uniform_parts: widened
 // PLAN: kernel per_lane_counter: widened
+// PLAN: kernel per_lane_counter_store: widened
 // PLAN: kernel grid_stride: widened
 // PLAN: kernel strides: widened
 // PLAN: kernel uniform_division: widened
@@ -62,6 +64,21 @@ kernel void per_lane_counter(global const float *in, global float *out) {
   for (size_t k = 0; k < i; ++k)
     sum += in[k];
   out[i] = sum;
+}
+
+// The same counter addressing a store: one address for all, written once
+// per round by the last work-item still on (as a store to a uniform
+// address), not a scatter.
+// COUNTERSTORE-LABEL: define internal void @__weft_body_per_lane_counter_store.simd(
+// COUNTERSTORE-NOT: masked.scatter
+// COUNTERSTORE: wi.uniform_store:
+// COUNTERSTORE-NEXT: call i16 @llvm.ctlz.i16
+// COUNTERSTORE-NOT: masked.scatter
+// COUNTERSTORE: ret void
+kernel void per_lane_counter_store(global const float *in, global float *out) {
+  size_t i = get_global_id(0);
+  for (size_t k = 0; k < i; ++k)
+    out[k] = in[i];
 }
 
 // A grid-stride loop (PyOpenCL's elementwise kernels, CUDA-style code):
