@@ -6,6 +6,7 @@
 #include "compiler/analysis/builtin_identity.h"
 #include "compiler/analysis/kernel_metadata.h"
 #include "compiler/passes/kernels/fiber_barriers.h"
+#include "compiler/passes/kernels/next_tile_prefetches.h"
 #include "compiler/passes/kernels/widener.h"
 #include "compiler/passes/kernels/widening_checks.h"
 #include "compiler/passes/kernels/widening_width.h"
@@ -161,6 +162,7 @@ llvm::Function *vectorizeWorkItems(llvm::Function &body, std::string &why,
     // elsewhere a kernel that would gather keeps LLVM's loop vectorizer
     // (below).
     bool rows = limits.gathers_pay;
+    prefetchStridedStreams(*scalar, loops);
     vector = widenInto(body, *scalar, loops, kWidenedSuffix, lanes, rows,
                        sub_groups);
     if (!vector) {

@@ -2,9 +2,12 @@
 // its tiles walks across the work-items, then jumps to the next tile, which
 // the hardware's stride prefetchers do not follow. Each such load of global
 // memory prefetches what it reads one round later (next_tile_prefetches.h):
-// widened, one prefetch per cache line the lanes span. Loops without
-// barriers (each work-item walks on its own) and regions left to LLVM's
-// loop vectorizer get none.
+// widened, one prefetch per cache line the lanes span. Regions left to
+// LLVM's loop vectorizer get none.
+// An inner loop without barriers (each work-item walks on its own) gets a
+// prefetch 4 rounds ahead for each load that steps by a distance known only
+// at run time (down a matrix's columns, prefetchStridedStreams), none for a
+// load stepping along a row or stepping by the grid's size.
 // RUN: %weft-cl %s --cl-options=-cl-std=CL3.0 --target-cpu=znver3 -passes='weft-kernel-pipeline,print<weft-kernels>' -o /dev/null | FileCheck %s --check-prefix=PLAN
 // RUN: %weft-cl %s --cl-options=-cl-std=CL3.0 --target-cpu=znver3 -passes='weft-kernel-pipeline,weft-separate-local-memory,weft-internalize-entries' --optimize -o %t.ll
 // RUN: FileCheck %s < %t.ll
@@ -12,11 +15,15 @@
 // RUN: FileCheck %s --check-prefix=LOGGED < %t.ll
 // RUN: FileCheck %s --check-prefix=COLUMNS < %t.ll
 // RUN: FileCheck %s --check-prefix=REGS < %t.ll
+// RUN: FileCheck %s --check-prefix=STREAMS < %t.ll
+// RUN: FileCheck %s --check-prefix=GRID < %t.ll
 
 // PLAN: kernel tiled: regions, region 0 widened, 8 work-items at once
 // PLAN: kernel naive: widened
 // PLAN: kernel logged: regions, work-item entry
 // PLAN: kernel columns: regions, region 0 widened, 8 work-items at once
+// PLAN: kernel rows_of_vectors: widened, 8 work-items at once {{.*}}vectors kept whole
+// PLAN: kernel grid_stride: widened
 
 // The prefetches go right after the barrier that follows the loads, into
 // the region that computes on the tiles, so they spread over its chunks of
@@ -37,8 +44,16 @@
 // LOGGED-LABEL: define void @__weft_group_logged(
 // LOGGED-NOT: llvm.prefetch
 // LOGGED: {{^}}}
+// b's row of lanes steps n floats a round: widened 128 at once it spans 8
+// cache lines, more than the widener hints (widener.cpp's emitPrefetch);
+// the 16 lanes of a row's end, one line, take one, 4 rounds ahead and kept
+// in the L2 (locality 2). a's, a float a round, is the hardware's to follow.
 // NAIVE-LABEL: define void @__weft_group_naive(
-// NAIVE-NOT: llvm.prefetch
+// NAIVE-NOT: i32 3, i32 1)
+// NAIVE: call void @llvm.prefetch.p1({{.*}}, i32 0, i32 2, i32 1)
+// NAIVE-NEXT: getelementptr
+// NAIVE-NEXT: load <16 x float>
+// NAIVE-NOT: i32 3, i32 1)
 // NAIVE: {{^}}}
 
 __kernel __attribute__((reqd_work_group_size(8, 8, 1)))
@@ -140,4 +155,44 @@ void register_tile(__global const float *a, __global const float *b,
   }
   for (int j = 0; j < 2; ++j)
     c[(row * 2 + j) * n + col] = acc[j];
+}
+
+// CLBlast's Xgemm without local tiles: a float4 of A and of B per k, rows
+// n / 4 float4s apart. Widened 8 at once, A's 8 float4s (128 bytes) take
+// two prefetches, B's (the same for all lanes) one, 4 rounds ahead.
+// STREAMS-LABEL: define void @__weft_group_rows_of_vectors(
+// STREAMS-NOT: llvm.prefetch
+// STREAMS: call void @llvm.prefetch.p1(ptr addrspace(1) [[A:%[0-9]+]], i32 0, i32 2, i32 1)
+// STREAMS-NEXT: [[A64:%[0-9]+]] = getelementptr i8, ptr addrspace(1) [[A]], i64 64
+// STREAMS-NEXT: call void @llvm.prefetch.p1(ptr addrspace(1) [[A64]], i32 0, i32 2, i32 1)
+// STREAMS: load <32 x float>
+// STREAMS: call void @llvm.prefetch.p1({{.*}}, i32 0, i32 2, i32 1)
+// STREAMS-NEXT: getelementptr
+// STREAMS-NEXT: load <4 x float>
+// STREAMS: call <32 x float> @llvm.fmuladd.v32f32(
+__kernel __attribute__((reqd_work_group_size(8, 8, 1)))
+void rows_of_vectors(__global const float4 *a, __global const float4 *b,
+                     __global float4 *c, int n) {
+  int m = get_global_id(0), j = get_global_id(1);
+  float4 acc0 = 0.0f, acc1 = 0.0f;
+  for (int k = 0; k < n; k += 2) {
+    for (int p = 0; p < 2; ++p) {
+      float4 av = a[(k + p) * (n / 4) + m];
+      float4 bv = b[(k + p) * (n / 4) + j];
+      acc0 += av * bv.x;
+      acc1 += av * bv.y;
+    }
+  }
+  c[j * (n / 4) + m] = acc0 + acc1;
+}
+
+// A grid-stride loop steps by the grid's size: the chunks after this one
+// read the lines between, and the hardware follows them.
+// GRID-LABEL: define void @__weft_group_grid_stride(
+// GRID-NOT: llvm.prefetch
+// GRID: {{^}}}
+__kernel void grid_stride(__global const float *x, __global float *y, int n,
+                          int inc) {
+  for (int i = get_global_id(0); i < n; i += get_global_size(0))
+    y[i] += x[i * inc];
 }
