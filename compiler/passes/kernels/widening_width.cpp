@@ -46,6 +46,24 @@ struct VectorRegisters {
   bool fp16; // half arithmetic in half lanes
 };
 
+// The register bytes a value of `type` is counted as. Without AVX-512 FP16
+// each half operation converts to float and back (F16C), and the values
+// held need room beside them for the conversions. With AVX-512 code a half
+// counts as 8 bytes: counted as a float's 4, clpeak's half8 and half16
+// kernels ran 32 and 16 work-items at once, spilled (968-1,176 bytes of
+// stack a work-item) and ran 25-28 GFLOP/s, against 43-51 at half the
+// work-items without spills (Ice Lake, two threads). With AVX2 code
+// (16 registers of 32 bytes) half the work-items ran slower (21 against
+// 26-34 GFLOP/s: fewer independent chains for the conversions' latency),
+// so there it counts as a float.
+uint64_t heldBytes(llvm::Type *type, const VectorRegisters &registers,
+                   const llvm::DataLayout &layout) {
+  uint64_t size = layout.getTypeStoreSize(type);
+  if (type->getScalarType()->isHalfTy() && !registers.fp16)
+    size = size / 2 * std::max(4u, registers.bytes / 8);
+  return size;
+}
+
 VectorRegisters registersOf(const llvm::Function &f) {
   llvm::StringRef features =
       f.getFnAttribute("target-features").getValueAsString();
@@ -214,7 +232,7 @@ scheduledPositions(llvm::Function &f) {
 std::pair<uint64_t, uint64_t> liveBytes(llvm::Function &f,
                                         const VaryingValues &varying,
                                         const llvm::DataLayout &layout,
-                                        bool fp16) {
+                                        const VectorRegisters &registers) {
   llvm::DenseMap<const llvm::Instruction *, unsigned> position =
       scheduledPositions(f);
   unsigned next = position.size();
@@ -226,9 +244,7 @@ std::pair<uint64_t, uint64_t> liveBytes(llvm::Function &f,
     if (type->isVoidTy() || !type->isSized() || type->isPointerTy() ||
         !varying.varies(const_cast<llvm::Instruction *>(inst)))
       continue;
-    uint64_t size = layout.getTypeStoreSize(type);
-    if (type->getScalarType()->isHalfTy() && !fp16)
-      size *= 2;
+    uint64_t size = heldBytes(type, registers, layout);
     unsigned last = at;
     for (const llvm::User *user : inst->users())
       if (auto *use = llvm::dyn_cast<llvm::Instruction>(user)) {
@@ -284,11 +300,7 @@ unsigned chooseLanes(llvm::Function &scalar, llvm::LoopInfo &loops,
   for (llvm::Loop *loop : loops.getLoopsInPreorder())
     for (llvm::PHINode &phi : loop->getHeader()->phis())
       if (varying.varies(&phi)) {
-        uint64_t size = layout.getTypeStoreSize(phi.getType());
-        // Half arithmetic is done in float registers unless the CPU has
-        // AVX-512 FP16.
-        if (phi.getType()->getScalarType()->isHalfTy() && !registers.fp16)
-          size *= 2;
+        uint64_t size = heldBytes(phi.getType(), registers, layout);
         carried += size;
         widest = std::max(widest, size);
       }
@@ -296,7 +308,7 @@ unsigned chooseLanes(llvm::Function &scalar, llvm::LoopInfo &loops,
     // No loop: as many work-items as the values held at once fit in the
     // registers, but never fewer than fill a register with the widest.
     auto [live, widest_live] =
-        liveBytes(scalar, varying, layout, registers.fp16);
+        liveBytes(scalar, varying, layout, registers);
     if (live == 0) {
       why = "";
       return kDefaultLanes;

@@ -93,3 +93,23 @@ kernel void row_sums(global const float *a, int ld, global float *y, int n) {
     acc += a[ld * gid + k];
   y[gid] = acc;
 }
+
+// clpeak's compute_hp_v16: two half16 carried, each step converted to float
+// and back where the CPU has no AVX-512 FP16 (F16C). AVX-512 code counts a
+// half as 8 bytes, room for the conversions beside the carried values (at
+// a float's 4 they filled the 32 registers and spilled); AVX2 code as a
+// float's 4 bytes; AVX-512 FP16 code holds halves as they are.
+// PLAN: kernel half_chain16: widened, 4 work-items at once (128 bytes carried per work-item), vectors kept whole
+// PLAN512: kernel half_chain16: widened, 8 work-items at once (256 bytes carried per work-item), vectors kept whole
+// FP16: kernel half_chain16: widened, 32 work-items at once (64 bytes carried per work-item), vectors kept whole
+// RUN: %weft-cl %s --target-cpu=sapphirerapids -passes='weft-kernel-pipeline,print<weft-kernels>' -o /dev/null | FileCheck %s --check-prefix=FP16
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+kernel void half_chain16(global half *out, float a) {
+  half16 x = (half16)((half)a);
+  half16 y = (half16)((half)get_local_id(0));
+  for (int i = 0; i < 64; ++i) {
+    x = mad(y, x, y);
+    y = mad(x, y, x);
+  }
+  out[get_global_id(0)] = y.s0 + y.s7 + y.sf;
+}
