@@ -3,7 +3,10 @@
 #include "compiler/passes/kernels/element_wise_vectors.h"
 
 #include <llvm/ADT/ArrayRef.h>
+#include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/ADT/SmallVector.h>
+#include <llvm/IR/Dominators.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
@@ -15,6 +18,7 @@
 namespace weft::compiler {
 
 using llvm::ArrayRef;
+using llvm::BasicBlock;
 using llvm::Instruction;
 using llvm::Value;
 
@@ -323,6 +327,71 @@ bool endsChain(const llvm::InsertElementInst &insert) {
   return !next || next->getOperand(0) != &insert;
 }
 
+// Uses of the chain's elements that the chain's end dominates, other than
+// the chain's own inserts, read the element out of the finished vector
+// instead. InstCombine forwards an element of a vector built element by
+// element to its readers: CLBlast's second k step of `c.x = mad(a.x, b,
+// c.x)` in an unrolled loop reads the first step's scalar results, so each
+// has two uses and the first step's vector is not rebuilt (in a barrier
+// region of Xgemm, where the accumulators are reloaded as vectors, none
+// was). Read out of the vector, the next step's operands are that vector's
+// elements, which the rebuilt vector then supplies whole.
+void readElementsThroughChain(llvm::InsertElementInst *last,
+                              llvm::ArrayRef<Value *> lanes,
+                              llvm::DominatorTree &dominators) {
+  llvm::SmallPtrSet<const Instruction *, 16> chain;
+  for (Value *v = last; chain.size() < 64;) {
+    auto *insert = llvm::dyn_cast<llvm::InsertElementInst>(v);
+    if (!insert)
+      break;
+    chain.insert(insert);
+    v = insert->getOperand(0);
+  }
+  llvm::Type *i64 = llvm::Type::getInt64Ty(last->getContext());
+  // A loop's results leave it through single-entry phis (LCSSA): the
+  // vector leaves through one of its own, read outside, so the loop gains
+  // no extract.
+  llvm::DenseMap<BasicBlock *, llvm::PHINode *> vector_exits;
+  auto exitVector = [&](llvm::PHINode &exit) {
+    llvm::PHINode *&vector = vector_exits[exit.getParent()];
+    if (!vector) {
+      vector = llvm::PHINode::Create(last->getType(), 1,
+                                     last->getName() + ".exit");
+      vector->insertBefore(exit.getParent()->begin());
+      vector->addIncoming(last, exit.getIncomingBlock(0));
+    }
+    return vector;
+  };
+  for (size_t i = 0; i < lanes.size(); ++i) {
+    auto *element = llvm::dyn_cast<Instruction>(lanes[i]);
+    if (!element || element->hasOneUse())
+      continue;
+    Instruction *read = nullptr;
+    for (llvm::Use &use : llvm::make_early_inc_range(element->uses())) {
+      auto *user = llvm::dyn_cast<Instruction>(use.getUser());
+      if (!user || chain.count(user) || !dominators.dominates(last, use))
+        continue;
+      if (auto *phi = llvm::dyn_cast<llvm::PHINode>(user)) {
+        if (phi->getNumIncomingValues() != 1)
+          continue; // a loop's own phi keeps the element
+        Instruction *outside = llvm::ExtractElementInst::Create(
+            exitVector(*phi), llvm::ConstantInt::get(i64, i),
+            phi->getName());
+        outside->insertBefore(phi->getParent()->getFirstInsertionPt());
+        phi->replaceAllUsesWith(outside);
+        phi->eraseFromParent();
+        continue;
+      }
+      if (!read) {
+        read = llvm::ExtractElementInst::Create(
+            last, llvm::ConstantInt::get(i64, i), element->getName() + ".read");
+        read->insertAfter(last);
+      }
+      use.set(read);
+    }
+  }
+}
+
 } // namespace
 
 bool rebuildElementWiseVectors(llvm::Function &f) {
@@ -333,11 +402,13 @@ bool rebuildElementWiseVectors(llvm::Function &f) {
           numberType(insert->getType()->getScalarType()) && endsChain(*insert))
         chains.emplace_back(insert);
   bool changed = false;
+  llvm::DominatorTree dominators(f); // no block is added or removed here
   for (llvm::WeakVH &handle : chains) {
     auto *last = llvm::dyn_cast_or_null<llvm::InsertElementInst>(handle);
     llvm::SmallVector<Value *, 16> lanes;
     if (!last || !elementsSet(last, lanes))
       continue;
+    readElementsThroughChain(last, lanes, dominators);
     VectorRebuilder rebuilder(last);
     Value *whole = rebuilder.build(lanes, 0);
     if (!whole || llvm::isa<llvm::Constant>(whole)) {

@@ -223,6 +223,17 @@ std::optional<int64_t> knownDistance(Value *ahead, Value *address,
   if (auto whole = constant(evolution.getMinusSCEV(
           evolution.getSCEV(ahead), evolution.getSCEV(address))))
     return whole;
+  // Constant offsets off both (a byte of a word: the integer dot
+  // products' `(char *)&a[k] + 1`) set aside.
+  unsigned bits = layout.getIndexTypeSizeInBits(address->getType());
+  llvm::APInt ahead_offset(bits, 0), address_offset(bits, 0);
+  ahead = ahead->stripAndAccumulateConstantOffsets(layout, ahead_offset,
+                                                   /*AllowNonInbounds=*/true);
+  address = address->stripAndAccumulateConstantOffsets(
+      layout, address_offset, /*AllowNonInbounds=*/true);
+  int64_t offsets = ahead_offset.getSExtValue() - address_offset.getSExtValue();
+  if (ahead == address)
+    return offsets;
   auto *to = llvm::dyn_cast<llvm::GEPOperator>(ahead);
   auto *from = llvm::dyn_cast<llvm::GEPOperator>(address);
   if (!to || !from || to->getPointerOperand() != from->getPointerOperand() ||
@@ -242,7 +253,9 @@ std::optional<int64_t> knownDistance(Value *ahead, Value *address,
       evolution.getSCEV(to_index), evolution.getSCEV(from_index)));
   if (!elements)
     return std::nullopt;
-  return *elements * int64_t(layout.getTypeAllocSize(to->getSourceElementType()));
+  return *elements *
+             int64_t(layout.getTypeAllocSize(to->getSourceElementType())) +
+         offsets;
 }
 
 bool readsGlobalMemory(const llvm::LoadInst &load) {
@@ -273,7 +286,25 @@ bool prefetchStridedStreams(llvm::Function &body, llvm::LoopInfo &loops) {
           candidates.push_back({load, loop});
   }
   bool added = false;
+  // The byte offsets off each base already prefetched in a block: a load a
+  // few bytes from another (the bytes of a word the integer dot products
+  // read one by one) is on the same line.
+  llvm::DenseMap<std::pair<BasicBlock *, const Value *>,
+                 std::vector<int64_t>>
+      hinted;
+  constexpr int64_t kLineBytes = 64;
   for (auto [load, loop] : candidates) {
+    llvm::APInt offset(layout.getIndexTypeSizeInBits(
+                           load->getPointerOperand()->getType()),
+                       0);
+    const Value *base =
+        load->getPointerOperand()->stripAndAccumulateConstantOffsets(
+            layout, offset, /*AllowNonInbounds=*/true);
+    std::vector<int64_t> &offsets = hinted[{load->getParent(), base}];
+    if (llvm::any_of(offsets, [&](int64_t other) {
+          return std::abs(other - offset.getSExtValue()) < kLineBytes;
+        }))
+      continue;
     // The address kStreamRoundsAhead rounds on, written as the load's own
     // (so the widener sees the lanes as far apart as the load's).
     NextRound next(*loop, load, kStreamRoundsAhead);
@@ -297,6 +328,7 @@ bool prefetchStridedStreams(llvm::Function &body, llvm::LoopInfo &loops) {
     // shares would drop the lines before their round), data.
     b.CreateIntrinsic(llvm::Intrinsic::prefetch, {ahead->getType()},
                       {ahead, b.getInt32(0), b.getInt32(2), b.getInt32(1)});
+    offsets.push_back(offset.getSExtValue());
     added = true;
   }
   return added;

@@ -275,6 +275,23 @@ bool gathersInLoops(llvm::LoopInfo &loops, VaryingValues &varying) {
   return false;
 }
 
+// A value an inner loop starts from an enclosing loop's carried value and
+// hands back to it (a GEMM's accumulators round its k tiles and round the
+// steps of each tile): one value held, counted at the outer loop.
+bool carriedOn(llvm::PHINode &phi, llvm::Loop &loop) {
+  llvm::BasicBlock *preheader = loop.getLoopPreheader();
+  int from_preheader = preheader ? phi.getBasicBlockIndex(preheader) : -1;
+  if (from_preheader < 0)
+    return false;
+  auto *outer = llvm::dyn_cast<llvm::PHINode>(
+      phi.getIncomingValue(unsigned(from_preheader)));
+  for (llvm::Loop *parent = loop.getParentLoop(); outer && parent;
+       parent = parent->getParentLoop())
+    if (outer->getParent() == parent->getHeader())
+      return true;
+  return false;
+}
+
 unsigned powerOfTwoAtMost(unsigned n) {
   unsigned p = 1;
   while (p * 2 <= n)
@@ -296,14 +313,28 @@ unsigned chooseLanes(llvm::Function &scalar, llvm::LoopInfo &loops,
   // Bytes each work-item carries round its loops (the varying phis of loop
   // headers; a loop's counter is one scalar for all), and its widest
   // carried element.
-  uint64_t carried = 0, widest = 0;
+  uint64_t carried = 0, widest = 0, reused = 0;
   for (llvm::Loop *loop : loops.getLoopsInPreorder())
     for (llvm::PHINode &phi : loop->getHeader()->phis())
-      if (varying.varies(&phi)) {
+      if (varying.varies(&phi) && !carriedOn(phi, *loop)) {
         uint64_t size = heldBytes(phi.getType(), registers, layout);
         carried += size;
         widest = std::max(widest, size);
       }
+  // Values an innermost loop loads and uses more than once each round (a
+  // GEMM's row of A, one multiply-add per column of its tile) are held
+  // beside the carried ones: counted with them. CLBlast's Xgemm in a
+  // barrier region (its 8 float4 accumulators carried, 128 bytes) ran 16
+  // work-items at once, its accumulators alone filling AVX-512's 32
+  // registers, at 110 GFLOP/s on the Ice Lake with its loads made to hit
+  // the L1; at 8, with its two float4 of A a round counted, 230.
+  for (llvm::Loop *loop : loops.getLoopsInPreorder())
+    if (loop->isInnermost())
+      for (llvm::BasicBlock *block : loop->blocks())
+        for (llvm::Instruction &inst : *block)
+          if (llvm::isa<llvm::LoadInst>(inst) && !inst.hasOneUse() &&
+              varying.varies(&inst))
+            reused += heldBytes(inst.getType(), registers, layout);
   if (carried == 0 && loops.empty()) {
     // No loop: as many work-items as the values held at once fit in the
     // registers, but never fewer than fill a register with the widest.
@@ -349,9 +380,9 @@ unsigned chooseLanes(llvm::Function &scalar, llvm::LoopInfo &loops,
     why = "";
     return kDefaultLanes;
   }
-  unsigned fit = powerOfTwoAtMost(
-      unsigned(std::min<uint64_t>(registers.count * registers.bytes / carried,
-                                  kMostLanes)));
+  unsigned fit = powerOfTwoAtMost(unsigned(
+      std::min<uint64_t>(registers.count * registers.bytes / (carried + reused),
+                         kMostLanes)));
   // Fewer work-items than a register's lanes of the widest element would
   // leave registers part empty.
   unsigned least = unsigned(registers.bytes / widest);
@@ -360,6 +391,8 @@ unsigned chooseLanes(llvm::Function &scalar, llvm::LoopInfo &loops,
   unsigned most = uniform_loops_only ? kMostLanes : kDefaultLanes;
   unsigned lanes = std::clamp(fit, std::min(least, most), most);
   why = std::to_string(carried) + " bytes carried per work-item";
+  if (reused != 0)
+    why += ", " + std::to_string(reused) + " loaded and reused each round";
   // Without fast gathers a gather is an access per lane, its code as long:
   // no wider than a register of floats. CLBlast's SYMV (8 bytes carried,
   // 64 work-items) unrolled its k loop of 64-lane gathers into a megabyte

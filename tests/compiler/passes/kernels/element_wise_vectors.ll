@@ -71,8 +71,8 @@ define <2 x float> @swapped(<2 x float> %a, <2 x float> %b) {
   ret <2 x float> %v1
 }
 
-; Left element by element: different operations per element, an element
-; whose value is used again elsewhere, and an element never set.
+; Left element by element: different operations per element and an element
+; never set.
 ; CHECK-LABEL: define <2 x float> @mixed(
 ; CHECK: fadd float
 ; CHECK: fmul float
@@ -87,10 +87,14 @@ define <2 x float> @mixed(<2 x float> %a) {
   ret <2 x float> %v1
 }
 
+; An element used again after the vector is complete (InstCombine forwards
+; an element to its readers: an unrolled loop's next step of `c.x = mad(a.x,
+; b, c.x)` reads the scalar) reads it out of the rebuilt vector.
 ; CHECK-LABEL: define float @shared(
-; CHECK: fadd float
-; CHECK: fadd float
-; CHECK: insertelement
+; CHECK: [[V:%[0-9]+]] = fadd <2 x float> %a, <float 1.000000e+00, float 1.000000e+00>
+; CHECK-NEXT: [[S0:%[a-z0-9.]+]] = extractelement <2 x float> [[V]], i64 0
+; CHECK-NEXT: store <2 x float> [[V]], ptr %out
+; CHECK-NEXT: ret float [[S0]]
 define float @shared(<2 x float> %a, ptr %out) {
   %a0 = extractelement <2 x float> %a, i64 0
   %a1 = extractelement <2 x float> %a, i64 1

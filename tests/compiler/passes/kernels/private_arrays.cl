@@ -8,10 +8,10 @@
 // RUN: %weft-cl %s --target-cpu=skylake-avx512 -passes='weft-kernel-pipeline,print<weft-kernels>' -o /dev/null | FileCheck %s --check-prefix=PLAN-AVX512
 // RUN: %weft-cl %s --target-cpu=znver3 -passes='weft-kernel-pipeline,weft-separate-local-memory,weft-internalize-entries' --optimize -o - | FileCheck %s --check-prefix=AVX2
 
-// PLAN-AVX2: kernel tile: widened, 4 work-items at once (72 bytes carried per work-item), vectors split into elements (its vectors are taken apart more than computed on whole)
+// PLAN-AVX2: kernel tile: widened, 4 work-items at once (72 bytes carried per work-item, 32 loaded and reused each round), vectors split into elements (its vectors are taken apart more than computed on whole)
 // PLAN-AVX2: kernel lookup: work-item loop (a private array{{.*}})
-// PLAN-AVX2: kernel gemm_tile4: widened, 8 work-items at once (64 bytes carried per work-item)
-// PLAN-AVX512: kernel tile: widened, 16 work-items at once (72 bytes carried per work-item), vectors split into elements (its vectors are taken apart more than computed on whole)
+// PLAN-AVX2: kernel gemm_tile4: widened, 8 work-items at once (64 bytes carried per work-item, 16 loaded and reused each round)
+// PLAN-AVX512: kernel tile: widened, 16 work-items at once (72 bytes carried per work-item, 32 loaded and reused each round), vectors split into elements (its vectors are taken apart more than computed on whole)
 // PLAN-AVX512: kernel lookup: work-item loop (a private array{{.*}})
 // PLAN-AVX512: kernel gemm_tile4: widened
 

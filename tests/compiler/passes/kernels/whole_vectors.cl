@@ -133,9 +133,11 @@ kernel void box_filter(global const float4 *in, global float4 *out,
 // elements is taken out to scale A's float4, one component at a time. The
 // elements of a vector every work-item holds alike are scalars either way:
 // they do not count as taking vectors apart, and the accumulators stay
-// whole.
-// PLAN-AVX2: kernel uniform_b: widened, 8 work-items at once (64 bytes carried per work-item), vectors kept whole
-// PLAN-AVX512: kernel uniform_b: widened, 32 work-items at once (64 bytes carried per work-item), vectors kept whole
+// whole. A's float4, loaded each round and used four times, is held beside
+// the accumulators: counted with them, AVX2's 16 registers hold 4
+// work-items' (8 for the accumulators, 2 for A), AVX-512's 32 hold 16.
+// PLAN-AVX2: kernel uniform_b: widened, 4 work-items at once (64 bytes carried per work-item, 16 loaded and reused each round), vectors kept whole
+// PLAN-AVX512: kernel uniform_b: widened, 16 work-items at once (64 bytes carried per work-item, 16 loaded and reused each round), vectors kept whole
 kernel void uniform_b(global const float4 *a, global const float4 *b,
                       global float4 *c, int k_size) {
   float4 acc0 = (float4)(0.0f), acc1 = (float4)(0.0f);
