@@ -15,6 +15,7 @@
 #include "compiler/passes/kernels/kernel_bodies.h"
 #include "compiler/passes/kernels/memory_checks.h"
 #include "compiler/passes/kernels/pipe_leaders.h"
+#include "compiler/passes/kernels/lockstep_rounds.h"
 #include "compiler/passes/kernels/redundant_barriers.h"
 #include "compiler/passes/kernels/unit_stride_variants.h"
 #include "compiler/passes/kernels/work_group_pipes.h"

@@ -363,6 +363,34 @@ kernel void table(ARGS) {
 // skip, with an element-wise else that two branches enter (a && b), taken
 // in some rounds (jumped over when no work-item takes it:
 // widener_loops.cpp).
+// CLBlast's Xgemm without local tiles: no barrier, k tiles of 8 steps,
+// each step a float4 of A's row (the same for a column of the group) and of
+// B's (the same for a row of it), rows far apart. Weft adds a barrier at
+// the top of the tile loop (weft-lockstep-rounds) and runs it in regions;
+// the reference's tile count depends on a local id (never in fact), which
+// keeps it as written.
+kernel void stream_tiles(ARGS) {
+  global const float4 *rows = (global const float4 *)inf;
+  int m = get_global_id(0), j = get_global_id(1);
+  int n4 = (int)get_global_size(0), quads = n / 4;
+  int tiles = 4;
+#ifdef REFERENCE
+  tiles += n < 0 ? get_local_id(0) : 0;
+#endif
+  float4 acc0 = 0.0f, acc1 = 0.0f;
+  for (int t = 0; t < tiles; ++t) {
+    for (int k = 0; k < 8; ++k) {
+      int row = t * 8 + k;
+      float4 av = rows[(row * n4 + m) % quads];
+      float4 bv = rows[(row * 3 * n4 + j * 2 + 7) % quads];
+      acc0 += av * bv.x;
+      acc1 += av * bv.y;
+    }
+  }
+  MINE(float4)[0] = acc0;
+  MINE(float4)[1] = acc1;
+}
+
 kernel __attribute__((reqd_work_group_size(8, 8, 1)))
 void staged_pairs_8x8(ARGS) {
   local float *as = scratch;
@@ -482,6 +510,14 @@ TEST_CASE_METHOD(RegionFixture,
                  "FMAs on float4 accumulators",
                  "[region-widening]") {
   check("xgemm_8x16", {{64, 32, 8, 16}, {40, 48, 8, 16}, {8, 16, 8, 16}});
+}
+
+TEST_CASE_METHOD(RegionFixture,
+                 "CLBlast's Xgemm without local tiles: k tiles of strided "
+                 "rows the group shares, gone round in lockstep",
+                 "[region-widening]") {
+  check("stream_tiles");
+  check("stream_tiles", {{64, 32, 16, 8}, {48, 16, 16, 4}});
 }
 
 TEST_CASE_METHOD(RegionFixture,

@@ -266,6 +266,24 @@ bool readsGlobalMemory(const llvm::LoadInst &load) {
 
 } // namespace
 
+bool stepsFar(llvm::LoadInst &load, Loop &loop,
+              llvm::ScalarEvolution &evolution) {
+  if (!readsGlobalMemory(load))
+    return false;
+  NextRound next(loop, &load, kStreamRoundsAhead);
+  Value *address = load.getPointerOperand();
+  Value *ahead = next.of(address);
+  bool far = ahead && next.moved() && next.constantSteps();
+  if (far) {
+    std::optional<int64_t> distance = knownDistance(
+        ahead, address, evolution, load.getModule()->getDataLayout());
+    far = !distance ||
+          std::abs(*distance) >= kShortestPrefetchedStep * kStreamRoundsAhead;
+  }
+  next.discard();
+  return far;
+}
+
 bool prefetchStridedStreams(llvm::Function &body, llvm::LoopInfo &loops) {
   llvm::DominatorTree dominators(body);
   llvm::TargetLibraryInfoImpl library_info(

@@ -12,7 +12,10 @@
 
 namespace llvm {
 class Function;
+class LoadInst;
+class Loop;
 class LoopInfo;
+class ScalarEvolution;
 } // namespace llvm
 
 namespace weft::compiler {
@@ -40,5 +43,12 @@ bool prefetchNextTiles(llvm::Function &work, llvm::Function &marker);
 // address). Without poison flags, as prefetchNextTiles'. `loops` stays
 // valid (no block is added). Returns whether it added any.
 bool prefetchStridedStreams(llvm::Function &body, llvm::LoopInfo &loops);
+
+// Whether `load` reads global or constant memory at an address that moves
+// each round of `loop` (counters stepping by constants) by a distance not
+// known to be under 1 KiB: a stream prefetchStridedStreams prefetches.
+// Leaves the function as it was.
+bool stepsFar(llvm::LoadInst &load, llvm::Loop &loop,
+              llvm::ScalarEvolution &evolution);
 
 } // namespace weft::compiler

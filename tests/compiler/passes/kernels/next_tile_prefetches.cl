@@ -159,7 +159,9 @@ void register_tile(__global const float *a, __global const float *b,
 
 // CLBlast's Xgemm without local tiles: a float4 of A and of B per k, rows
 // n / 4 float4s apart. Widened 8 at once, A's 8 float4s (128 bytes) take
-// two prefetches, B's (the same for all lanes) one, 4 rounds ahead.
+// two prefetches, B's (the same for all lanes) one, 4 rounds ahead. (B's
+// row is the group's: with a row per y local id, the group would share A's
+// rows across its rows and go round in lockstep, lockstep_rounds.cl.)
 // STREAMS-LABEL: define void @__weft_group_rows_of_vectors(
 // STREAMS-NOT: llvm.prefetch
 // STREAMS: call void @llvm.prefetch.p1(ptr addrspace(1) [[A:%[0-9]+]], i32 0, i32 2, i32 1)
@@ -173,7 +175,7 @@ void register_tile(__global const float *a, __global const float *b,
 __kernel __attribute__((reqd_work_group_size(8, 8, 1)))
 void rows_of_vectors(__global const float4 *a, __global const float4 *b,
                      __global float4 *c, int n) {
-  int m = get_global_id(0), j = get_global_id(1);
+  int m = get_global_id(0), j = get_group_id(1);
   float4 acc0 = 0.0f, acc1 = 0.0f;
   for (int k = 0; k < n; k += 2) {
     for (int p = 0; p < 2; ++p) {
