@@ -206,7 +206,9 @@ LockstepRoundsPass::run(llvm::Module &module, llvm::ModuleAnalysisManager &) {
     return llvm::PreservedAnalyses::all();
   bool changed = false;
   for (const KernelRecord &record : readKernelRecords(module))
-    if (record.body)
+    // A group required to be one row (reqd_work_group_size(x, 1, 1)) has
+    // no rows to share across.
+    if (record.body && record.description.reqd_work_group_size[1] != 1)
       changed |= addLockstepBarrier(*record.body, *marker);
   return changed ? llvm::PreservedAnalyses::none()
                  : llvm::PreservedAnalyses::all();

@@ -20,7 +20,8 @@
 // sub-group exchanges or printf; an outer loop that every work-item of a
 // group reaches (its preheader post-dominates the entry) and goes round as
 // often (no exit depends on a local id); a group with rows (the kernel
-// reads the y local id) that share a stream (a load of an inner loop that
+// reads the y local id, and no reqd_work_group_size makes its groups one
+// row) that share a stream (a load of an inner loop that
 // steps far each round, next_tile_prefetches.h's stepsFar, at an address
 // that does not depend on the y local id).
 #pragma once

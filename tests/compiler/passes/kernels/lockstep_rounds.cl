@@ -13,6 +13,7 @@
 // PLAN: kernel no_rows: widened
 // PLAN: kernel rounds_per_item: widened
 // PLAN: kernel own_rows: work-item loop
+// PLAN: kernel one_row_groups: widened
 
 // The barrier opens the tile loop's header (after its counter's phi),
 // before its exit test.
@@ -87,5 +88,20 @@ kernel void own_rows(global const float4 *a, global float4 *c, int n,
   for (int t = 0; t < tiles; ++t)
     for (int k = 0; k < 8; ++k)
       acc += a[((t * 8 + k) * n + m) * 4 + j];
+  c[j * n + m] = acc;
+}
+
+// Groups required to be one row: nothing to share across rows.
+// CHECK-LABEL: define internal void @__weft_body_one_row_groups(
+// CHECK-NOT: @__weft_barrier
+// CHECK: {{^}}}
+kernel __attribute__((reqd_work_group_size(16, 1, 1)))
+void one_row_groups(global const float4 *a, global const float4 *b,
+                    global float4 *c, int n, int tiles) {
+  int m = get_global_id(0), j = get_global_id(1);
+  float4 acc = 0.0f;
+  for (int t = 0; t < tiles; ++t)
+    for (int k = 0; k < 8; ++k)
+      acc += a[(t * 8 + k) * n + m] * b[(t * 8 + k) * n + j].x;
   c[j * n + m] = acc;
 }
