@@ -264,6 +264,27 @@ bool readsGlobalMemory(const llvm::LoadInst &load) {
          (space == kGlobalAddressSpace || space == kConstantAddressSpace);
 }
 
+
+// Whether `load`'s address moves each round of `next`'s loop, its counters
+// stepping by constants, by a step not known to be under
+// kShortestPrefetchedStep: then `ahead` is the address it reads `next`'s
+// rounds later, written as the load's own (so the widener sees the lanes as
+// far apart as the load's). What `next` wrote is the caller's to keep or
+// discard.
+bool farAhead(llvm::LoadInst &load, NextRound &next,
+              llvm::ScalarEvolution &evolution, Value *&ahead) {
+  Value *address = load.getPointerOperand();
+  ahead = next.of(address);
+  if (!ahead || !next.moved() || !next.constantSteps())
+    return false;
+  // A step the compiler knows and the hardware follows needs no hint; one
+  // known only at run time (a row's length, an argument) gets it.
+  std::optional<int64_t> distance = knownDistance(
+      ahead, address, evolution, load.getModule()->getDataLayout());
+  return !distance ||
+         std::abs(*distance) >= kShortestPrefetchedStep * kStreamRoundsAhead;
+}
+
 } // namespace
 
 bool stepsFar(llvm::LoadInst &load, Loop &loop,
@@ -271,15 +292,8 @@ bool stepsFar(llvm::LoadInst &load, Loop &loop,
   if (!readsGlobalMemory(load))
     return false;
   NextRound next(loop, &load, kStreamRoundsAhead);
-  Value *address = load.getPointerOperand();
-  Value *ahead = next.of(address);
-  bool far = ahead && next.moved() && next.constantSteps();
-  if (far) {
-    std::optional<int64_t> distance = knownDistance(
-        ahead, address, evolution, load.getModule()->getDataLayout());
-    far = !distance ||
-          std::abs(*distance) >= kShortestPrefetchedStep * kStreamRoundsAhead;
-  }
+  Value *ahead = nullptr;
+  bool far = farAhead(load, next, evolution, ahead);
   next.discard();
   return far;
 }
@@ -323,21 +337,9 @@ bool prefetchStridedStreams(llvm::Function &body, llvm::LoopInfo &loops) {
           return std::abs(other - offset.getSExtValue()) < kLineBytes;
         }))
       continue;
-    // The address kStreamRoundsAhead rounds on, written as the load's own
-    // (so the widener sees the lanes as far apart as the load's).
     NextRound next(*loop, load, kStreamRoundsAhead);
-    Value *address = load->getPointerOperand();
-    Value *ahead = next.of(address);
-    if (!ahead || !next.moved() || !next.constantSteps()) {
-      next.discard();
-      continue;
-    }
-    // A step the compiler knows and the hardware follows needs no hint; one
-    // known only at run time (a row's length, an argument) gets it.
-    std::optional<int64_t> distance =
-        knownDistance(ahead, address, evolution, layout);
-    if (distance &&
-        std::abs(*distance) < kShortestPrefetchedStep * kStreamRoundsAhead) {
+    Value *ahead = nullptr;
+    if (!farAhead(*load, next, evolution, ahead)) {
       next.discard();
       continue;
     }

@@ -51,8 +51,9 @@ struct VectorRegisters {
 // held need room beside them for the conversions. With AVX-512 code a half
 // counts as 8 bytes: counted as a float's 4, clpeak's half8 and half16
 // kernels ran 32 and 16 work-items at once, spilled (968-1,176 bytes of
-// stack a work-item) and ran 25-28 GFLOP/s, against 43-51 at half the
-// work-items without spills (Ice Lake, two threads). With AVX2 code
+// stack a work-item) and ran 25-28 GFLOP/s, against 30.6-51 over three
+// runs at half the work-items without spills (Ice Lake, two threads; the
+// F16C bound there is 50.8). With AVX2 code
 // (16 registers of 32 bytes) half the work-items ran slower (21 against
 // 26-34 GFLOP/s: fewer independent chains for the conversions' latency),
 // so there it counts as a float.

@@ -10,7 +10,9 @@
 
 // PLAN: kernel shared_rows: regions, region 0 widened{{.*}}; region 1 widened, 32 work-items at once (32 bytes carried per work-item, 16 loaded and reused each round), vectors kept whole
 // PLAN: kernel one_loop: widened
-// PLAN: kernel no_rows: widened
+// The tile loop's accumulator carried on into the step loop is one value
+// held (widening_width's carriedOn): 16 bytes, not 32.
+// PLAN: kernel no_rows: widened, 4 work-items at once (16 bytes carried per work-item, 64 bytes of each streamed load at once), vectors kept whole
 // PLAN: kernel rounds_per_item: widened
 // PLAN: kernel own_rows: work-item loop
 // PLAN: kernel one_row_groups: widened
