@@ -328,14 +328,15 @@ bool VaryingValues::gathers(llvm::Instruction &inst) {
          laneStride(pointer) != 0; // one address for all: no gather
 }
 
-unsigned VaryingValues::spacing(Value *pointer, llvm::Type *element) {
+unsigned VaryingValues::spacing(Value *pointer, llvm::Type *element,
+                                unsigned most) {
   auto stride = laneStride(pointer);
   int64_t size = int64_t(layout_.getTypeAllocSize(element));
   if (!stride || *stride <= 0 || *stride % size != 0 ||
       uint64_t(size) != layout_.getTypeStoreSize(element))
     return 0;
   int64_t apart = *stride / size;
-  if (apart > 1 && (element->isVectorTy() || apart > kMostSpacing))
+  if (apart > 1 && (element->isVectorTy() || apart > most))
     return 0;
   return unsigned(apart);
 }

@@ -82,10 +82,17 @@ public:
   std::optional<int64_t> laneStride(llvm::Value *v);
 
   // How many `element`s apart neighbouring work-items access memory through
-  // `pointer`: 1 for neighbours, 2 .. kMostSpacing for a work-item's run of
+  // `pointer`: 1 for neighbours, 2 .. `most` for a work-item's run of
   // elements (CLBlast's tiles: each work-item loads 2 of 16), else 0.
-  unsigned spacing(llvm::Value *pointer, llvm::Type *element);
+  unsigned spacing(llvm::Value *pointer, llvm::Type *element,
+                   unsigned most = kMostSpacing);
+  // An access alone reads or writes the whole span for every `spacing`-th
+  // element (lane_masks.cpp): past 4, a gather or scatter costs less.
   static constexpr unsigned kMostSpacing = 4;
+  // A whole run, every element of it accessed (widener_interleaved.cpp),
+  // is one access of the span however far apart the work-items are: a
+  // float8 or float16 a work-item taken apart into elements.
+  static constexpr unsigned kMostRunSpacing = 16;
 
   // Whether `inst` is a load or store that, widened, gathers or scatters:
   // its address differs per work-item, neighbours' not a spacing apart.

@@ -354,7 +354,9 @@ void Widener::emitInstruction(Instruction &inst, Value *mask) {
     else if (spacing == 0 && rows_)
       result = loadRows(*load, mask);
     if (!result)
-      result = loadInterleaved(*load, spacing, mask);
+      result = loadInterleaved(
+          *load,
+          varying_.spacing(pointer, t, VaryingValues::kMostRunSpacing), mask);
     if (!result && load->isSimple() && varying_.laneStride(pointer) == 0) {
       // Every lane at one address (a counter all work-items step alike in
       // a loop they leave apart: `for (k = 0; k < i; ++k) ... in[k]`): one
@@ -394,9 +396,12 @@ void Widener::emitInstruction(Instruction &inst, Value *mask) {
       masks_.storeToOneAddress(*store, stored, per_lane, one, mask);
       return;
     }
-    unsigned spacing = varying_.spacing(pointer, value->getType());
-    if (storeInterleaved(*store, spacing, mask))
+    if (storeInterleaved(*store,
+                         varying_.spacing(pointer, value->getType(),
+                                          VaryingValues::kMostRunSpacing),
+                         mask))
       return;
+    unsigned spacing = varying_.spacing(pointer, value->getType());
     Value *values = widened(value);
     masks_.store(values, value->getType(), accessPointers(pointer, spacing),
                  spacing, store->getAlign(), mask);

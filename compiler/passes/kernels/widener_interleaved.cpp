@@ -95,7 +95,7 @@ Widener::interleavedSiblings(llvm::Instruction &first, unsigned spacing) {
                         : llvm::cast<llvm::StoreInst>(next)->isSimple();
     std::optional<int64_t> distance;
     if (simple && next_type == t && varies(at) &&
-        varying_.spacing(at, t) == spacing)
+        varying_.spacing(at, t, VaryingValues::kMostRunSpacing) == spacing)
       distance = byteDistance(pointer, at);
     // (One already in a run of its own is no sibling, but may be passed.)
     bool taken = row_loads_.count(next) || interleaved_stores_.count(next);

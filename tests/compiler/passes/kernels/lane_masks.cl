@@ -24,6 +24,8 @@
 // RUN: FileCheck %s --check-prefix=AVX512WHOLE < %t.ll
 // RUN: FileCheck %s --check-prefix=LANEVECTORS < %t.znver3.ll
 // RUN: FileCheck %s --check-prefix=LANEVECTORS < %t.ll
+// RUN: FileCheck %s --check-prefix=EIGHTS < %t.ll
+// RUN: FileCheck %s --check-prefix=EIGHTS < %t.znver3.ll
 
 // PLAN: kernel branch_on_id: widened
 // PLAN: kernel join: widened
@@ -37,6 +39,7 @@
 // PLAN: kernel strided_rows: widened
 // PLAN: kernel vector_rows: regions, region 0 widened
 // PLAN: kernel gathered_side: widened
+// PLAN: kernel eight_by_eight: widened, 16 work-items at once (forced by -weft-lanes), vectors split into elements
 
 // The loop goes round while any lane of its mask is on; the work-items that
 // left are gathered in wi.left, and the code after the loop runs for them.
@@ -403,4 +406,35 @@ kernel void gathered_side(global const float *a, global float *out, int ld,
     else
       acc = acc * a[ld * i + k] - 1.0f;
   out[i] = acc;
+}
+
+// Runs of 8 (a float8 a work-item, taken apart into elements: CLBlast's
+// TransposeMatrixFast transposing 8 x 8 in registers) are one load and one
+// store of the whole span too, as runs of 2 to 4 are: with only the
+// single-access limit (every 4th element at most), each element was a
+// gather and a scatter of 16 lanes (SOMATCOPY 2048 on Ice Lake: 8.1-9.3 ms
+// -> 5.2-6.1).
+// EIGHTS-LABEL: define internal void @__weft_body_eight_by_eight.simd(
+// EIGHTS-NOT: @llvm.masked.gather
+// EIGHTS-NOT: @llvm.masked.scatter
+// EIGHTS: {{load <128 x float>|@llvm.masked.load.v128f32}}
+// EIGHTS-NOT: @llvm.masked.gather
+// EIGHTS-NOT: @llvm.masked.scatter
+// EIGHTS: {{store <128 x float>|@llvm.masked.store.v128f32}}
+// EIGHTS-NOT: @llvm.masked.gather
+// EIGHTS-NOT: @llvm.masked.scatter
+// EIGHTS: ret void
+kernel void eight_by_eight(int ld, global const float8 *src,
+                           global float8 *dest, float alpha) {
+  float8 v[8];
+#pragma unroll
+  for (int w = 0; w < 8; ++w)
+    v[w] = src[(get_global_id(1) * 8 + w) * ld + get_global_id(0)];
+  float8 r[8];
+#define COLUMN(e) (float8)(v[0].e, v[1].e, v[2].e, v[3].e, v[4].e, v[5].e, v[6].e, v[7].e)
+  r[0] = COLUMN(s0); r[1] = COLUMN(s1); r[2] = COLUMN(s2); r[3] = COLUMN(s3);
+  r[4] = COLUMN(s4); r[5] = COLUMN(s5); r[6] = COLUMN(s6); r[7] = COLUMN(s7);
+#pragma unroll
+  for (int w = 0; w < 8; ++w)
+    dest[(get_global_id(1) * 8 + w) * ld + get_global_id(0)] = alpha * r[w];
 }
