@@ -2,8 +2,8 @@
 
 #include "device/bulk_memory.h"
 #include "runtime/context.h"
+#include "runtime/large_storage.h"
 
-#include <sys/mman.h>
 
 #include <atomic>
 #include <cstdlib>
@@ -45,9 +45,9 @@ bool Memory::allocateStorage(size_t size) {
     size_t offset = size_t(k * 5 % 16) * 4096 + kHalfPage +
                     size_t(k * 3 % 8) * kBufferAlignment;
     size_t pages = (size + offset + kHugePageBytes - 1) & ~(kHugePageBytes - 1);
-    if (void *base = std::aligned_alloc(kHugePageBytes, pages)) {
-      madvise(base, pages, MADV_HUGEPAGE); // a hint: refusal changes nothing
+    if (void *base = takeLargeStorage(pages, kHugePageBytes)) {
       allocation_ = base;
+      allocation_bytes_ = pages;
       data_ = static_cast<char *>(base) + offset;
       return true;
     }
@@ -61,9 +61,16 @@ bool Memory::allocateStorage(size_t size) {
 Memory::Memory(Context &context, cl_mem_flags flags, size_t size)
     : context_(&context), flags_(flags), size_(size) {}
 
-Memory::~Memory() {
-  if (owns_data_)
+Memory::~Memory() { releaseStorage(); }
+
+void Memory::releaseStorage() {
+  if (owns_data_ && allocation_bytes_)
+    giveBackLargeStorage(allocation_, allocation_bytes_);
+  else if (owns_data_)
     std::free(allocation_ ? allocation_ : data_);
+  owns_data_ = false;
+  allocation_ = nullptr;
+  allocation_bytes_ = 0;
 }
 
 Memory *Memory::createBuffer(Context &context, cl_mem_flags flags, size_t size,
@@ -144,10 +151,7 @@ void Memory::destroy() {
   if (listed_in_registry_)
     context_->svm().forget(data_);
   listed_in_registry_ = false;
-  if (owns_data_)
-    std::free(allocation_ ? allocation_ : data_);
-  owns_data_ = false;
-  allocation_ = nullptr;
+  releaseStorage();
   data_ = nullptr;
   parent_ = Ref<Memory>();
   context_ = Ref<Context>();

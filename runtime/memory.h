@@ -111,6 +111,7 @@ private:
   // Storage of `bytes` for a buffer or image of its own: sets data_ and
   // allocation_; large ones on huge pages. False when memory is exhausted.
   bool allocateStorage(size_t bytes);
+  void releaseStorage(); // what owns_data_ says is this object's
   void listDeviceAddress(); // in the context's registry, if it has one
   ~Memory() override;
 
@@ -124,6 +125,7 @@ private:
   void *host_ptr_ = nullptr; // as given at creation (USE/COPY_HOST_PTR)
   bool owns_data_ = false;
   void *allocation_ = nullptr; // what owns_data_ frees when data_ lies inside
+  size_t allocation_bytes_ = 0; // a large block's size (large_storage.h)
   bool uses_svm_pointer_ = false;
   bool device_address_ = false;
   bool listed_in_registry_ = false; // its storage, for the memory checks
