@@ -1,6 +1,7 @@
 #include "compiler/analysis/work_item_loops.h"
 
 #include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/VectorUtils.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Metadata.h>
@@ -31,6 +32,20 @@ void markWorkItemLoop(llvm::BranchInst &back_edge) {
   addLoopProperty(
       back_edge,
       llvm::MDNode::get(ctx, {llvm::MDString::get(ctx, kWorkItemLoop)}));
+}
+
+void markParallelAccesses(llvm::BranchInst &back_edge,
+                          llvm::ArrayRef<llvm::Instruction *> accesses) {
+  llvm::LLVMContext &ctx = back_edge.getContext();
+  llvm::MDNode *group = llvm::MDNode::getDistinct(ctx, {});
+  for (llvm::Instruction *access : accesses)
+    access->setMetadata(
+        llvm::LLVMContext::MD_access_group,
+        llvm::uniteAccessGroups(
+            access->getMetadata(llvm::LLVMContext::MD_access_group), group));
+  llvm::Metadata *parallel[] = {
+      llvm::MDString::get(ctx, "llvm.loop.parallel_accesses"), group};
+  addLoopProperty(back_edge, llvm::MDNode::get(ctx, parallel));
 }
 
 bool isWorkItemLoop(const llvm::Loop &loop) {

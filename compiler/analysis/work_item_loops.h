@@ -2,9 +2,11 @@
 // ("weft.work_item_loop"), so that passes inside the optimizer
 // (SplitWorkItemRangesPass) can tell them from the loops a kernel wrote.
 #pragma once
+#include <llvm/ADT/ArrayRef.h>
 
 namespace llvm {
 class BranchInst;
+class Instruction;
 class Function;
 class Loop;
 class MDNode;
@@ -19,6 +21,15 @@ void markWorkItemLoop(llvm::BranchInst &back_edge);
 // Adds `property` (as !{!"llvm.loop.vectorize.enable", i1 false}) to the
 // loop id on `back_edge` in the same way: any pass that marks a loop.
 void addLoopProperty(llvm::BranchInst &back_edge, llvm::MDNode *property);
+
+// Marks the loop whose back edge is `back_edge` parallel: each of
+// `accesses` (every access to memory in the loop) joins one new access
+// group, kept with any it was in, which the loop id names as
+// llvm.loop.parallel_accesses; LLVM may then vectorize the loop without
+// proving its accesses apart. For loops over work-items that do not depend
+// on each other (no barrier between them).
+void markParallelAccesses(llvm::BranchInst &back_edge,
+                          llvm::ArrayRef<llvm::Instruction *> accesses);
 
 bool isWorkItemLoop(const llvm::Loop &loop);
 

@@ -71,23 +71,6 @@ llvm::BranchInst *emitWorkItemLoops(
   return x_back_edge;
 }
 
-// Marks the x loop of a region's work-items as parallel: between barriers
-// the work-items of a group do not depend on each other (a work-item that
-// reads what another writes without a barrier races, which OpenCL C leaves
-// undefined), so LLVM may vectorize the loop without proving it, as it
-// cannot for `scratch[lid] += scratch[lid + step]` with `step` loaded per
-// work-item. Every access to memory in the loop joins one access group.
-void markParallel(llvm::BranchInst &back_edge,
-                  llvm::ArrayRef<llvm::Instruction *> accesses) {
-  llvm::LLVMContext &ctx = back_edge.getContext();
-  llvm::MDNode *group = llvm::MDNode::getDistinct(ctx, {});
-  for (llvm::Instruction *access : accesses)
-    access->setMetadata(llvm::LLVMContext::MD_access_group, group);
-  llvm::Metadata *parallel[] = {
-      llvm::MDString::get(ctx, "llvm.loop.parallel_accesses"), group};
-  addLoopProperty(back_edge, llvm::MDNode::get(ctx, parallel));
-}
-
 // The blocks of region `r` every work-item that runs it runs.
 std::vector<BasicBlock *> blocksForAll(const Regions &regions, unsigned r,
                                        const GroupUniformity &uniformity) {
@@ -501,8 +484,14 @@ void RegionEmitter::emitRegion(unsigned r,
           }
         }
       });
+  // The x loop of a region's work-items is parallel: between barriers the
+  // work-items of a group do not depend on each other (a work-item that
+  // reads what another writes without a barrier races, which OpenCL C
+  // leaves undefined), so LLVM may vectorize the loop without proving it,
+  // as it cannot for `scratch[lid] += scratch[lid + step]` with `step`
+  // loaded per work-item.
   if (parallel)
-    markParallel(*back_edge, accesses);
+    markParallelAccesses(*back_edge, accesses);
   markWorkItemLoop(*back_edge);
   b_.CreateBr(after);
 }

@@ -3,12 +3,10 @@
 #include "compiler/analysis/work_item_loops.h"
 
 #include <llvm/Analysis/LoopInfo.h>
-#include <llvm/Analysis/VectorUtils.h>
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
-#include <llvm/IR/Metadata.h>
 
 namespace weft::compiler {
 namespace {
@@ -55,22 +53,6 @@ bool collectAccesses(const llvm::Loop &loop,
   return true;
 }
 
-void markParallel(llvm::Loop &loop,
-                  llvm::ArrayRef<llvm::Instruction *> accesses) {
-  llvm::LLVMContext &ctx = loop.getHeader()->getContext();
-  llvm::MDNode *group = llvm::MDNode::getDistinct(ctx, {});
-  for (llvm::Instruction *access : accesses)
-    access->setMetadata(
-        llvm::LLVMContext::MD_access_group,
-        llvm::uniteAccessGroups(
-            access->getMetadata(llvm::LLVMContext::MD_access_group), group));
-  llvm::Metadata *parallel[] = {
-      llvm::MDString::get(ctx, "llvm.loop.parallel_accesses"), group};
-  addLoopProperty(*llvm::cast<llvm::BranchInst>(
-                      loop.getLoopLatch()->getTerminator()),
-                  llvm::MDNode::get(ctx, parallel));
-}
-
 } // namespace
 
 llvm::PreservedAnalyses
@@ -94,7 +76,8 @@ ParallelWorkItemLoopsPass::run(llvm::Function &function,
     llvm::SmallVector<llvm::Instruction *, 32> accesses;
     if (!collectAccesses(*loop, accesses) || accesses.empty())
       continue;
-    markParallel(*loop, accesses);
+    markParallelAccesses(
+        *llvm::cast<llvm::BranchInst>(latch->getTerminator()), accesses);
     changed = true;
   }
   if (!changed)
