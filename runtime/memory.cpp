@@ -4,7 +4,6 @@
 #include "runtime/context.h"
 #include "runtime/large_storage.h"
 
-
 #include <atomic>
 #include <cstdlib>
 #include <cstring>

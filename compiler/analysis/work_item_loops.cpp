@@ -10,6 +10,7 @@ namespace weft::compiler {
 namespace {
 
 constexpr const char *kWorkItemLoop = "weft.work_item_loop";
+constexpr const char *kWorkItemsInTurn = "weft.work_items_in_turn";
 
 } // namespace
 
@@ -46,6 +47,17 @@ void markParallelAccesses(llvm::BranchInst &back_edge,
   llvm::Metadata *parallel[] = {
       llvm::MDString::get(ctx, "llvm.loop.parallel_accesses"), group};
   addLoopProperty(back_edge, llvm::MDNode::get(ctx, parallel));
+}
+
+void markWorkItemsInTurn(llvm::BranchInst &back_edge) {
+  llvm::LLVMContext &ctx = back_edge.getContext();
+  addLoopProperty(
+      back_edge,
+      llvm::MDNode::get(ctx, {llvm::MDString::get(ctx, kWorkItemsInTurn)}));
+}
+
+bool runsWorkItemsInTurn(const llvm::Loop &loop) {
+  return llvm::findOptionMDForLoop(&loop, kWorkItemsInTurn) != nullptr;
 }
 
 bool isWorkItemLoop(const llvm::Loop &loop) {

@@ -31,6 +31,12 @@ void addLoopProperty(llvm::BranchInst &back_edge, llvm::MDNode *property);
 void markParallelAccesses(llvm::BranchInst &back_edge,
                           llvm::ArrayRef<llvm::Instruction *> accesses);
 
+// Marks a loop over work-items that must run them in turn (a region's
+// work-items that share a variable): weft-parallel-work-item-loops leaves
+// it as it is.
+void markWorkItemsInTurn(llvm::BranchInst &back_edge);
+bool runsWorkItemsInTurn(const llvm::Loop &loop);
+
 bool isWorkItemLoop(const llvm::Loop &loop);
 
 // Whether `f` has a loop over work-items (vectorized or not) that still

@@ -492,6 +492,8 @@ void RegionEmitter::emitRegion(unsigned r,
   // loaded per work-item.
   if (parallel)
     markParallelAccesses(*back_edge, accesses);
+  else
+    markWorkItemsInTurn(*back_edge);
   markWorkItemLoop(*back_edge);
   b_.CreateBr(after);
 }

@@ -71,7 +71,7 @@ ParallelWorkItemLoopsPass::run(llvm::Function &function,
     llvm::BasicBlock *latch = loop->getLoopLatch();
     if (!isWorkItemLoop(*loop) || !loop->isInnermost() || !latch ||
         !llvm::isa<llvm::BranchInst>(latch->getTerminator()) ||
-        loop->isAnnotatedParallel())
+        loop->isAnnotatedParallel() || runsWorkItemsInTurn(*loop))
       continue;
     llvm::SmallVector<llvm::Instruction *, 32> accesses;
     if (!collectAccesses(*loop, accesses) || accesses.empty())

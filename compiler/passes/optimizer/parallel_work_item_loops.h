@@ -11,7 +11,9 @@
 // it. Runs just before the loop vectorizer, once the body is inlined, and
 // leaves a loop as it is where the work-items may rightly see each other:
 // atomics, fences, calls that touch memory, or private memory (inlined,
-// one alloca serves every work-item in turn).
+// one alloca serves every work-item in turn). Region loops come marked
+// from the region emitter; one it left to run its work-items in turn (they
+// share a variable) says so in its loop id and is left too.
 #pragma once
 #include <llvm/IR/PassManager.h>
 

@@ -10,8 +10,10 @@
 // CHECK-LABEL: define void @__weft_group_tree(
 // CHECK: br i1 {{.*}}, label %items0{{.*}}, !llvm.loop ![[LOOP:[0-9]+]]
 // CHECK: store float {{.*}}, !llvm.access.group ![[GROUP:[0-9]+]]
-// Two regions, one loop marked parallel: the second region's. Both are
-// marked as loops over work-items (compiler/analysis/work_item_loops.h).
+// Two regions, one loop marked parallel: the second region's; the first
+// says its work-items run in turn, so weft-parallel-work-item-loops leaves
+// it too. Both are marked as loops over work-items
+// (compiler/analysis/work_item_loops.h).
 // CHECK-LABEL: define void @__weft_group_private_array(
 // CHECK: !llvm.loop ![[FIRST:[0-9]+]]
 // CHECK: !llvm.loop ![[SECOND:[0-9]+]]
@@ -19,7 +21,8 @@
 // CHECK: ![[LOOP]] = distinct !{![[LOOP]], ![[PARALLEL:[0-9]+]], ![[ITEMS:[0-9]+]]}
 // CHECK: ![[PARALLEL]] = !{!"llvm.loop.parallel_accesses", ![[GROUP]]}
 // CHECK: ![[ITEMS]] = !{!"weft.work_item_loop"}
-// CHECK: ![[FIRST]] = distinct !{![[FIRST]], ![[ITEMS]]}
+// CHECK: ![[FIRST]] = distinct !{![[FIRST]], ![[IN_TURN:[0-9]+]], ![[ITEMS]]}
+// CHECK: ![[IN_TURN]] = !{!"weft.work_items_in_turn"}
 // CHECK: ![[SECOND]] = distinct !{![[SECOND]], ![[PARALLEL2:[0-9]+]], ![[ITEMS]]}
 // CHECK: ![[PARALLEL2]] = !{!"llvm.loop.parallel_accesses"
 

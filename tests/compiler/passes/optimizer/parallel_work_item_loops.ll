@@ -3,8 +3,8 @@
 ; is marked parallel: each access joins one access group, which the loop id
 ; names as llvm.loop.parallel_accesses. A loop whose work-items may rightly
 ; see each other stays as it is: an atomic, a fence, a call that touches
-; memory, private memory (an alloca the work-items share once inlined);
-; and loops Weft did not build.
+; memory, private memory (an alloca the work-items share once inlined), a
+; region loop marked weft.work_items_in_turn; and loops Weft did not build.
 ; RUN: %weft-opt %s -passes=weft-parallel-work-item-loops | FileCheck %s
 
 ; CHECK-LABEL: define void @plain(
@@ -129,6 +129,24 @@ exit:
   ret void
 }
 
+; A region loop whose work-items share a variable, left to run them in turn.
+; CHECK-LABEL: define void @in_turn(
+; CHECK-NOT: llvm.access.group
+; CHECK: ret void
+define void @in_turn(ptr addrspace(1) %out, i64 %n) {
+entry:
+  br label %loop
+loop:
+  %id = phi i64 [ 0, %entry ], [ %next, %loop ]
+  %out.at = getelementptr float, ptr addrspace(1) %out, i64 %id
+  store float 1.0, ptr addrspace(1) %out.at, align 4
+  %next = add nuw i64 %id, 1
+  %more = icmp ult i64 %next, %n
+  br i1 %more, label %loop, label %exit, !llvm.loop !6
+exit:
+  ret void
+}
+
 ; CHECK: ![[PLAIN]] = distinct !{![[PLAIN]], !{{[0-9]+}}, ![[PARALLEL:[0-9]+]]}
 ; CHECK: ![[PARALLEL]] = !{!"llvm.loop.parallel_accesses", ![[GROUP]]}
 !0 = distinct !{!0, !1}
@@ -137,3 +155,5 @@ exit:
 !3 = distinct !{!3, !1}
 !4 = distinct !{!4, !1}
 !5 = distinct !{!5, !1}
+!6 = distinct !{!6, !1, !7}
+!7 = !{!"weft.work_items_in_turn"}
