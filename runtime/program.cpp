@@ -202,6 +202,7 @@ Program::buildFromSource(const std::string &options, std::string &log,
   if (!key.empty())
     cache.store(key, binary);
   debugLog("program %p compiled", static_cast<void *>(this));
+  debugLogRemarks(result.log);
   return CL_SUCCESS;
 }
 

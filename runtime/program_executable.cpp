@@ -186,16 +186,7 @@ bool ProgramExecutable::compileParts(const std::vector<size_t> &parts,
     }
     image_.parts[part].shared_object = std::move(code[i].shared_object);
     image_.parts[part].bitcode.clear();
-    // The compiler's remarks on a compiled part (a loop over work-items
-    // LLVM left scalar): the plan printed at load could not know them.
-    if (debugLogEnabled())
-      for (size_t from = 0, to; from < code[i].log.size(); from = to + 1) {
-        to = code[i].log.find('\n', from);
-        if (to == std::string::npos)
-          to = code[i].log.size();
-        if (to > from)
-          debugLog("%s", code[i].log.substr(from, to - from).c_str());
-      }
+    debugLogRemarks(code[i].log);
     if (!loadPart(part, error)) {
       failures_[part] = error;
       log += error;

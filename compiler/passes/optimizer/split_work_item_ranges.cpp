@@ -16,6 +16,7 @@
 #include <llvm/Transforms/Utils/ScalarEvolutionExpander.h>
 
 #include <optional>
+#include <vector>
 
 namespace weft::compiler {
 namespace {
@@ -269,6 +270,31 @@ std::optional<RangeBranch> findRangeBranch(const CountedLoop &counted,
   return std::nullopt;
 }
 
+// The other branches of the loop that change direction where `range`'s
+// does, the same way: the same check written again (CLBlast's Xger loads x
+// under `i < m` and updates A under `i < m && j < n`, and the front end
+// keeps each compare), which one split settles too. Left in place, each
+// would take a split of its own out of kMaxSplits, or stay a masked branch
+// once those run out.
+std::vector<llvm::BranchInst *> sameRangeBranches(const CountedLoop &counted,
+                                                  const RangeBranch &range,
+                                                  llvm::ScalarEvolution &scev) {
+  std::vector<llvm::BranchInst *> same;
+  if (range.mark_second_part)
+    return same;
+  for (BasicBlock *block : counted.loop->blocks()) {
+    auto *branch = llvm::dyn_cast<llvm::BranchInst>(block->getTerminator());
+    if (!branch || branch == range.branch)
+      continue;
+    std::optional<RangeBranch> other = rangeBranch(counted, *branch, scev);
+    if (other && !other->mark_second_part && other->prefix == range.prefix &&
+        other->split == range.split && other->wide_last == range.wide_last &&
+        other->wide_limit == range.wide_limit)
+      same.push_back(branch);
+  }
+  return same;
+}
+
 void foldBranch(llvm::BranchInst &branch, bool taken) {
   Value *condition = branch.getCondition();
   branch.setCondition(llvm::ConstantInt::getBool(branch.getContext(), taken));
@@ -299,6 +325,7 @@ void split(CountedLoop &counted, const RangeBranch &range,
   llvm::LLVMContext &ctx = function.getContext();
   llvm::Type *type = counted.counter->getType();
   BasicBlock *preheader = counted.preheader;
+  std::vector<llvm::BranchInst *> same = sameRangeBranches(counted, range, scev);
 
   llvm::SCEVExpander expander(scev, function.getDataLayout(), "split");
   llvm::Instruction *at = preheader->getTerminator();
@@ -405,8 +432,12 @@ void split(CountedLoop &counted, const RangeBranch &range,
   counted.counter->setIncomingValueForBlock(second_preheader, split_at);
 
   foldBranch(*first_branch, range.prefix);
+  for (llvm::BranchInst *branch : same)
+    foldBranch(*llvm::cast<llvm::BranchInst>(map[branch]), range.prefix);
   if (!range.mark_second_part) {
     foldBranch(*range.branch, !range.prefix);
+    for (llvm::BranchInst *branch : same)
+      foldBranch(*branch, !range.prefix);
     return;
   }
   auto *compare = llvm::cast<ICmpInst>(range.branch->getCondition());

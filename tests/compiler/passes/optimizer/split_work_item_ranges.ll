@@ -158,6 +158,53 @@ done:
   ret void
 }
 
+; The same check written twice (a load under `id < bound`, then a store
+; under it again, as CLBlast's Xger does): one split settles both.
+; CHECK-LABEL: define void @twice(
+; CHECK: loop.first:
+; CHECK-NOT: icmp ult i64 %id.first, %bound
+; CHECK: load float
+; CHECK-NOT: icmp ult i64 %id.first, %bound
+; CHECK: store float
+; CHECK: br i1 %{{.*}}, label %loop.first, label %first.exit
+; CHECK: loop:
+; CHECK-NOT: load float
+; CHECK-NOT: store float
+; CHECK: br i1 %{{.*}}, label %loop, label %second.exit
+; CHECK: ret void
+define void @twice(ptr %in, ptr %out, i64 %first, i64 %last, i64 %bound) {
+entry:
+  br label %loop
+
+loop:
+  %id = phi i64 [ %first, %entry ], [ %next, %latch ]
+  %below = icmp ult i64 %id, %bound
+  br i1 %below, label %read, label %merge
+
+read:
+  %from = getelementptr inbounds float, ptr %in, i64 %id
+  %value = load float, ptr %from
+  br label %merge
+
+merge:
+  %got = phi float [ %value, %read ], [ 0.0, %loop ]
+  %below.again = icmp ult i64 %id, %bound
+  br i1 %below.again, label %write, label %latch
+
+write:
+  %to = getelementptr inbounds float, ptr %out, i64 %id
+  store float %got, ptr %to
+  br label %latch
+
+latch:
+  %next = add nuw nsw i64 %id, 1
+  %more = icmp ult i64 %next, %last
+  br i1 %more, label %loop, label %done, !llvm.loop !0
+
+done:
+  ret void
+}
+
 ; Left alone: a loop not marked as one over work-items.
 ; CHECK-LABEL: define void @not_work_items(
 ; CHECK-NOT: .first
