@@ -22,7 +22,7 @@
 #include "compiler/passes/kernels/work_item_vectorizer.h"
 #include "compiler/passes/optimizer/constant_trip_counts.h"
 #include "compiler/passes/optimizer/half_fma_in_float.h"
-#include "compiler/passes/optimizer/invariant_branch_versions.h"
+#include "compiler/passes/optimizer/usual_case_versions.h"
 #include "compiler/passes/optimizer/parallel_work_item_loops.h"
 #include "compiler/passes/optimizer/pipe_shape_loads.h"
 #include "compiler/passes/optimizer/plain_local_atomics.h"

@@ -158,6 +158,40 @@ done:
   ret void
 }
 
+; A compare LLVM froze when it moved the branch splits as the compare.
+; CHECK-LABEL: define void @frozen(
+; CHECK: loop.first:
+; CHECK-NOT: freeze
+; CHECK: store float 1.000000e+00
+; CHECK: br i1 %{{.*}}, label %loop.first, label %first.exit
+; CHECK: loop:
+; CHECK-NOT: store float
+; CHECK: br i1 %{{.*}}, label %loop, label %second.exit
+; CHECK: ret void
+define void @frozen(ptr %out, i64 %first, i64 %last, i64 %bound) {
+entry:
+  br label %loop
+
+loop:
+  %id = phi i64 [ %first, %entry ], [ %next, %latch ]
+  %in = icmp ult i64 %id, %bound
+  %in.fr = freeze i1 %in
+  br i1 %in.fr, label %then, label %latch
+
+then:
+  %slot = getelementptr inbounds float, ptr %out, i64 %id
+  store float 1.0, ptr %slot
+  br label %latch
+
+latch:
+  %next = add nuw nsw i64 %id, 1
+  %more = icmp ult i64 %next, %last
+  br i1 %more, label %loop, label %done, !llvm.loop !0
+
+done:
+  ret void
+}
+
 ; The same check written twice (a load under `id < bound`, then a store
 ; under it again, as CLBlast's Xger does): one split settles both.
 ; CHECK-LABEL: define void @twice(

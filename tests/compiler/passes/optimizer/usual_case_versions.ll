@@ -1,11 +1,13 @@
-; weft-invariant-branch-versions: a loop over work-items (marked
-; weft.work_item_loop) whose only branches test values the loop does not
-; change gets a copy for the usual case, every such branch gone the way
-; that does the work; the preheader checks the conditions (frozen) and runs
-; the original, branches kept, otherwise. A loop with a branch that varies,
-; a branch that only picks a value, and loops Weft did not build stay as
-; they are.
-; RUN: %weft-opt %s -passes=weft-invariant-branch-versions | FileCheck %s
+; weft-usual-case-versions: a loop over work-items (marked
+; weft.work_item_loop) whose only branches are bounds checks (on values the
+; loop does not change, or on the id against a bound) gets a copy for the
+; usual case, every check gone the way that does the work; the preheader
+; checks that they all go that way for every id (conditions frozen) and
+; runs the original, checks kept, otherwise. A loop with another branch
+; that varies, one check of the id alone (weft-split-work-item-ranges'
+; case), a branch that only picks a value, and loops Weft did not build
+; stay as they are.
+; RUN: %weft-opt %s -passes=weft-usual-case-versions | FileCheck %s
 
 ; `if (j < n) out[id] = 1` with j the same for the loop: the copy stores
 ; unconditionally.
@@ -53,8 +55,8 @@ done:
 ; CHECK-DAG: %[[IN_J:[^ ]+]] = xor i1 %[[PAST_J]], true
 ; CHECK-DAG: %[[PAST_K:[^ ]+]] = freeze i1 %past.k
 ; CHECK-DAG: %[[IN_K:[^ ]+]] = xor i1 %[[PAST_K]], true
-; CHECK: %[[USUAL:[^ ]+]] = and i1
-; CHECK: br i1 %[[USUAL]], label %{{[a-z.]+}}.usual, label %{{[a-z.]+}}
+; CHECK: %usual = and i1
+; CHECK: br i1 %usual, label %{{[a-z.]+}}.usual, label %{{[a-z.]+}}
 ; CHECK: loop.usual:
 ; CHECK-NOT: br i1 %past
 ; CHECK: store float 2.000000e+00
@@ -91,12 +93,22 @@ done:
   ret void
 }
 
-; A branch on the id itself is left to weft-split-work-item-ranges: with
-; one left, the loop is masked anyway, and no copy is made.
-; CHECK-LABEL: define void @varying_left(
-; CHECK-NOT: usual
+; `if (j < n && id < n)`: the copy runs when j is below n and the loop's
+; last id is too.
+; CHECK-LABEL: define void @both_kinds(
+; CHECK: entry:
+; CHECK-DAG: %[[IN:[^ ]+]] = freeze i1 %in
+; CHECK-DAG: %[[WHOLE:[^ ]+]] = icmp uge i64 %{{.*}}, %{{.*}}
+; CHECK: %usual = and i1 %[[IN]], %[[WHOLE]]
+; CHECK: br i1 %usual, label %{{[a-z.]+}}.usual, label %{{[a-z.]+}}
+; CHECK: loop.usual:
+; CHECK-NOT: br i1 %below
+; CHECK: store float 1.000000e+00
+; CHECK: loop:
+; CHECK: br i1 %in, label %check, label %latch
+; CHECK: br i1 %below, label %then, label %latch
 ; CHECK: ret void
-define void @varying_left(ptr %out, i64 %first, i64 %last, i64 %j, i64 %n) {
+define void @both_kinds(ptr %out, i64 %first, i64 %last, i64 %j, i64 %n) {
 entry:
   %in = icmp ult i64 %j, %n
   br label %loop
@@ -111,6 +123,117 @@ check:
 
 then:
   %slot = getelementptr inbounds float, ptr %out, i64 %id
+  store float 1.0, ptr %slot
+  br label %latch
+
+latch:
+  %next = add nuw nsw i64 %id, 1
+  %more = icmp ult i64 %next, %last
+  br i1 %more, label %loop, label %done, !llvm.loop !0
+
+done:
+  ret void
+}
+
+; Two checks of the id at different bounds (x[id] and x[id + 32], as
+; CLBlast's CopyPadMatrix reads four columns apart): one copy where all
+; ids pass both, rather than a split at each.
+; CHECK-LABEL: define void @two_bounds(
+; CHECK: entry:
+; CHECK: icmp uge i64
+; CHECK: icmp uge i64
+; The id + 32 of the last round does not wrap.
+; CHECK: icmp sle i128
+; CHECK: %usual = and i1
+; CHECK: br i1 %usual, label %{{[a-z.]+}}.usual, label %{{[a-z.]+}}
+; CHECK: loop.usual:
+; CHECK-NOT: br i1 %below
+; CHECK: store float 1.000000e+00
+; CHECK: store float 2.000000e+00
+; CHECK: loop:
+; CHECK: br i1 %below, label %then, label %next.column
+; CHECK: ret void
+define void @two_bounds(ptr %out, i64 %first, i64 %last, i64 %n) {
+entry:
+  br label %loop
+
+loop:
+  %id = phi i64 [ %first, %entry ], [ %next, %latch ]
+  %below = icmp ult i64 %id, %n
+  br i1 %below, label %then, label %next.column
+
+then:
+  %slot = getelementptr inbounds float, ptr %out, i64 %id
+  store float 1.0, ptr %slot
+  br label %next.column
+
+next.column:
+  %id2 = add nuw nsw i64 %id, 32
+  %below2 = icmp ult i64 %id2, %n
+  br i1 %below2, label %then2, label %latch
+
+then2:
+  %slot2 = getelementptr inbounds float, ptr %out, i64 %id2
+  store float 2.0, ptr %slot2
+  br label %latch
+
+latch:
+  %next = add nuw nsw i64 %id, 1
+  %more = icmp ult i64 %next, %last
+  br i1 %more, label %loop, label %done, !llvm.loop !0
+
+done:
+  ret void
+}
+
+; One check of the id alone is weft-split-work-item-ranges' to split.
+; CHECK-LABEL: define void @one_bound(
+; CHECK-NOT: usual
+; CHECK: ret void
+define void @one_bound(ptr %out, i64 %first, i64 %last, i64 %n) {
+entry:
+  br label %loop
+
+loop:
+  %id = phi i64 [ %first, %entry ], [ %next, %latch ]
+  %below = icmp ult i64 %id, %n
+  br i1 %below, label %then, label %latch
+
+then:
+  %slot = getelementptr inbounds float, ptr %out, i64 %id
+  store float 1.0, ptr %slot
+  br label %latch
+
+latch:
+  %next = add nuw nsw i64 %id, 1
+  %more = icmp ult i64 %next, %last
+  br i1 %more, label %loop, label %done, !llvm.loop !0
+
+done:
+  ret void
+}
+
+; A branch on data (a value loaded per work-item) is no bounds check: the
+; loop stays masked either way, and no copy is made.
+; CHECK-LABEL: define void @data_branch(
+; CHECK-NOT: usual
+; CHECK: ret void
+define void @data_branch(ptr %out, i64 %first, i64 %last, i64 %j, i64 %n) {
+entry:
+  %in = icmp ult i64 %j, %n
+  br label %loop
+
+loop:
+  %id = phi i64 [ %first, %entry ], [ %next, %latch ]
+  br i1 %in, label %check, label %latch
+
+check:
+  %slot = getelementptr inbounds float, ptr %out, i64 %id
+  %value = load float, ptr %slot
+  %positive = fcmp ogt float %value, 0.0
+  br i1 %positive, label %then, label %latch
+
+then:
   store float 1.0, ptr %slot
   br label %latch
 
