@@ -774,12 +774,12 @@ TEST_CASE_METHOD(WeftFixture, "bursts of launches each keep their arguments",
   clReleaseKernel(k);
 }
 
-// The plan says when it counts on LLVM's loop vectorizer; whether the
-// vectorizer delivered is told after optimization, in the build log (and
-// under WEFT_DEBUG): a loop over work-items that stayed scalar gets a
-// remark, one that became vector code does not. The kernels share a
-// program-scope variable, which keeps them in one part compiled at build
-// time (parts compiled on first use tell WEFT_DEBUG instead).
+// The plan says when it leaves a kernel to LLVM's loop vectorizer; whether
+// the vectorizer delivered is told after optimization, in the build log
+// (and under WEFT_DEBUG, for parts compiled at build time and on first
+// use): a loop over work-items that stayed scalar gets a remark, one that
+// became vector code does not. The kernels share a program-scope
+// variable, which keeps them in one part compiled at build time.
 TEST_CASE_METHOD(WeftFixture, "the build log tells which work-item loops "
                               "stayed scalar", "[api]") {
   const char *source = R"CLC(

@@ -329,7 +329,7 @@ WidenedRegion widenRegion(const RegionKernel &kernel, unsigned r,
       else if (in_vectors)
         loopless_vectors = true;
       else
-        return result; // no why: LLVM's loop vectorizer covers it
+        return result; // no why: left to LLVM's loop vectorizer
     }
   }
   if (makesAsyncCopies(blocks) || asksLastInGroup(blocks)) {

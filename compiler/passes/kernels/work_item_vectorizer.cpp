@@ -104,7 +104,8 @@ llvm::Function *vectorizeWorkItems(llvm::Function &body, std::string &why,
   if (loops.empty() && !limits.without_loops && !in_vectors && !sub_groups &&
       !storesToOneAddressConditionally(
                            *scalar, scalar->getArg(body.arg_size() - 3))) {
-    why = "no loop in the work-item (LLVM's loop vectorizer covers it)";
+    why = "no loop in the work-item (the loop over work-items left to LLVM's "
+          "loop vectorizer)";
     ok = false;
   }
   for (Instruction &inst : llvm::instructions(*scalar))
@@ -131,7 +132,7 @@ llvm::Function *vectorizeWorkItems(llvm::Function &body, std::string &why,
       !innermostLoopLeftScalar(*scalar, loops, dominators, left_scalar)) {
     why = "every loop runs as many times for all work-items, walks memory "
           "element by element and carries only counters and reductions "
-          "(LLVM's loop vectorizer covers it)";
+          "(its innermost loops left to LLVM's loop vectorizer)";
     ok = false;
   }
   llvm::Function *vector = nullptr;
@@ -180,8 +181,8 @@ llvm::Function *vectorizeWorkItems(llvm::Function &body, std::string &why,
       // against 1,426 on the work-item loop, on the Xeon). Accesses the
       // same for all work-items or to neighbouring elements need none.
       why = "every loop runs as many times for all work-items and, widened, "
-            "would gather (LLVM's loop vectorizer covers it; without "
-            "AVX-512, or for whole vectors, gathers cost more)";
+            "would gather (without AVX-512, or for whole vectors, gathers "
+            "cost more; its innermost loops left to LLVM's loop vectorizer)";
       vector->eraseFromParent();
       vector = nullptr;
     } else if (loops.empty() && !limits.without_loops && !limits.gathers_pay &&

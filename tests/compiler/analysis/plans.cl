@@ -14,7 +14,7 @@
 // CPUs, since LLVM's loop vectorizer would leave it scalar (issue 19:
 // 0.83x of PoCL before); on others the gathers would cost more
 // (widen_work_items.cl pins both).
-// PLAN-LABEL: kernel sgemm_naive: {{widened|work-item loop \(every loop runs as many times for all work-items \(LLVM's loop vectorizer covers it; without AVX-512}}
+// PLAN-LABEL: kernel sgemm_naive: {{widened|work-item loop \(every loop runs as many times for all work-items and, widened, would gather \(without AVX-512}}
 // PLAN-LABEL: kernel stencil: work-item loop (async copies or work-group pipe reservations), work-item 0 makes the group's async copies first, read-through entry, work-item entry
 // PLAN-LABEL: kernel pipe_writer: work-item loop (async copies or work-group pipe reservations), work-item 0 leads the group, work-group pipe reservations made by work-item 0
 

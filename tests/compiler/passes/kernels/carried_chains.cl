@@ -17,7 +17,7 @@
 // PLAN: kernel fma_chain: widened, 64 work-items at once (8 bytes carried per work-item); 16 for a row's last 63 or fewer
 // PLAN: kernel fma_chain4: widened, 16 work-items at once (32 bytes carried per work-item), vectors kept whole
 // PLAN: kernel float_sum: widened, 128 work-items at once (4 bytes carried per work-item); 16 for a row's last 127 or fewer
-// PLAN: kernel int_sum: work-item loop (every loop runs as many times for all work-items, walks memory element by element and carries only counters and reductions (LLVM's loop vectorizer covers it))
+// PLAN: kernel int_sum: work-item loop (every loop runs as many times for all work-items, walks memory element by element and carries only counters and reductions (its innermost loops left to LLVM's loop vectorizer))
 // Without fast gathers a loop that gathers keeps to a register of floats:
 // each gather is an access per lane, its code as long (CLBlast's SYMV at 64
 // work-items: a megabyte of unrolled gathers, three times slower than at 8).

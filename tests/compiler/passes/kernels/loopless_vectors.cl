@@ -55,7 +55,7 @@ kernel void bilinear(global const uchar4 *src, int sw, global uchar4 *dst,
 }
 
 // No vector types: the work-item loop, which LLVM's loop vectorizer widens.
-// PLAN-AVX2: kernel scalar: work-item loop (no loop in the work-item (LLVM's loop vectorizer covers it))
+// PLAN-AVX2: kernel scalar: work-item loop (no loop in the work-item (the loop over work-items left to LLVM's loop vectorizer))
 kernel void scalar(global const float *a, global float *b) {
   int i = get_global_id(0);
   b[i] = a[i] * 2.0f;

@@ -115,7 +115,7 @@ kernel void escape8(global const float8 *in, global float8 *out) {
 // work-item loop even where AVX-512 makes gathers cheap: each work-item's
 // float4 is gathered element by element (on the Xeon, 730 Mpix/s widened
 // against 1,404 on the work-item loop).
-// PLAN-AVX512: kernel box_filter: work-item loop (every loop runs as many times for all work-items and, widened, would gather (LLVM's loop vectorizer covers it; without AVX-512, or for whole vectors, gathers cost more))
+// PLAN-AVX512: kernel box_filter: work-item loop (every loop runs as many times for all work-items and, widened, would gather (without AVX-512, or for whole vectors, gathers cost more; its innermost loops left to LLVM's loop vectorizer))
 kernel void box_filter(global const float4 *in, global float4 *out,
                        int width, int height) {
   int x = get_global_id(0), y = get_global_id(1);

@@ -37,7 +37,7 @@
 // FULL: partial_chunk
 // AVX2: kernel column_walk: widened
 // AVX2: kernel float4_bodies: widened
-// AVX2: kernel strided_rows: work-item loop (every loop runs as many times for all work-items and, widened, would gather (LLVM's loop vectorizer covers it; without AVX-512, or for whole vectors, gathers cost more))
+// AVX2: kernel strided_rows: work-item loop (every loop runs as many times for all work-items and, widened, would gather (without AVX-512, or for whole vectors, gathers cost more; its innermost loops left to LLVM's loop vectorizer))
 // AVX2: kernel mandel_half: widened
 // AVX2-COLUMN-LABEL: define internal void @__weft_body_column_walk.simd(
 // AVX2-COLUMN-NOT: masked.gather
@@ -50,7 +50,7 @@
 // AVX2-COLUMN-LABEL: define
 
 // PLAN: kernel mandel: widened
-// PLAN: kernel saxpy: work-item loop (no loop in the work-item (LLVM's loop vectorizer covers it))
+// PLAN: kernel saxpy: work-item loop (no loop in the work-item (the loop over work-items left to LLVM's loop vectorizer))
 // A float sum keeps its order in OpenCL C, which LLVM's loop vectorizer
 // does not vectorize on x86: widened (carried_chains.cl has more).
 // PLAN: kernel uniform_loop: widened

@@ -10,7 +10,7 @@
 // RUN: %weft-cl %s --target-cpu=alderlake -passes='weft-kernel-pipeline,weft-separate-local-memory,weft-internalize-entries' --optimize -o - | FileCheck %s
 // RUN: %weft-cl %s --target-cpu=skylake-avx512 -passes='weft-kernel-pipeline,print<weft-kernels>' -o /dev/null | FileCheck %s --check-prefix=PLAN
 
-// PLAN: kernel rank_one: work-item loop (no loop in the work-item (LLVM's loop vectorizer covers it))
+// PLAN: kernel rank_one: work-item loop (no loop in the work-item (the loop over work-items left to LLVM's loop vectorizer))
 
 // CHECK-LABEL: define void @__weft_group_rank_one(
 // CHECK: call <8 x float> @llvm.masked.load.v8f32.p1(
