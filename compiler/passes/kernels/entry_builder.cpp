@@ -214,8 +214,16 @@ void buildGroupLoopEntry(llvm::Module &module, llvm::Function &body,
     // The loop vectorizer's tail stays a scalar loop: folding it into masks
     // makes every vector iteration masked, measured slower on AMD and Intel
     // alike (bench/RESULTS.md, session 9).
-    markWorkItemLoop(*b.CreateCondBr(b.CreateICmpULT(next_x, sizes[0]),
-                                     headers[0], latches[0]));
+    llvm::BranchInst *back_edge = b.CreateCondBr(
+        b.CreateICmpULT(next_x, sizes[0]), headers[0], latches[0]);
+    markWorkItemLoop(*back_edge);
+    if (body.hasFnAttribute(kScalarWorkItemLoopAttribute))
+      addLoopProperty(
+          *back_edge,
+          llvm::MDNode::get(
+              ctx, {llvm::MDString::get(ctx, "llvm.loop.vectorize.enable"),
+                    llvm::ConstantAsMetadata::get(
+                        llvm::ConstantInt::getFalse(ctx))}));
   }
   phis[0]->addIncoming(next_x, back_from);
   b.SetInsertPoint(latches[0]);

@@ -38,6 +38,8 @@
 #include <llvm/Transforms/Utils/LoopSimplify.h>
 #include <llvm/Transforms/Utils/PromoteMemToReg.h>
 
+#include <cstdlib>
+#include <optional>
 #include <vector>
 
 namespace weft::compiler {
@@ -557,6 +559,42 @@ bool reorderableReduction(PHINode &phi, const Loop &loop) {
 // there and run independent chains, so widening across work-items pays
 // even though every work-item runs the loop as many times. `why` names the
 // first such loop's reason.
+bool loadsAlongOwnRows(llvm::Function &f, llvm::LoopInfo &loops,
+                       llvm::DominatorTree &dominators,
+                       VaryingValues &varying) {
+  constexpr int64_t kCacheLine = 64;
+  llvm::AssumptionCache assumptions(f);
+  llvm::TargetLibraryInfoImpl library_info(
+      llvm::Triple(f.getParent()->getTargetTriple()));
+  llvm::TargetLibraryInfo library(library_info);
+  llvm::ScalarEvolution evolution(f, library, assumptions, dominators, loops);
+  const llvm::DataLayout &layout = f.getParent()->getDataLayout();
+  for (Loop *loop : loops.getLoopsInPreorder()) {
+    if (!loop->isInnermost())
+      continue;
+    for (BasicBlock *block : loop->blocks())
+      for (Instruction &inst : *block) {
+        auto *load = llvm::dyn_cast<llvm::LoadInst>(&inst);
+        if (!load || !varying.gathers(*load))
+          continue;
+        std::optional<int64_t> apart =
+            varying.laneStride(load->getPointerOperand());
+        if (!apart || std::abs(*apart) < kCacheLine)
+          continue;
+        auto *walk = llvm::dyn_cast<llvm::SCEVAddRecExpr>(
+            evolution.getSCEV(load->getPointerOperand()));
+        if (!walk || walk->getLoop() != loop || !walk->isAffine())
+          continue;
+        auto *step = llvm::dyn_cast<llvm::SCEVConstant>(
+            walk->getStepRecurrence(evolution));
+        if (step && step->getAPInt().getSExtValue() ==
+                        int64_t(layout.getTypeStoreSize(load->getType())))
+          return true;
+      }
+  }
+  return false;
+}
+
 bool innermostLoopLeftScalar(llvm::Function &f, llvm::LoopInfo &loops,
                              llvm::DominatorTree &dominators,
                              std::string &why) {

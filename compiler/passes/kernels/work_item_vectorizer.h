@@ -51,6 +51,12 @@ llvm::Function *vectorizeWorkItems(llvm::Function &body, std::string &why,
 
 inline constexpr const char *kLanesAttribute = "weft-lanes";
 
+// On a kernel body whose loop over work-items LLVM's loop vectorizer is to
+// leave scalar: widened, each work-item's walk along a row of its own would
+// gather (loadsAlongOwnRows), and once LLVM unrolls the body's loop away
+// it would vectorize the loop over work-items with the same gathers.
+inline constexpr const char *kScalarWorkItemLoopAttribute =
+    "weft-scalar-work-item-loop";
 
 // The work-items a function vectorizeWorkItems wrote runs at once.
 unsigned widenedLanes(const llvm::Function &simd);
