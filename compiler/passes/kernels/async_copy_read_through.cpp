@@ -7,6 +7,7 @@
 
 #include "compiler/passes/kernels/async_copy_followers.h"
 #include "compiler/support/analysis_managers.h"
+#include "compiler/support/standalone_evolution.h"
 #include "device/launch_abi.h"
 
 #include <llvm/ADT/SmallPtrSet.h>
@@ -299,11 +300,8 @@ bool readsInside(llvm::Function &f, unsigned kernel_args,
   // A fresh analysis each time: it caches what it learnt of other bounds.
   llvm::DominatorTree dominators(f);
   llvm::LoopInfo loops(dominators);
-  llvm::AssumptionCache assumptions(f);
-  llvm::TargetLibraryInfoImpl library_info(
-      llvm::Triple(f.getParent()->getTargetTriple()));
-  llvm::TargetLibraryInfo library(library_info);
-  llvm::ScalarEvolution evolution(f, library, assumptions, dominators, loops);
+  StandaloneEvolution standalone(f, dominators, loops);
+  llvm::ScalarEvolution &evolution = standalone.evolution;
   for (size_t c = 0; c < copies.size(); ++c) {
     uint64_t copied = copies[c].elements * copies[c].element_bytes;
     for (const TileRead &read : reads[c]) {

@@ -8,6 +8,7 @@
 #include "compiler/passes/kernels/next_tile_prefetches.h"
 #include "compiler/passes/kernels/widening_checks.h"
 #include "compiler/support/analysis_managers.h"
+#include "compiler/support/standalone_evolution.h"
 
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/SmallPtrSet.h>
@@ -136,11 +137,8 @@ llvm::Loop *lockstepLoop(llvm::Function &f, llvm::LoopInfo &loops,
   if (y->use_empty())
     return nullptr; // rows of one work-item: nothing to share across them
   llvm::PostDominatorTree post_dominators(f);
-  llvm::TargetLibraryInfoImpl library_info(
-      llvm::Triple(f.getParent()->getTargetTriple()));
-  llvm::TargetLibraryInfo library(library_info, &f);
-  llvm::AssumptionCache assumptions(f);
-  llvm::ScalarEvolution evolution(f, library, assumptions, dominators, loops);
+  StandaloneEvolution standalone(f, dominators, loops);
+  llvm::ScalarEvolution &evolution = standalone.evolution;
   IdDependence any_id(f, {x, y, z});
   IdDependence rows(f, {y});
   for (llvm::Loop *loop : loops) { // outermost loops

@@ -2,6 +2,7 @@
 
 #include "compiler/analysis/builtin_identity.h"
 #include "compiler/passes/kernels/context_access.h"
+#include "compiler/support/standalone_evolution.h"
 #include "device/launch_abi.h"
 
 #include <llvm/Analysis/AssumptionCache.h>
@@ -239,12 +240,8 @@ public:
     llvm::LoopInfo loops(dominators);
     if (loops.empty())
       return;
-    llvm::TargetLibraryInfoImpl library_impl(
-        llvm::Triple(kernel_.getParent()->getTargetTriple()));
-    llvm::TargetLibraryInfo library(library_impl);
-    llvm::AssumptionCache assumptions(kernel_);
-    llvm::ScalarEvolution evolution(kernel_, library, assumptions, dominators,
-                                    loops);
+    StandaloneEvolution standalone(kernel_, dominators, loops);
+    llvm::ScalarEvolution &evolution = standalone.evolution;
     llvm::SCEVExpander expander(evolution, layout_, "check");
     for (Instruction *inst : accesses) {
       std::vector<Operand> operands = memoryOperands(*inst, layout_);

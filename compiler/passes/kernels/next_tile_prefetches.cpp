@@ -3,6 +3,7 @@
 // few rounds ahead for each load of an inner loop that strides too far for
 // the hardware's prefetchers.
 #include "compiler/passes/kernels/next_tile_prefetches.h"
+#include "compiler/support/standalone_evolution.h"
 
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/STLExtras.h>
@@ -300,12 +301,8 @@ bool stepsFar(llvm::LoadInst &load, Loop &loop,
 
 bool prefetchStridedStreams(llvm::Function &body, llvm::LoopInfo &loops) {
   llvm::DominatorTree dominators(body);
-  llvm::TargetLibraryInfoImpl library_info(
-      llvm::Triple(body.getParent()->getTargetTriple()));
-  llvm::TargetLibraryInfo library(library_info, &body);
-  llvm::AssumptionCache assumptions(body);
-  llvm::ScalarEvolution evolution(body, library, assumptions, dominators,
-                                  loops);
+  StandaloneEvolution standalone(body, dominators, loops);
+  llvm::ScalarEvolution &evolution = standalone.evolution;
   const llvm::DataLayout &layout = body.getParent()->getDataLayout();
   std::vector<std::pair<llvm::LoadInst *, Loop *>> candidates;
   for (Loop *loop : loops.getLoopsInPreorder()) {

@@ -10,6 +10,7 @@
 // none of the address arithmetic.
 #include "compiler/passes/kernels/widener.h"
 #include "compiler/passes/kernels/widening_checks.h"
+#include "compiler/support/standalone_evolution.h"
 
 #include <llvm/Analysis/AssumptionCache.h>
 #include <llvm/Analysis/ScalarEvolution.h>
@@ -32,16 +33,8 @@ namespace weft::compiler {
 
 using llvm::Value;
 
-struct Widener::Distances {
-  explicit Distances(llvm::Function &f, llvm::DominatorTree &dominators,
-                     llvm::LoopInfo &loops)
-      : library_impl(llvm::Triple(f.getParent()->getTargetTriple())),
-        library(library_impl), assumptions(f),
-        evolution(f, library, assumptions, dominators, loops) {}
-  llvm::TargetLibraryInfoImpl library_impl;
-  llvm::TargetLibraryInfo library;
-  llvm::AssumptionCache assumptions;
-  llvm::ScalarEvolution evolution;
+struct Widener::Distances : StandaloneEvolution {
+  using StandaloneEvolution::StandaloneEvolution;
 };
 
 // Here, where Distances is complete.

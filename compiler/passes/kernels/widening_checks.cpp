@@ -8,6 +8,7 @@
 #include "compiler/passes/kernels/element_wise_vectors.h"
 #include "compiler/passes/kernels/varying_values.h"
 #include "compiler/support/analysis_managers.h"
+#include "compiler/support/standalone_evolution.h"
 
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/DenseSet.h>
@@ -563,11 +564,8 @@ bool loadsAlongOwnRows(llvm::Function &f, llvm::LoopInfo &loops,
                        llvm::DominatorTree &dominators,
                        VaryingValues &varying) {
   constexpr int64_t kCacheLine = 64;
-  llvm::AssumptionCache assumptions(f);
-  llvm::TargetLibraryInfoImpl library_info(
-      llvm::Triple(f.getParent()->getTargetTriple()));
-  llvm::TargetLibraryInfo library(library_info);
-  llvm::ScalarEvolution evolution(f, library, assumptions, dominators, loops);
+  StandaloneEvolution standalone(f, dominators, loops);
+  llvm::ScalarEvolution &evolution = standalone.evolution;
   const llvm::DataLayout &layout = f.getParent()->getDataLayout();
   for (Loop *loop : loops.getLoopsInPreorder()) {
     if (!loop->isInnermost())
@@ -598,11 +596,8 @@ bool loadsAlongOwnRows(llvm::Function &f, llvm::LoopInfo &loops,
 bool innermostLoopLeftScalar(llvm::Function &f, llvm::LoopInfo &loops,
                              llvm::DominatorTree &dominators,
                              std::string &why) {
-  llvm::AssumptionCache assumptions(f);
-  llvm::TargetLibraryInfoImpl library_info(
-      llvm::Triple(f.getParent()->getTargetTriple()));
-  llvm::TargetLibraryInfo library(library_info);
-  llvm::ScalarEvolution evolution(f, library, assumptions, dominators, loops);
+  StandaloneEvolution standalone(f, dominators, loops);
+  llvm::ScalarEvolution &evolution = standalone.evolution;
   const llvm::DataLayout &layout = f.getParent()->getDataLayout();
   for (Loop *loop : loops.getLoopsInPreorder()) {
     if (!loop->isInnermost())
