@@ -226,7 +226,13 @@ void Widener::emitSkippable(const std::vector<BasicBlock *> &order,
     phi->addIncoming(none, skipped);
     return phi;
   };
-  for (BasicBlock *block : blocks)
+  // In the function's order, not the set's (pointers, which differ from
+  // run to run): the phis come out alike in every build.
+  std::vector<BasicBlock *> in_order;
+  for (BasicBlock &block : scalar_)
+    if (blocks.count(&block))
+      in_order.push_back(&block);
+  for (BasicBlock *block : in_order)
     for (BasicBlock *successor : llvm::successors(block))
       if (!blocks.count(successor)) {
         Value *edge = masks_.edge(block, successor);
@@ -238,7 +244,7 @@ void Widener::emitSkippable(const std::vector<BasicBlock *> &order,
                               llvm::Constant::getNullValue(edge->getType()),
                               "wi.edge"));
       }
-  for (BasicBlock *block : blocks)
+  for (BasicBlock *block : in_order)
     for (Instruction &inst : *block) {
       bool used_later = llvm::any_of(inst.users(), [&](llvm::User *user) {
         return !blocks.count(llvm::cast<Instruction>(user)->getParent());
