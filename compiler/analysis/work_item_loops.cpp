@@ -28,6 +28,16 @@ void addLoopProperty(llvm::BranchInst &back_edge, llvm::MDNode *property) {
   back_edge.setMetadata(llvm::LLVMContext::MD_loop, id);
 }
 
+void markNotVectorized(llvm::BranchInst &back_edge) {
+  llvm::LLVMContext &ctx = back_edge.getContext();
+  addLoopProperty(
+      back_edge,
+      llvm::MDNode::get(
+          ctx,
+          {llvm::MDString::get(ctx, "llvm.loop.vectorize.enable"),
+           llvm::ConstantAsMetadata::get(llvm::ConstantInt::getFalse(ctx))}));
+}
+
 void markWorkItemLoop(llvm::BranchInst &back_edge) {
   llvm::LLVMContext &ctx = back_edge.getContext();
   addLoopProperty(

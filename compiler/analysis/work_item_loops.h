@@ -22,6 +22,11 @@ void markWorkItemLoop(llvm::BranchInst &back_edge);
 // loop id on `back_edge` in the same way: any pass that marks a loop.
 void addLoopProperty(llvm::BranchInst &back_edge, llvm::MDNode *property);
 
+// Adds llvm.loop.vectorize.enable false: LLVM's loop vectorizer leaves the
+// loop (a copy that runs only in rare cases, or one whose vector form would
+// gather).
+void markNotVectorized(llvm::BranchInst &back_edge);
+
 // Marks the loop whose back edge is `back_edge` parallel: each of
 // `accesses` (every access to memory in the loop) joins one new access
 // group, kept with any it was in, which the loop id names as

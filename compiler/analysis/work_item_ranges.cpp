@@ -16,6 +16,13 @@ using llvm::ICmpInst;
 using llvm::SCEV;
 using llvm::Value;
 
+size_t instructionsIn(const llvm::Loop &loop) {
+  size_t count = 0;
+  for (const BasicBlock *block : loop.blocks())
+    count += block->size();
+  return count;
+}
+
 ICmpInst *branchCompare(llvm::BranchInst &branch) {
   if (!branch.isConditional())
     return nullptr;

@@ -5,6 +5,7 @@
 // weft-invariant-branch-versions checks before a loop runs whether all of
 // its ids are on one side.
 #pragma once
+#include <cstddef>
 #include <optional>
 
 namespace llvm {
@@ -65,5 +66,12 @@ inline constexpr const char *kAtOrPastBound = "weft.at_or_past_bound";
 
 // The compare a conditional branch tests, through a freeze; else null.
 llvm::ICmpInst *branchCompare(llvm::BranchInst &branch);
+
+// Instructions the copies of loops these passes make may add to one
+// function, each pass all its loops together: a long kernel body keeps its
+// branches (and its masks) rather than have its optimization and code
+// generation take several times as long.
+inline constexpr size_t kMaxCopiedInstructions = 2000;
+size_t instructionsIn(const llvm::Loop &loop);
 
 } // namespace weft::compiler

@@ -218,12 +218,7 @@ void buildGroupLoopEntry(llvm::Module &module, llvm::Function &body,
         b.CreateICmpULT(next_x, sizes[0]), headers[0], latches[0]);
     markWorkItemLoop(*back_edge);
     if (body.hasFnAttribute(kScalarWorkItemLoopAttribute))
-      addLoopProperty(
-          *back_edge,
-          llvm::MDNode::get(
-              ctx, {llvm::MDString::get(ctx, "llvm.loop.vectorize.enable"),
-                    llvm::ConstantAsMetadata::get(
-                        llvm::ConstantInt::getFalse(ctx))}));
+      markNotVectorized(*back_edge);
   }
   phis[0]->addIncoming(next_x, back_from);
   b.SetInsertPoint(latches[0]);

@@ -30,17 +30,6 @@ using llvm::Value;
 // Splits per function at most: each copies a loop, and a body with several
 // such branches would otherwise double its code again for each one.
 constexpr unsigned kMaxSplits = 8;
-// Instructions the copies may add to one function, all splits together: a
-// long kernel body keeps its branch (and its masks) rather than have its
-// optimization and code generation take several times as long.
-constexpr size_t kMaxCopiedInstructions = 2000;
-
-size_t instructionsIn(const llvm::Loop &loop) {
-  size_t count = 0;
-  for (const BasicBlock *block : loop.blocks())
-    count += block->size();
-  return count;
-}
 
 std::optional<RangeBranch> findRangeBranch(const CountedLoop &counted,
                                            llvm::ScalarEvolution &scev) {
@@ -154,12 +143,8 @@ void split(CountedLoop &counted, const RangeBranch &range,
     unsplit.insert(llvm::cast<BasicBlock>(unsplit_map[counted.header]));
     // Runs only for ids past INT_MAX and the like: not worth vectorizing
     // (nor the compile time).
-    addLoopProperty(
-        *llvm::cast<llvm::BranchInst>(unsplit_latch->getTerminator()),
-        llvm::MDNode::get(
-            ctx,
-            {llvm::MDString::get(ctx, "llvm.loop.vectorize.enable"),
-             llvm::ConstantAsMetadata::get(llvm::ConstantInt::getFalse(ctx))}));
+    markNotVectorized(
+        *llvm::cast<llvm::BranchInst>(unsplit_latch->getTerminator()));
   }
 
   // From here on the dominator tree and loop info are stale; the caller

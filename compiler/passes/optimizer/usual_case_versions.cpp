@@ -27,11 +27,6 @@ namespace {
 using llvm::BasicBlock;
 using llvm::SCEV;
 
-// Instructions the copies may add to one function, all loops together: a
-// long kernel body keeps its branches rather than have its optimization
-// and code generation take twice as long.
-constexpr size_t kMaxCopiedInstructions = 2000;
-
 // A bounds check of the loop, and the way it goes in the copy made for
 // the usual case: on a value the loop does not change, or on the id
 // against a bound (`range`).
@@ -136,13 +131,6 @@ std::vector<Check> usualChecks(const CountedLoop &counted,
   if (!invariant && splits.size() < 2)
     return {};
   return found;
-}
-
-size_t instructionsIn(const llvm::Loop &loop) {
-  size_t count = 0;
-  for (const BasicBlock *block : loop.blocks())
-    count += block->size();
-  return count;
 }
 
 // Builds, from the loop:
