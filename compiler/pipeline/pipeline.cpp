@@ -33,6 +33,7 @@
 #include "compiler/passes/prepare/printf_lowering.h"
 #include "compiler/passes/prepare/private_volatiles.h"
 #include "compiler/passes/prepare/program_constructors.h"
+#include "compiler/passes/prepare/wide_indices.h"
 #include "compiler/support/analysis_managers.h"
 
 #include <llvm/IR/DiagnosticHandler.h>

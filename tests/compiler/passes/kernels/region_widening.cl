@@ -18,7 +18,7 @@
 // for the row, the FMAs vectors of 8. The regions without a loop (the tile
 // loads, the stores of C) are widened too: the group's rows are a required
 // 8 wide, which LLVM's loop vectorizer leaves scalar.
-// PLAN-LABEL: kernel tile2x2: regions, region 0 widened, 8 work-items at once (44 bytes held at once per work-item, as wide as the group); region 1 widened, 8 work-items at once (16 bytes carried per work-item, 8 loaded and reused each round, as wide as the group); region 2 widened, 8 work-items at once (60 bytes held at once per work-item, as wide as the group), work-item entry
+// PLAN-LABEL: kernel tile2x2: regions, region 0 widened, 8 work-items at once (56 bytes held at once per work-item, as wide as the group); region 1 widened, 8 work-items at once (16 bytes carried per work-item, 8 loaded and reused each round, as wide as the group); region 2 widened, 8 work-items at once (72 bytes held at once per work-item), work-item entry
 // PLAN: private_memory: 0
 // Each work-item's pair of neighbouring elements, loaded and stored in
 // turns with its next row's (and the other tile's), is one load of the

@@ -27,7 +27,7 @@
 // UNIFORM: wi.loop:
 // UNIFORM: %k.0 = phi i32 [ 0, %entry ]
 // UNIFORM: wi.exit:
-// UNIFORM-NEXT: %mul = fmul float %{{[0-9]+}}, %{{[0-9]+}}
+// UNIFORM: %mul = fmul float %{{[0-9]+}}, %{{[0-9]+}}
 // UNIFORM: wi.uniform_load:
 // UNIFORM-NEXT: load float, ptr addrspace(1) %arrayidx
 // UNIFORM: wi.loaded:
