@@ -29,6 +29,7 @@
 #include "compiler/passes/optimizer/safe_division.h"
 #include "compiler/passes/optimizer/split_work_item_ranges.h"
 #include "compiler/passes/optimizer/vnni_dot_products.h"
+#include "compiler/passes/optimizer/whole_runs_in_loops.h"
 #include "compiler/passes/prepare/inline_into_kernels.h"
 #include "compiler/passes/prepare/printf_lowering.h"
 #include "compiler/passes/prepare/private_volatiles.h"

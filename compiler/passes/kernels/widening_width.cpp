@@ -22,6 +22,7 @@
 #include <llvm/IR/Function.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Support/CommandLine.h>
 
@@ -293,6 +294,59 @@ bool carriedOn(llvm::PHINode &phi, llvm::Loop &loop) {
   return false;
 }
 
+// How many elements each work-item's carried values make together, when
+// they are a run: every value its innermost loops carry changes each round
+// only by lane-wise arithmetic on itself, values the same for all
+// work-items, and loads of a work-item's run of that many elements
+// (CLBlast's XgemmDirect: `cpd[_mi] += a[_mi + lid * 4] * b`). Widened,
+// those values are kept together in memory order (weft-whole-runs-in-
+// loops): the run's elements of all lanes fill registers, so fewer lanes
+// fill them; else 1.
+unsigned carriedRunLength(llvm::LoopInfo &loops, VaryingValues &varying) {
+  unsigned run = 0;
+  for (llvm::Loop *loop : loops.getLoopsInPreorder()) {
+    if (!loop->isInnermost())
+      continue;
+    llvm::BasicBlock *latch = loop->getLoopLatch();
+    if (!latch)
+      return 1;
+    for (llvm::PHINode &phi : loop->getHeader()->phis()) {
+      if (!varying.varies(&phi) || !phi.getType()->isFloatingPointTy())
+        continue;
+      std::vector<llvm::Value *> pending{phi.getIncomingValueForBlock(latch)};
+      unsigned steps = 0;
+      while (!pending.empty()) {
+        llvm::Value *v = pending.back();
+        pending.pop_back();
+        if (v == &phi || !varying.varies(v))
+          continue;
+        auto *inst = llvm::dyn_cast<llvm::Instruction>(v);
+        if (!inst || !loop->contains(inst) || ++steps > 16)
+          return 1;
+        if (auto *load = llvm::dyn_cast<llvm::LoadInst>(inst)) {
+          unsigned spacing =
+              varying.spacing(load->getPointerOperand(), load->getType(),
+                              VaryingValues::kMostRunSpacing);
+          if (spacing < 2 || (run != 0 && spacing != run))
+            return 1;
+          run = spacing;
+          continue;
+        }
+        auto *call = llvm::dyn_cast<llvm::IntrinsicInst>(inst);
+        if (!(llvm::isa<llvm::BinaryOperator>(inst) ||
+              (call && (call->getIntrinsicID() == llvm::Intrinsic::fmuladd ||
+                        call->getIntrinsicID() == llvm::Intrinsic::fma))))
+          return 1;
+        for (llvm::Value *operand :
+             call ? llvm::SmallVector<llvm::Value *, 3>(call->args())
+                  : llvm::SmallVector<llvm::Value *, 3>(inst->operands()))
+          pending.push_back(operand);
+      }
+    }
+  }
+  return run == 0 ? 1 : run;
+}
+
 unsigned powerOfTwoAtMost(unsigned n) {
   unsigned p = 1;
   while (p * 2 <= n)
@@ -385,8 +439,13 @@ unsigned chooseLanes(llvm::Function &scalar, llvm::LoopInfo &loops,
       std::min<uint64_t>(registers.count * registers.bytes / (carried + reused),
                          kMostLanes)));
   // Fewer work-items than a register's lanes of the widest element would
-  // leave registers part empty.
-  unsigned least = unsigned(registers.bytes / widest);
+  // leave registers part empty, unless each carries a run. CLBlast's
+  // XgemmDirectNN k loop (16 accumulators a work-item, a run of 4 loaded
+  // each round) ran 8 work-items at once with AVX2 code and spilled
+  // accumulators every step; at 4 its runs fill the registers.
+  unsigned least =
+      std::max(1u, unsigned(registers.bytes /
+                            (widest * carriedRunLength(loops, varying))));
   // Loops the work-items leave at different times waste the lanes of those
   // that left: wider than the default costs more than it gains there.
   unsigned most = uniform_loops_only ? kMostLanes : kDefaultLanes;

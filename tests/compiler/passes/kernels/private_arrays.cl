@@ -10,7 +10,7 @@
 
 // PLAN-AVX2: kernel tile: widened, 4 work-items at once (72 bytes carried per work-item, 32 loaded and reused each round), vectors split into elements (its vectors are taken apart more than computed on whole)
 // PLAN-AVX2: kernel lookup: work-item loop (a private array{{.*}})
-// PLAN-AVX2: kernel gemm_tile4: widened, 8 work-items at once (64 bytes carried per work-item, 16 loaded and reused each round)
+// PLAN-AVX2: kernel gemm_tile4: widened, 4 work-items at once (64 bytes carried per work-item, 16 loaded and reused each round)
 // PLAN-AVX512: kernel tile: widened, 16 work-items at once (72 bytes carried per work-item, 32 loaded and reused each round), vectors split into elements (its vectors are taken apart more than computed on whole)
 // PLAN-AVX512: kernel lookup: work-item loop (a private array{{.*}})
 // PLAN-AVX512: kernel gemm_tile4: widened
@@ -57,11 +57,16 @@ kernel void lookup(global const int *in, global int *out) {
 // one access of the whole stretch for all (on AVX2 a 16-byte block at a
 // time), A's element one scalar for the row, and the tile's rows stored
 // whole: no gathers, so AVX2 code widens it too (it kept the work-item
-// loop before session 30: 36.5 -> 55.3 GFLOP/s on Zen 3, 7.4x PoCL).
+// loop before session 30: 36.5 -> 55.3 GFLOP/s on Zen 3, 7.4x PoCL). Each
+// tile row's four accumulators read the four elements of the work-item's
+// float4, a run: they are carried as one vector in memory order
+// (weft-whole-runs-in-loops), so 4 work-items at once fill AVX2's
+// registers (16 floats a row of the tile, 8 registers for the tile).
 // AVX2-LABEL: define void @__weft_group_gemm_tile4(
 // AVX2-NOT: masked.gather
 // AVX2-NOT: masked.scatter
-// AVX2: call <8 x float> @llvm.fmuladd.v8f32
+// AVX2: %runs{{[0-9]*}} = phi <16 x float>
+// AVX2: call <16 x float> @llvm.fmuladd.v16f32
 // AVX2-NOT: masked.gather
 // AVX2-NOT: masked.scatter
 // AVX2: {{^}}}
