@@ -1,5 +1,6 @@
 #include "compiler/passes/optimizer/whole_runs_in_loops.h"
 
+#include <llvm/ADT/DenseSet.h>
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/ScalarEvolution.h>
 #include <llvm/Analysis/VectorUtils.h>
@@ -153,29 +154,30 @@ struct Round {
 constexpr size_t kMostSteps = 64;
 constexpr size_t kMostMembers = 16;
 
-// Whether `value`, read by a round, may come from a vector the loop
-// carries (then it is not the same before and after the runs are kept
-// whole). Looked for a few instructions back within the loop; beyond that,
-// assumed.
-bool mayReadCarried(Value *value, const llvm::Loop &loop, unsigned depth = 0) {
-  auto *inst = llvm::dyn_cast<Instruction>(value);
-  if (!inst || !loop.contains(inst))
-    return false;
-  if (depth >= 8)
-    return true;
-  if (auto *phi = llvm::dyn_cast<PHINode>(inst))
-    return phi->getParent() == loop.getHeader()
-               ? phi->getType()->isVectorTy()
-               : llvm::any_of(phi->incoming_values(), [&](Value *in) {
-                   return mayReadCarried(in, loop, depth + 1);
-                 });
-  return llvm::any_of(inst->operands(), [&](Value *operand) {
-    return mayReadCarried(operand, loop, depth + 1);
-  });
+// The values of `loop` computed from the vectors it carries (its header's
+// vector phis): a round may not read one of them outside its own steps,
+// for it is not the same once the runs are kept whole.
+llvm::DenseSet<const Value *> fromCarried(const llvm::Loop &loop) {
+  llvm::DenseSet<const Value *> reached;
+  std::vector<const Value *> pending;
+  for (PHINode &phi : loop.getHeader()->phis())
+    if (phi.getType()->isVectorTy() && reached.insert(&phi).second)
+      pending.push_back(&phi);
+  while (!pending.empty()) {
+    const Value *value = pending.back();
+    pending.pop_back();
+    for (const llvm::User *user : value->users())
+      if (auto *inst = llvm::dyn_cast<Instruction>(user))
+        if (loop.contains(inst) && reached.insert(inst).second)
+          pending.push_back(inst);
+  }
+  return reached;
 }
 
 bool describe(Value *value, Round &round, const llvm::Loop &loop,
-              ShuffleSources &shuffles, bool root = false) {
+              ShuffleSources &shuffles,
+              const llvm::DenseSet<const Value *> &from_carried,
+              bool root = false) {
   if (round.steps.size() >= kMostSteps)
     return false;
   if (value == round.carried) {
@@ -183,7 +185,7 @@ bool describe(Value *value, Round &round, const llvm::Loop &loop,
     return true;
   }
   if (Value *scalar = llvm::getSplatValue(value)) {
-    if (mayReadCarried(scalar, loop))
+    if (from_carried.count(scalar))
       return false;
     round.steps.push_back({Step::Uniform, scalar, {}});
     return true;
@@ -192,7 +194,7 @@ bool describe(Value *value, Round &round, const llvm::Loop &loop,
     std::vector<Value *> sources;
     for (const Element &element : *elements)
       if (!llvm::is_contained(sources, element.source)) {
-        if (mayReadCarried(element.source, loop))
+        if (from_carried.count(element.source))
           return false;
         sources.push_back(element.source);
       }
@@ -208,15 +210,16 @@ bool describe(Value *value, Round &round, const llvm::Loop &loop,
     return false;
   round.steps.push_back({Step::Operation, inst, {}});
   for (Value *operand : operandsOf(*inst))
-    if (!describe(operand, round, loop, shuffles))
+    if (!describe(operand, round, loop, shuffles, from_carried))
       return false;
   return true;
 }
 
 // The round of `phi`, a vector the loop carries, if it reads parts of runs
 // and does nothing else with them but lane-wise arithmetic.
-std::optional<Round> roundOf(PHINode &phi, const llvm::Loop &loop,
-                             ShuffleSources &shuffles) {
+std::optional<Round>
+roundOf(PHINode &phi, const llvm::Loop &loop, ShuffleSources &shuffles,
+        const llvm::DenseSet<const Value *> &from_carried) {
   llvm::BasicBlock *latch = loop.getLoopLatch();
   auto *next =
       llvm::dyn_cast<Instruction>(phi.getIncomingValueForBlock(latch));
@@ -236,7 +239,7 @@ std::optional<Round> roundOf(PHINode &phi, const llvm::Loop &loop,
                           [&](const Step &step) { return step.kind == kind; });
   };
   if (uses_in_loop != 1 ||
-      !describe(next, round, loop, shuffles, /*root=*/true) ||
+      !describe(next, round, loop, shuffles, from_carried, /*root=*/true) ||
       count(Step::Carried) != 1 || count(Step::Part) == 0)
     return std::nullopt;
   return round;
@@ -335,9 +338,11 @@ bool arrange(Family &family, ShuffleSources &shuffles,
 std::vector<Family> familiesOf(const llvm::Loop &loop, ShuffleSources &shuffles,
                                const llvm::DataLayout &layout) {
   std::vector<Round> rounds;
+  llvm::DenseSet<const Value *> from_carried = fromCarried(loop);
   for (PHINode &phi : loop.getHeader()->phis())
     if (llvm::isa<FixedVectorType>(phi.getType()))
-      if (std::optional<Round> round = roundOf(phi, loop, shuffles))
+      if (std::optional<Round> round =
+              roundOf(phi, loop, shuffles, from_carried))
         rounds.push_back(std::move(*round));
   std::vector<Family> families;
   std::vector<bool> taken(rounds.size(), false);
