@@ -4,6 +4,7 @@
 #include "compiler/analysis/builtin_identity.h"
 
 #include <llvm/ADT/DenseSet.h>
+#include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/IRBuilder.h>
@@ -31,10 +32,15 @@ constexpr unsigned kMostDepth = 6;
 bool extendsThrough(const llvm::Value *value, const llvm::DominatorTree &dominators) {
   if (llvm::isa<llvm::SelectInst>(value))
     return true;
-  if (auto *phi = llvm::dyn_cast<llvm::PHINode>(value))
-    return llvm::none_of(phi->blocks(), [&](const llvm::BasicBlock *from) {
-      return dominators.dominates(phi->getParent(), from);
+  if (auto *phi = llvm::dyn_cast<llvm::PHINode>(value)) {
+    // One value per predecessor (a switch's cases that share a block come
+    // in twice, and must bring the same value).
+    llvm::SmallPtrSet<const llvm::BasicBlock *, 4> from;
+    return llvm::all_of(phi->blocks(), [&](const llvm::BasicBlock *block) {
+      return from.insert(block).second &&
+             !dominators.dominates(phi->getParent(), block);
     });
+  }
   auto *op = llvm::dyn_cast<llvm::BinaryOperator>(value);
   if (!op || !op->hasNoSignedWrap())
     return false;

@@ -119,3 +119,24 @@ entry:
   store i64 %wide, ptr addrspace(1) %out, align 8
   ret void
 }
+
+; A phi that two cases of a switch reach from one block takes one value
+; for both edges: it stays a leaf (its extension is computed after it).
+; CHECK-LABEL: define void @shared_edges(
+; CHECK: %index = phi i32 [ %a, %entry ], [ %a, %entry ], [ %b, %other ]
+; CHECK: %index.wide = sext i32 %index to i64
+define void @shared_edges(ptr addrspace(1) %in, ptr addrspace(1) %out, i32 %a, i32 %b, i32 %which) {
+entry:
+  switch i32 %which, label %other [ i32 0, label %join
+                                    i32 1, label %join ]
+other:
+  br label %join
+join:
+  %index = phi i32 [ %a, %entry ], [ %a, %entry ], [ %b, %other ]
+  %plus = add nsw i32 %index, 3
+  %idxprom = sext i32 %plus to i64
+  %at = getelementptr inbounds float, ptr addrspace(1) %in, i64 %idxprom
+  %v = load float, ptr addrspace(1) %at, align 4
+  store float %v, ptr addrspace(1) %out, align 4
+  ret void
+}
