@@ -112,27 +112,7 @@ std::vector<float> ramp(size_t count, float scale) {
 
 size_t roundUp(size_t n, size_t to) { return (n + to - 1) / to * to; }
 
-struct BoundsFixture : WeftFixture {
-  std::vector<float> read(cl_mem buffer, size_t count) {
-    std::vector<float> values(count);
-    REQUIRE(clEnqueueReadBuffer(queue, buffer, CL_TRUE, 0,
-                                count * sizeof(float), values.data(), 0,
-                                nullptr, nullptr) == CL_SUCCESS);
-    return values;
-  }
-
-  void compare(const std::vector<float> &got,
-               const std::vector<float> &expected) {
-    REQUIRE(got.size() == expected.size());
-    size_t wrong = 0, first = 0;
-    for (size_t i = 0; i < got.size(); ++i)
-      if (got[i] != expected[i] && wrong++ == 0)
-        first = i;
-    INFO("first wrong element " << first << ": got " << got[first]
-                                << ", expected " << expected[first]);
-    CHECK(wrong == 0);
-  }
-};
+using BoundsFixture = WeftFixture;
 
 // {m, n, local x, local y}
 const int kRankOneShapes[][4] = {{512, 512, 8, 8}, {509, 37, 8, 8},
@@ -179,7 +159,7 @@ TEST_CASE_METHOD(BoundsFixture,
               expected[j * size_t(lda) + i] += product;
             }
           }
-    compare(read(ab, a.size()), expected);
+    checkSameValues(readValues<float>(ab, a.size()), expected);
     clReleaseMemObject(xb);
     clReleaseMemObject(yb);
     clReleaseMemObject(ab);
@@ -234,7 +214,7 @@ TEST_CASE_METHOD(BoundsFixture,
               two < src_two && one < src_one
                   ? 2.0f * src[size_t(two) * size_t(src_ld) + size_t(one)]
                   : 0.0f;
-      compare(read(db, dest.size()), expected);
+      checkSameValues(readValues<float>(db, dest.size()), expected);
       clReleaseMemObject(sb);
       clReleaseMemObject(db);
     }
@@ -268,7 +248,7 @@ TEST_CASE_METHOD(BoundsFixture,
       for (int x = 0; x < w; ++x)
         expected[size_t(y) * size_t(w) + size_t(x)] =
             in[size_t(y) * size_t(w) + size_t(x)] * 3.0f + float(x);
-    compare(read(ob, out.size()), expected);
+    checkSameValues(readValues<float>(ob, out.size()), expected);
     clReleaseMemObject(ib);
     clReleaseMemObject(ob);
   }

@@ -119,26 +119,6 @@ template <typename T> std::vector<T> smallValues(size_t count, int salt) {
 }
 
 struct TileFixture : WeftFixture {
-  template <typename T> std::vector<T> read(cl_mem buffer, size_t count) {
-    std::vector<T> values(count);
-    REQUIRE(clEnqueueReadBuffer(queue, buffer, CL_TRUE, 0, count * sizeof(T),
-                                values.data(), 0, nullptr,
-                                nullptr) == CL_SUCCESS);
-    return values;
-  }
-
-  template <typename T>
-  void compare(const std::vector<T> &got, const std::vector<T> &expected) {
-    REQUIRE(got.size() == expected.size());
-    size_t wrong = 0, first = 0;
-    for (size_t i = 0; i < got.size(); ++i)
-      if (got[i] != expected[i] && wrong++ == 0)
-        first = i;
-    INFO("first wrong element " << first << ": got " << got[first]
-                                << ", expected " << expected[first]);
-    CHECK(wrong == 0);
-  }
-
   // c[j * n + i] = sum over k of a[k * n + i] * b[k * n + j], n a multiple
   // of 32 (the direct kernel's tiles).
   template <typename T> void direct(const char *name, int n) {
@@ -162,7 +142,7 @@ struct TileFixture : WeftFixture {
           sum += a[kk * size_t(n) + i] * b[kk * size_t(n) + j];
         expected[j * size_t(n) + i] = sum;
       }
-    compare(read<T>(cb, count), expected);
+    checkSameValues(readValues<T>(cb, count), expected);
     clReleaseMemObject(ab);
     clReleaseMemObject(bb);
     clReleaseMemObject(cb);
@@ -210,7 +190,7 @@ TEST_CASE_METHOD(TileFixture,
           sum += a[r * size_t(n) + kk] * b[kk * size_t(n) + col];
         expected[r * size_t(n) + col] = sum;
       }
-    compare(read<float>(cb, count), expected);
+    checkSameValues(readValues<float>(cb, count), expected);
     clReleaseKernel(k);
   }
   SECTION("each lane's own value") {
@@ -233,7 +213,7 @@ TEST_CASE_METHOD(TileFixture,
           }
           expected[r * size_t(n) + g * 4 + e] = sum;
         }
-    compare(read<float>(cb, count), expected);
+    checkSameValues(readValues<float>(cb, count), expected);
     clReleaseKernel(k);
   }
   clReleaseMemObject(ab);

@@ -116,6 +116,30 @@ struct WeftFixture {
     return values;
   }
 
+  // The first `count` elements of `buffer`, read after the queue's work.
+  template <typename T> std::vector<T> readValues(cl_mem buffer, size_t count) {
+    std::vector<T> values(count);
+    REQUIRE(clEnqueueReadBuffer(queue, buffer, CL_TRUE, 0, count * sizeof(T),
+                                values.data(), 0, nullptr,
+                                nullptr) == CL_SUCCESS);
+    return values;
+  }
+
+  // Checks that `got` equals `expected` element by element, exactly;
+  // names the first element that differs.
+  template <typename T>
+  static void checkSameValues(const std::vector<T> &got,
+                              const std::vector<T> &expected) {
+    REQUIRE(got.size() == expected.size());
+    size_t wrong = 0, first = 0;
+    for (size_t i = 0; i < got.size(); ++i)
+      if (got[i] != expected[i] && wrong++ == 0)
+        first = i;
+    INFO("first wrong element " << first << ": got " << got[first]
+                                << ", expected " << expected[first]);
+    CHECK(wrong == 0);
+  }
+
   cl_mem buffer(size_t bytes, void *init = nullptr) {
     cl_int err;
     cl_mem m = clCreateBuffer(
