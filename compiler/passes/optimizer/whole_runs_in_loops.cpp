@@ -32,9 +32,6 @@ using llvm::Value;
 struct Element {
   Value *source;
   int index;
-  bool operator==(const Element &other) const {
-    return source == other.source && index == other.index;
-  }
 };
 
 class ShuffleSources {

@@ -242,3 +242,45 @@ exit:
 
 declare <8 x float> @llvm.fmuladd.v8f32(<8 x float>, <8 x float>, <8 x float>)
 declare <4 x float> @llvm.fmuladd.v4f32(<4 x float>, <4 x float>, <4 x float>)
+
+; The rows' address is a long computation from the counter (the widener's
+; sign-extended int indices, shifted and masked): still not a value the
+; carried vectors make, so the runs are kept whole. (A search a few
+; operands deep gave up on such chains and left AVX2's XgemmDirectNN loop
+; taken apart.)
+; CHECK-LABEL: define void @deep_address(
+; CHECK: %runs = phi <8 x float>
+; CHECK: call <8 x float> @llvm.fmuladd.v8f32(<8 x float> %row,
+define void @deep_address(ptr %a, ptr %c, float %b, i64 %n) {
+entry:
+  %b.in = insertelement <4 x float> poison, float %b, i64 0
+  %b.all = shufflevector <4 x float> %b.in, <4 x float> poison, <4 x i32> zeroinitializer
+  br label %loop
+loop:
+  %k = phi i64 [ 0, %entry ], [ %k.next, %loop ]
+  %c0 = phi <4 x float> [ zeroinitializer, %entry ], [ %d0, %loop ]
+  %c1 = phi <4 x float> [ zeroinitializer, %entry ], [ %d1, %loop ]
+  %t1 = mul i64 %k, 33
+  %t2 = add i64 %t1, 7
+  %t3 = shl i64 %t2, 32
+  %t4 = ashr exact i64 %t3, 32
+  %t5 = add i64 %t4, 1
+  %t6 = sub i64 %t5, 1
+  %t7 = or i64 %t6, 0
+  %t8 = xor i64 %t7, 0
+  %t9 = add i64 %t8, 0
+  %t10 = shl i64 %t9, 2
+  %at = getelementptr i8, ptr %a, i64 %t10
+  %row = load <8 x float>, ptr %at, align 4
+  %a0 = shufflevector <8 x float> %row, <8 x float> poison, <4 x i32> <i32 0, i32 2, i32 4, i32 6>
+  %a1 = shufflevector <8 x float> %row, <8 x float> poison, <4 x i32> <i32 1, i32 3, i32 5, i32 7>
+  %d0 = call <4 x float> @llvm.fmuladd.v4f32(<4 x float> %a0, <4 x float> %b.all, <4 x float> %c0)
+  %d1 = call <4 x float> @llvm.fmuladd.v4f32(<4 x float> %a1, <4 x float> %b.all, <4 x float> %c1)
+  %k.next = add i64 %k, 1
+  %more = icmp ult i64 %k.next, %n
+  br i1 %more, label %loop, label %exit
+exit:
+  store <4 x float> %d0, ptr %c, align 4
+  store <4 x float> %d1, ptr %c, align 4
+  ret void
+}
